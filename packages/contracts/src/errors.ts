@@ -1,0 +1,91 @@
+/**
+ * The one error catalogue. Every error a service can answer with is built here, so codes,
+ * HTTP statuses and messages stay identical across services and match what clients of this
+ * API family already handle. Handlers only throw; packages/kit renders the envelope.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+const bad = (msg: string, extra: Record<string, unknown> = {}) => new ApiError('BAD_REQUEST', msg, 400, extra);
+
+export const errors = {
+  badRequest: bad,
+  missingArgument: (name: string) =>
+    new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name }),
+  invalidArgument: (name: string, why = `Invalid ${name}`) =>
+    new ApiError('BAD_REQUEST', why, 400, { var_name: name }),
+  confusingArguments: (a: string, b: string) =>
+    new ApiError('REQUEST_CONFUSING_VAR', `Can't decide between '${a}' and '${b}' arguments`, 400),
+  invalidJson: (name: string) => new ApiError('INVALID_JSON', `Argument "${name}" is not valid JSON.`, 400),
+  malformedJsonBody: () => new ApiError('INVALID_JSON', 'Malformed JSON', 400),
+  notLoggedIn: () =>
+    new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401),
+  missingAuthHeader: () =>
+    new ApiError('UNAUTHORIZED', 'Missing authorization header for basic auth', 401),
+  invalidAuthHeader: () =>
+    new ApiError('UNAUTHORIZED', 'Invalid authorization header for basic auth', 401),
+  basicAuthRequired: () => new ApiError('UNAUTHORIZED', 'This endpoint requires HTTP basic authentication.', 401),
+  invalidApiKey: () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401),
+  userDeactivated: () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401),
+  realmDeactivated: () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401),
+  nonexistentRealm: () =>
+    new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404),
+  missingIdentity: () =>
+    new ApiError('UNAUTHORIZED', 'Request did not come through the gateway', 401),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSeconds }),
+  notFound: (msg = 'Not Found') => new ApiError('NOT_FOUND', msg, 404),
+  methodNotAllowed: (allowed: string[]) =>
+    new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed }),
+  insufficientPermission: () => bad('Insufficient permission'),
+  mustBeAdmin: () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400),
+  mustBeOwner: () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400),
+  streamDoesNotExist: (stream: string) =>
+    new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${stream}' does not exist`, 400, { stream }),
+  streamIdDoesNotExist: (streamId: number) =>
+    new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, 400, {
+      stream_id: streamId,
+    }),
+  invalidStreamId: () => bad('Invalid channel ID'),
+  invalidMessage: () => bad('Invalid message(s)'),
+  badEventQueueId: (queueId: string) =>
+    new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId }),
+  streamWildcardMentionNotAllowed: () =>
+    new ApiError(
+      'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+      'You do not have permission to use channel wildcard mentions in this channel.',
+      400,
+    ),
+  topicWildcardMentionNotAllowed: () =>
+    new ApiError(
+      'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+      'You do not have permission to use topic wildcard mentions in this topic.',
+      400,
+    ),
+  reactionDoesNotExist: () => new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.", 400),
+  reactionAlreadyExists: () => new ApiError('REACTION_ALREADY_EXISTS', 'Reaction already exists.', 400),
+  resourceNotFound: (msg: string) => new ApiError('NOT_FOUND', msg, 404),
+  pushServiceNotConfigured: () =>
+    new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400),
+  noActivePushDevice: () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device', 400),
+  adminActionRequired: (msg: string) => new ApiError('ADMIN_ACTION_REQUIRED', msg, 400),
+  failedToConnectBouncer: () =>
+    new ApiError('FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to push notification service.', 502),
+  internalServerErrorOnBouncer: () =>
+    new ApiError('INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on push notification service.', 502),
+  upstreamUnavailable: () => new ApiError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', 503),
+  internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
+} as const;

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './constants';
+export * from './identity';
+export * from './routes';

@@ -1,0 +1,98 @@
+/**
+ * Which service owns which path. The gateway forwards by this table (first match wins, so
+ * specific patterns come before general ones); tests check every path of the spec resolves.
+ */
+export type ServiceName = 'gateway' | 'messaging' | 'users' | 'events' | 'uploads' | 'push';
+export const SERVICES: readonly ServiceName[] = ['gateway', 'messaging', 'users', 'events', 'uploads', 'push'];
+
+/** none: never authenticated; optional: authenticated when credentials are sent; required. */
+export type AuthMode = 'none' | 'optional' | 'required';
+
+export interface RouteRule {
+  /** Matched against the path below /api/v1 (API routes) or the full path (file routes). */
+  pattern: RegExp;
+  service: ServiceName;
+  auth: AuthMode;
+  /** Only these methods take this auth mode; other methods fall through to the next rule. */
+  methods?: readonly string[];
+}
+
+const id = '\\d+';
+const r = (re: string) => new RegExp(`^${re}/?$`);
+
+/** Routes under /api/v1. */
+export const API_ROUTES: readonly RouteRule[] = [
+  // Unauthenticated entry points.
+  { pattern: r('/server_settings'), service: 'users', auth: 'none' },
+  { pattern: r('/jwt/fetch_api_key'), service: 'users', auth: 'none' },
+  { pattern: r('/fetch_api_key'), service: 'users', auth: 'none' },
+  { pattern: r('/dev_fetch_api_key'), service: 'users', auth: 'none' },
+  { pattern: r('/dev_list_users'), service: 'users', auth: 'none' },
+  { pattern: r('/register'), service: 'events', auth: 'optional' },
+  // The gateway serves GET/DELETE /events itself; registering through GET /events without a
+  // queue_id is forwarded to the events service by the gateway's own handler.
+  { pattern: r('/events'), service: 'gateway', auth: 'required' },
+
+  // Push devices.
+  { pattern: r('/mobile_push(/.*)?'), service: 'push', auth: 'required' },
+  { pattern: r('/users/me/apns_device_token'), service: 'push', auth: 'required' },
+  { pattern: r('/users/me/android_gcm_reg_id'), service: 'push', auth: 'required' },
+
+  // Uploads, attachments, avatars, custom emoji images.
+  { pattern: r('/user_uploads(/.*)?'), service: 'uploads', auth: 'required' },
+  { pattern: r('/tus(/.*)?'), service: 'uploads', auth: 'required' },
+  { pattern: r('/attachments(/.*)?'), service: 'uploads', auth: 'required' },
+  { pattern: r('/users/me/avatar'), service: 'uploads', auth: 'required' },
+  { pattern: r('/realm/(icon|logo)'), service: 'uploads', auth: 'required' },
+  { pattern: r('/realm/emoji(/.*)?'), service: 'uploads', auth: 'required' },
+  { pattern: r(`/avatar/[^/]+(/medium)?`), service: 'uploads', auth: 'required' },
+
+  // Messaging: channels, subscriptions, topics, messages, flags, reactions, drafts, typing.
+  { pattern: r('/messages(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/message_edit_typing'), service: 'messaging', auth: 'required' },
+  { pattern: r('/typing'), service: 'messaging', auth: 'required' },
+  { pattern: r('/drafts(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/streams(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/channels(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/get_stream_id'), service: 'messaging', auth: 'required' },
+  { pattern: r('/default_streams(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/default_stream_groups(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/users/me/subscriptions(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r(`/users/(me|${id})/subscriptions/${id}`), service: 'messaging', auth: 'required' },
+  { pattern: r(`/users/me/${id}/topics`), service: 'messaging', auth: 'required' },
+  { pattern: r('/users/me/muted_topics'), service: 'messaging', auth: 'required' },
+  { pattern: r('/user_topics'), service: 'messaging', auth: 'required' },
+  { pattern: r('/mark_all_as_read'), service: 'messaging', auth: 'required' },
+  { pattern: r('/mark_stream_as_read'), service: 'messaging', auth: 'required' },
+  { pattern: r('/mark_topic_as_read'), service: 'messaging', auth: 'required' },
+  { pattern: r('/scheduled_messages(/.*)?'), service: 'messaging', auth: 'required' },
+  { pattern: r('/reminders(/.*)?'), service: 'messaging', auth: 'required' },
+
+  // Users and realm administration: everything else about people and the organization.
+  { pattern: r('/users(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/bots(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/settings(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/realm(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/invites(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/channel_folders(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/navigation_views(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/saved_snippets(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/user_groups(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/export/realm(/.*)?'), service: 'users', auth: 'required' },
+];
+
+/** Routes outside /api/v1: served files and invitation sign-up pages. */
+export const FILE_ROUTES: readonly RouteRule[] = [
+  { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
+  { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
+  { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },
+  { pattern: /^\/join\/[^/]+\/?$/, service: 'users', auth: 'none' },
+];
+
+export function resolveApiRoute(subpath: string, method: string): RouteRule | undefined {
+  return API_ROUTES.find((rule) => rule.pattern.test(subpath) && (!rule.methods || rule.methods.includes(method)));
+}
+
+export function resolveFileRoute(path: string): RouteRule | undefined {
+  return FILE_ROUTES.find((rule) => rule.pattern.test(path));
+}

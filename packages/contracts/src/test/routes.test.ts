@@ -1,0 +1,66 @@
+import { resolveApiRoute, resolveFileRoute, errors, ApiError, flagBit, flagNames } from '..';
+
+// Every endpoint path the API spec names, with the service that must own it.
+const SPEC_PATHS: Array<[string, string, string]> = [
+  ['POST', '/messages', 'messaging'],
+  ['GET', '/messages', 'messaging'],
+  ['GET', '/messages/12/history', 'messaging'],
+  ['POST', '/messages/12/typing', 'messaging'],
+  ['DELETE', '/messages/12/reactions', 'messaging'],
+  ['POST', '/messages/flags', 'messaging'],
+  ['PATCH', '/messages/12', 'messaging'],
+  ['POST', '/typing', 'messaging'],
+  ['POST', '/drafts', 'messaging'],
+  ['PATCH', '/drafts/3', 'messaging'],
+  ['GET', '/streams', 'messaging'],
+  ['POST', '/users/me/subscriptions', 'messaging'],
+  ['PATCH', '/users/me/subscriptions/properties', 'messaging'],
+  ['POST', '/register', 'events'],
+  ['GET', '/events', 'gateway'],
+  ['DELETE', '/events', 'gateway'],
+  ['PATCH', '/realm/user_settings_defaults', 'users'],
+  ['POST', '/channel_folders/create', 'users'],
+  ['POST', '/users/9/status', 'users'],
+  ['PATCH', '/users/9', 'users'],
+  ['GET', '/users/me', 'users'],
+  ['PATCH', '/users/me/profile_data', 'users'],
+  ['POST', '/invites/multiuse', 'users'],
+  ['POST', '/jwt/fetch_api_key', 'users'],
+  ['PATCH', '/realm/filters/4', 'users'],
+  ['POST', '/navigation_views', 'users'],
+  ['PATCH', '/navigation_views/inbox', 'users'],
+  ['GET', '/server_settings', 'users'],
+  ['POST', '/mobile_push/register', 'push'],
+  ['POST', '/mobile_push/e2ee/test_notification', 'push'],
+  ['POST', '/users/me/apns_device_token', 'push'],
+  ['POST', '/user_uploads', 'uploads'],
+  ['POST', '/tus', 'uploads'],
+  ['GET', '/avatar/9', 'uploads'],
+];
+
+describe('route ownership', () => {
+  it.each(SPEC_PATHS)('%s %s belongs to %s', (method, path, service) => {
+    expect(resolveApiRoute(path, method)?.service).toBe(service);
+  });
+  it('leaves unauthenticated only what the spec allows', () => {
+    expect(resolveApiRoute('/server_settings', 'GET')?.auth).toBe('none');
+    expect(resolveApiRoute('/jwt/fetch_api_key', 'POST')?.auth).toBe('none');
+    expect(resolveApiRoute('/register', 'POST')?.auth).toBe('optional');
+    expect(resolveApiRoute('/messages', 'GET')?.auth).toBe('required');
+  });
+  it('does not resolve unknown paths', () => {
+    expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
+    expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+  });
+});
+
+describe('catalogue', () => {
+  it('renders the envelope with extra keys', () => {
+    const e = errors.badEventQueueId('abc');
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.toJSON()).toEqual({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', msg: 'Bad event queue ID: abc', queue_id: 'abc' });
+  });
+  it('maps flag bits to wire names', () => {
+    expect(flagNames(flagBit('read') | flagBit('stream_wildcard_mentioned'))).toEqual(['read', 'stream_wildcard_mentioned', 'wildcard_mentioned']);
+  });
+});

@@ -1,0 +1,102 @@
+import express, { type Express, type Router } from 'express';
+import multer from 'multer';
+import pinoHttp from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import { errors, REQUEST_ID_HEADER } from '@chat/contracts';
+import type { Logger } from './logger';
+import { createMetrics, metricsMiddleware, type Metrics } from './metrics';
+import { requireGatewayIdentity } from './identity';
+import { errorRenderer } from './render';
+
+export interface AppOptions {
+  service: string;
+  log: Logger;
+  /** Secret that verifies the gateway's identity header; absent only for the gateway itself. */
+  internalSecret?: string;
+  metrics?: Metrics;
+  /** Throws when the service cannot serve (database or Redis down). */
+  ready?: () => Promise<void>;
+  /** Routes below /api/v1. */
+  api?: (router: Router) => void;
+  /** Routes outside /api/v1 (served files, sign-up pages). Same identity rules. */
+  site?: (router: Router) => void;
+  /** Set false where a route streams multipart bodies itself (uploads). */
+  parseMultipart?: boolean;
+  /** Largest form or JSON body accepted by the generic parsers. */
+  bodyLimit?: string;
+}
+
+export interface AppState {
+  draining: boolean;
+}
+
+export function createApp(opts: AppOptions): { app: Express; state: AppState; metrics: Metrics } {
+  const app = express();
+  const state: AppState = { draining: false };
+  const metrics = opts.metrics ?? createMetrics(opts.service);
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.set('query parser', 'simple');
+  app.use(
+    pinoHttp({
+      logger: opts.log,
+      genReqId: (req, res) => {
+        const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      // Never log credentials or the signed identity.
+      redact: ['req.headers.authorization', 'req.headers["x-chat-identity"]', 'req.headers.cookie'],
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+    }),
+  );
+  app.use(metricsMiddleware(metrics));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (state.draining) return void res.status(503).json({ status: 'draining' });
+    try {
+      await opts.ready?.();
+      res.json({ status: 'ready' });
+    } catch (err) {
+      res.status(503).json({ status: 'unavailable', reason: (err as Error).message });
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+
+  const parsers = bodyParsers(opts);
+  const identity = opts.internalSecret ? [requireGatewayIdentity(opts.internalSecret)] : [];
+  if (opts.api) {
+    const api = express.Router();
+    opts.api(api);
+    api.use((_req, _res, next) => next(errors.notFound()));
+    app.use('/api/v1', ...identity, ...parsers, api);
+  }
+  if (opts.site) {
+    const site = express.Router();
+    opts.site(site);
+    app.use(...identity, ...parsers, site);
+  }
+  app.use((_req, _res, next) => next(errors.notFound()));
+  app.use(errorRenderer(opts.log));
+  return { app, state, metrics };
+}
+
+function bodyParsers(opts: AppOptions): express.RequestHandler[] {
+  const limit = opts.bodyLimit ?? '5mb';
+  const list: express.RequestHandler[] = [
+    express.urlencoded({ extended: false, limit, parameterLimit: 10000 }),
+    express.json({ limit, strict: false }),
+  ];
+  if (opts.parseMultipart !== false) {
+    // Text fields only: files belong to the uploads service, which streams them itself.
+    const fields = multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none();
+    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, next) : next()));
+  }
+  return list;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Settings every service reads. Each service extends this with its own keys; the whole
+ * object is validated once at start so a bad deployment fails loudly before serving.
+ */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/chat'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key, so several clusters (or test files) can share one Redis. */
+  REDIS_PREFIX: z.string().default('chat:'),
+  /** Signs the caller identity the gateway hands to services. Must be set in production. */
+  INTERNAL_SECRET: z.string().min(16).default('development-internal-secret-change-me'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10000),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const config = parsed.data as z.infer<S> & Partial<BaseConfig>;
+  if (config.NODE_ENV === 'production' && config.INTERNAL_SECRET === baseConfigSchema.shape.INTERNAL_SECRET.parse(undefined)) {
+    throw new ConfigError('Invalid configuration: INTERNAL_SECRET must be set in production');
+  }
+  return config;
+}

@@ -1,0 +1,48 @@
+import jwt from 'jsonwebtoken';
+import type { NextFunction, Request, Response } from 'express';
+import { errors, IDENTITY_HEADER, type Identity } from '@chat/contracts';
+
+/** Lifetime of a signed identity: it only has to survive one hop inside the cluster. */
+const IDENTITY_TTL_SECONDS = 60;
+const AUDIENCE = 'chat-internal';
+
+export function signIdentity(secret: string, identity: Identity): string {
+  return jwt.sign({ ...identity }, secret, { algorithm: 'HS256', expiresIn: IDENTITY_TTL_SECONDS, audience: AUDIENCE });
+}
+
+export function verifyIdentity(secret: string, token: string): Identity | null {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
+    if (typeof claims.realmId !== 'number' || typeof claims.realmUrl !== 'string') return null;
+    return {
+      realmId: claims.realmId,
+      realmUrl: claims.realmUrl,
+      userId: typeof claims.userId === 'number' ? claims.userId : undefined,
+      email: typeof claims.email === 'string' ? claims.email : undefined,
+      role: typeof claims.role === 'number' ? claims.role : undefined,
+      isBot: typeof claims.isBot === 'boolean' ? claims.isBot : undefined,
+    };
+  } catch {
+    return null;
+  }
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      identity?: Identity;
+    }
+  }
+}
+
+/** Services accept only requests carrying an identity the gateway signed. */
+export function requireGatewayIdentity(secret: string) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const token = req.header(IDENTITY_HEADER);
+    const identity = token ? verifyIdentity(secret, token) : null;
+    if (!identity) return next(errors.missingIdentity());
+    req.identity = identity;
+    next();
+  };
+}

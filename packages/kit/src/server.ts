@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { AppState } from './app';
+import type { Logger } from './logger';
+
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  url: string;
+  /** Called first on close: lets long-lived requests (long-polls) answer and end. */
+  onDrain(hook: () => void | Promise<void>): void;
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function listen(
+  app: Express,
+  opts: { host: string; port: number; state?: AppState; log?: Logger; keepAliveTimeoutMs?: number },
+): Promise<RunningServer> {
+  const server = http.createServer(app);
+  // Longer than the gateway's pooled keep-alive so the gateway never reuses a socket we just closed.
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 65000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
+  server.requestTimeout = 0;
+  const drainHooks: Array<() => void | Promise<void>> = [];
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+
+  const close = (graceMs = 10000): Promise<void> => {
+    closing ??= (async () => {
+      if (opts.state) opts.state.draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled(drainHooks.map((hook) => hook()));
+      server.closeIdleConnections();
+      // Keep-alive sockets go idle as their last request finishes; close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([closed, deadline]);
+      clearInterval(sweep);
+      server.closeAllConnections();
+      await closed;
+      opts.log?.info('server closed');
+    })();
+    return closing;
+  };
+
+  return {
+    server,
+    port,
+    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
+    onDrain: (hook) => void drainHooks.push(hook),
+    close,
+  };
+}
+
+export interface ServiceHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Entry point helper: start, then stop cleanly on SIGTERM/SIGINT (exit code 0). */
+export function runService(name: string, start: () => Promise<ServiceHandle>, log: Logger): void {
+  start()
+    .then((handle) => {
+      log.info({ url: handle.url }, `${name} listening`);
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log.info({ signal }, `${name} stopping`);
+        handle
+          .stop()
+          .then(() => process.exit(0))
+          .catch((err) => {
+            log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          });
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+    })
+    .catch((err) => {
+      log.fatal({ err }, `${name} failed to start`);
+      process.exit(1);
+    });
+}
