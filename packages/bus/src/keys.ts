@@ -1,0 +1,113 @@
+/**
+ * Every Redis key, stream and channel name the system uses is built here, under one prefix, so
+ * that a test file can own a private key space in a shared Redis and a key's owner is findable.
+ *
+ * Keys that one command or script touches together share a Redis Cluster hash tag (the part in
+ * braces), so the layout already works on a cluster even though we run a single node today.
+ */
+
+export const DEFAULT_STREAM_PARTITIONS = 8;
+
+/** Consumer groups reading the domain streams; one per kind of consumer, not per replica. */
+export const CONSUMER_GROUPS = {
+  /** events service: fans domain events out into per-client queues. */
+  events: 'events',
+  /** push service: turns message events into mobile notifications. */
+  push: 'push',
+} as const;
+
+export function streamPartitionsFromEnv(): number {
+  const raw = process.env.STREAM_PARTITIONS;
+  if (raw === undefined || raw === '') return DEFAULT_STREAM_PARTITIONS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1024) {
+    throw new Error(`STREAM_PARTITIONS must be an integer in 1..1024, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+/**
+ * A realm's events always land in the same partition, so one stream orders them. Changing the
+ * partition count moves realms between streams: only do it with the streams drained.
+ */
+export function partitionOf(realmId: number, partitions: number): number {
+  return ((realmId % partitions) + partitions) % partitions;
+}
+
+export interface KeyspaceOptions {
+  /** Defaults to STREAM_PARTITIONS, then 8. */
+  partitions?: number;
+}
+
+export type Keyspace = ReturnType<typeof keyspace>;
+
+/**
+ * `prefix` is prepended verbatim (end it with ':'); it must not contain braces, which would
+ * hijack the hash tags below.
+ */
+export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
+  if (/[{}]/.test(prefix)) throw new Error(`key prefix must not contain braces: ${prefix}`);
+  const partitions = opts.partitions ?? streamPartitionsFromEnv();
+  if (!Number.isInteger(partitions) || partitions < 1) {
+    throw new Error(`partitions must be a positive integer, got ${partitions}`);
+  }
+  const checkPartition = (p: number): number => {
+    if (!Number.isInteger(p) || p < 0 || p >= partitions) {
+      throw new Error(`partition ${p} is outside 0..${partitions - 1}`);
+    }
+    return p;
+  };
+
+  const stream = (partition: number) => `${prefix}{s:${checkPartition(partition)}}:events`;
+  const queue = (queueId: string) => `${prefix}{q:${queueId}}`;
+  const realm = (realmId: number) => `${prefix}{r:${realmId}}`;
+
+  return {
+    prefix,
+    partitions,
+    groups: CONSUMER_GROUPS,
+
+    partitionOf: (realmId: number) => partitionOf(realmId, partitions),
+    allPartitions: (): number[] => Array.from({ length: partitions }, (_, i) => i),
+
+    /** Domain event stream of one partition. */
+    stream,
+    streamForRealm: (realmId: number) => stream(partitionOf(realmId, partitions)),
+    allStreams: (): string[] => Array.from({ length: partitions }, (_, i) => stream(i)),
+    /** Inverse of stream(); undefined for keys that are not one of our streams. */
+    partitionOfStream(key: string): number | undefined {
+      const m = key.startsWith(prefix) ? /^\{s:(\d+)\}:events$/.exec(key.slice(prefix.length)) : null;
+      const p = m ? Number(m[1]) : NaN;
+      return p >= 0 && p < partitions ? p : undefined;
+    },
+    /**
+     * Marks an outbox row as already appended to its stream. Same hash tag as the stream,
+     * because the publish script reads it and XADDs atomically.
+     */
+    publishedMarker: (partition: number, outboxId: string) =>
+      `${prefix}{s:${checkPartition(partition)}}:published:${outboxId}`,
+
+    /** One client's event queue (events service). All of a queue's keys share a slot. */
+    queueEvents: (queueId: string) => `${queue(queueId)}:events`,
+    /** The queue's descriptor: owner, event_types, narrow, capabilities, last activity. */
+    queueMeta: (queueId: string) => `${queue(queueId)}:meta`,
+    /** Pub/sub channel that wakes long-polls waiting on the queue. */
+    queueWakeChannel: (queueId: string) => `${queue(queueId)}:wake`,
+    /** Ids of the queues of one user, so fan-out finds them without scanning. */
+    userQueues: (realmId: number, userId: number) => `${realm(realmId)}:user:${userId}:queues`,
+    /** Ids of every queue in a realm, for events addressed to the whole realm. */
+    realmQueues: (realmId: number) => `${realm(realmId)}:queues`,
+    /** Queue ids scored by last activity, for garbage collection of abandoned queues. */
+    queueActivity: () => `${prefix}queues:activity`,
+
+    /** Gateway: cached result of authenticating one credential. */
+    authCache: (credentialHash: string) => `${prefix}auth:${credentialHash}`,
+    /** Gateway: key prefix handed to the rate limiter. */
+    rateLimitPrefix: () => `${prefix}ratelimit`,
+    /**
+     * BullMQ prefix. BullMQ's scripts touch many keys of one queue, so on a cluster wrap queue
+     * names in braces (`{push}`) to keep each queue on one slot.
+     */
+    bullPrefix: () => `${prefix}bull`,
+  };
+}

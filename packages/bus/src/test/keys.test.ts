@@ -1,0 +1,76 @@
+import { keyspace, partitionOf } from '../keys';
+import { createRedis, reconnectDelay } from '../redis';
+
+/** The part of a key Redis Cluster hashes: the first non-empty {...}. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  const close = key.indexOf('}', open + 1);
+  return open >= 0 && close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+describe('keyspace', () => {
+  const keys = keyspace('test:keys:', { partitions: 8 });
+
+  it('keeps every realm in one partition', () => {
+    expect(keys.partitionOf(1)).toBe(1);
+    expect(keys.partitionOf(9)).toBe(1);
+    expect(keys.partitionOf(8)).toBe(0);
+    expect(partitionOf(-3, 8)).toBe(5);
+    expect(keys.streamForRealm(17)).toBe(keys.stream(1));
+  });
+
+  it('names streams under the prefix and maps them back', () => {
+    expect(keys.stream(3)).toBe('test:keys:{s:3}:events');
+    expect(keys.allStreams()).toHaveLength(8);
+    expect(keys.partitionOfStream(keys.stream(5))).toBe(5);
+    expect(keys.partitionOfStream('other:{s:5}:events')).toBeUndefined();
+    expect(() => keys.stream(8)).toThrow(/outside/);
+  });
+
+  it('keeps keys that are used together on one cluster slot', () => {
+    expect(hashTag(keys.publishedMarker(3, '42'))).toBe(hashTag(keys.stream(3)));
+    expect(hashTag(keys.stream(3))).not.toBe(hashTag(keys.stream(4)));
+    expect(keys.queueEvents('abc')).toBe('test:keys:{q:abc}:events');
+    expect(hashTag(keys.queueMeta('abc'))).toBe(hashTag(keys.queueEvents('abc')));
+    expect(hashTag(keys.userQueues(2, 7))).toBe(hashTag(keys.realmQueues(2)));
+  });
+
+  it('rejects prefixes that would break hash tags', () => {
+    expect(() => keyspace('{x}:')).toThrow(/braces/);
+  });
+
+  it('reads the partition count from STREAM_PARTITIONS', () => {
+    const saved = process.env.STREAM_PARTITIONS;
+    try {
+      process.env.STREAM_PARTITIONS = '4';
+      expect(keyspace('p:').partitions).toBe(4);
+      process.env.STREAM_PARTITIONS = 'four';
+      expect(() => keyspace('p:')).toThrow(/STREAM_PARTITIONS/);
+      delete process.env.STREAM_PARTITIONS;
+      expect(keyspace('p:').partitions).toBe(8);
+    } finally {
+      if (saved === undefined) delete process.env.STREAM_PARTITIONS;
+      else process.env.STREAM_PARTITIONS = saved;
+    }
+  });
+});
+
+describe('createRedis', () => {
+  it('names its connections and backs off with a cap', async () => {
+    const redis = createRedis(undefined, { name: 'keys test' });
+    try {
+      expect(await redis.client('GETNAME')).toBe('chat:keys_test');
+      expect(redis.options.maxRetriesPerRequest).toBe(3);
+    } finally {
+      redis.disconnect();
+    }
+    expect(reconnectDelay(1)).toBeGreaterThanOrEqual(100);
+    expect(reconnectDelay(50)).toBeLessThan(2100);
+  });
+
+  it('lets blocking connections wait out an outage', () => {
+    const redis = createRedis(undefined, { blocking: true, redisOptions: { lazyConnect: true } });
+    expect(redis.options.maxRetriesPerRequest).toBeNull();
+    redis.disconnect();
+  });
+});
