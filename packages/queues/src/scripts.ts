@@ -1,0 +1,42 @@
+/**
+ * Lua scripts on one queue. Every key of a queue shares the hash tag {q:<id>}, so each script
+ * touches a single slot and works unchanged on Redis Cluster.
+ *
+ * KEYS[1] meta hash, KEYS[2] events sorted set (score = event id, member = "<id>|<json>").
+ * Queue lifetime is the keys' TTL: every client touch pushes it out by the idle timeout, and
+ * Redis itself discards an idle queue exactly once, whatever the number of replicas.
+ */
+
+/** ARGV: channel, event JSON list (already formatted for this queue) -> last id, or -1 if the queue is gone. */
+export const APPEND = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local id = 0
+for i = 2, #ARGV do
+  id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+  redis.call('ZADD', KEYS[2], id, id .. '|' .. ARGV[i])
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('PUBLISH', ARGV[1], id)
+return id
+`;
+
+/**
+ * ARGV: user id, last_event_id ('' when absent), now ms.
+ * Checks ownership, prunes acknowledged events, refreshes the idle timer and returns
+ * {status, events...}; status is 'ok', or 'missing' for an unknown, collected or foreign queue.
+ */
+export const FETCH = `
+local owner = redis.call('HGET', KEYS[1], 'user_id')
+if not owner or owner ~= ARGV[1] then return {'missing'} end
+if ARGV[2] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2]) end
+local timeout = tonumber(redis.call('HGET', KEYS[1], 'idle_timeout_ms'))
+redis.call('HSET', KEYS[1], 'last_touched', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], timeout)
+redis.call('PEXPIRE', KEYS[2], timeout)
+local from = '-inf'
+if ARGV[2] ~= '' then from = '(' .. ARGV[2] end
+local events = redis.call('ZRANGEBYSCORE', KEYS[2], from, '+inf')
+table.insert(events, 1, 'ok')
+return events
+`;

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { Cluster } from 'ioredis';
+import { APPEND, FETCH } from './scripts';
+
+type RedisLike = Redis | Cluster;
+
+/** What a client asked for at register time; decides which events reach the queue and how. */
+export interface QueueSpec {
+  userId: number;
+  realmId: number;
+  /** null: every type. */
+  eventTypes: string[] | null;
+  narrow: Array<[string, string]>;
+  allPublicStreams: boolean;
+  clientCapabilities: Record<string, boolean>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  idleTimeoutSecs: number;
+  clientName: string;
+}
+
+export interface QueueInfo extends QueueSpec {
+  queueId: string;
+}
+
+export interface QueuedEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Per-client event queues in Redis. Keys of one queue share the hash tag {q:<id>}; index
+ * sets (a user's queues, a realm's all_public_streams queues) are separate keys and may hold
+ * ids of queues Redis already expired, which readers drop as they meet them.
+ */
+export class QueueStore {
+  constructor(
+    readonly redis: RedisLike,
+    readonly prefix: string,
+  ) {
+    redis.defineCommand('queueAppend', { numberOfKeys: 2, lua: APPEND });
+    redis.defineCommand('queueFetch', { numberOfKeys: 2, lua: FETCH });
+  }
+
+  metaKey(queueId: string): string {
+    return `${this.prefix}{q:${queueId}}:meta`;
+  }
+
+  eventsKey(queueId: string): string {
+    return `${this.prefix}{q:${queueId}}:events`;
+  }
+
+  wakeChannel(queueId: string): string {
+    return `${this.prefix}wake:${queueId}`;
+  }
+
+  userIndexKey(realmId: number, userId: number): string {
+    return `${this.prefix}qidx:user:${realmId}:${userId}`;
+  }
+
+  publicIndexKey(realmId: number): string {
+    return `${this.prefix}qidx:public:${realmId}`;
+  }
+
+  async create(spec: QueueSpec): Promise<string> {
+    const queueId = `${Date.now()}:${randomBytes(8).toString('hex')}`;
+    const ttlMs = spec.idleTimeoutSecs * 1000;
+    const meta = this.metaKey(queueId);
+    await this.redis
+      .multi()
+      .hset(meta, {
+        user_id: String(spec.userId),
+        realm_id: String(spec.realmId),
+        event_types: JSON.stringify(spec.eventTypes),
+        narrow: JSON.stringify(spec.narrow),
+        all_public_streams: spec.allPublicStreams ? '1' : '0',
+        client_capabilities: JSON.stringify(spec.clientCapabilities),
+        apply_markdown: spec.applyMarkdown ? '1' : '0',
+        client_gravatar: spec.clientGravatar ? '1' : '0',
+        idle_timeout_ms: String(ttlMs),
+        client_name: spec.clientName,
+        seq: '-1',
+        last_touched: String(Date.now()),
+      })
+      .pexpire(meta, ttlMs)
+      .exec();
+    const index = this.redis.pipeline().sadd(this.userIndexKey(spec.realmId, spec.userId), queueId);
+    if (spec.allPublicStreams) index.sadd(this.publicIndexKey(spec.realmId), queueId);
+    await index.exec();
+    return queueId;
+  }
+
+  async get(queueId: string): Promise<QueueInfo | null> {
+    const [info] = await this.getMany([queueId]);
+    return info ?? null;
+  }
+
+  /** Metadata of several queues in one round trip; missing (expired) queues come back null. */
+  async getMany(queueIds: string[]): Promise<Array<QueueInfo | null>> {
+    if (!queueIds.length) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of queueIds) pipe.hgetall(this.metaKey(id));
+    const results = (await pipe.exec()) ?? [];
+    return results.map(([err, raw], i) => (err ? null : parseMeta(queueIds[i]!, raw as Record<string, string>)));
+  }
+
+  /** Events above lastEventId, after pruning those at or below it; null if not this user's live queue. */
+  async fetch(queueId: string, userId: number, lastEventId?: number): Promise<QueuedEvent[] | null> {
+    const reply = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<string[]>>).queueFetch(
+      this.metaKey(queueId),
+      this.eventsKey(queueId),
+      String(userId),
+      lastEventId === undefined ? '' : String(lastEventId),
+      String(Date.now()),
+    ))!;
+    if (reply[0] !== 'ok') return null;
+    return reply.slice(1).map(decodeMember);
+  }
+
+  /** Appends events (ids assigned here) and wakes waiting long-polls. -1 if the queue is gone. */
+  async append(queueId: string, events: object[]): Promise<number> {
+    const pipe = this.redis.pipeline();
+    this.appendTo(pipe, queueId, events);
+    const [[err, id]] = (await pipe.exec()) as Array<[Error | null, number]>;
+    if (err) throw err;
+    return id;
+  }
+
+  /** Queues an append on a pipeline, so fan-out sends many appends in one round trip. */
+  appendTo(pipe: ReturnType<RedisLike['pipeline']>, queueId: string, events: object[]): void {
+    (pipe as unknown as Record<string, (...a: unknown[]) => unknown>).queueAppend(
+      this.metaKey(queueId),
+      this.eventsKey(queueId),
+      this.wakeChannel(queueId),
+      ...events.map((e) => JSON.stringify(e)),
+    );
+  }
+
+  async delete(queueId: string, userId: number): Promise<boolean> {
+    const info = await this.get(queueId);
+    if (!info || info.userId !== userId) return false;
+    await this.redis.del(this.metaKey(queueId), this.eventsKey(queueId));
+    await this.forget(info.realmId, [[userId, queueId]]);
+    return true;
+  }
+
+  /** Queue ids per user, one pipelined round trip. */
+  async queuesOfUsers(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
+    const out = new Map<number, string[]>();
+    if (!userIds.length) return out;
+    const pipe = this.redis.pipeline();
+    for (const uid of userIds) pipe.smembers(this.userIndexKey(realmId, uid));
+    const results = (await pipe.exec()) ?? [];
+    results.forEach(([err, ids], i) => {
+      if (!err && (ids as string[]).length) out.set(userIds[i]!, ids as string[]);
+    });
+    return out;
+  }
+
+  async publicQueues(realmId: number): Promise<string[]> {
+    return this.redis.smembers(this.publicIndexKey(realmId));
+  }
+
+  /** Drops index entries of queues that no longer exist. */
+  async forget(realmId: number, entries: Array<[number, string]>): Promise<void> {
+    if (!entries.length) return;
+    const pipe = this.redis.pipeline();
+    for (const [uid, qid] of entries) {
+      pipe.srem(this.userIndexKey(realmId, uid), qid);
+      pipe.srem(this.publicIndexKey(realmId), qid);
+    }
+    await pipe.exec();
+  }
+}
+
+function decodeMember(member: string): QueuedEvent {
+  const bar = member.indexOf('|');
+  const id = Number(member.slice(0, bar));
+  return { ...(JSON.parse(member.slice(bar + 1)) as object), id } as QueuedEvent;
+}
+
+function parseMeta(queueId: string, raw: Record<string, string>): QueueInfo | null {
+  if (!raw || !raw.user_id) return null;
+  return {
+    queueId,
+    userId: Number(raw.user_id),
+    realmId: Number(raw.realm_id),
+    eventTypes: JSON.parse(raw.event_types ?? 'null'),
+    narrow: JSON.parse(raw.narrow ?? '[]'),
+    allPublicStreams: raw.all_public_streams === '1',
+    clientCapabilities: JSON.parse(raw.client_capabilities ?? '{}'),
+    applyMarkdown: raw.apply_markdown === '1',
+    clientGravatar: raw.client_gravatar === '1',
+    idleTimeoutSecs: Number(raw.idle_timeout_ms) / 1000,
+    clientName: raw.client_name ?? '',
+  };
+}

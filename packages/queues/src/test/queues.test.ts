@@ -1,0 +1,61 @@
+import Redis from 'ioredis';
+import { QueueStore, QueueWaiter, type QueueSpec } from '..';
+
+const prefix = `test:queues:${process.pid}:${Date.now()}:`;
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const store = new QueueStore(redis, prefix);
+const spec = (over: Partial<QueueSpec> = {}): QueueSpec => ({
+  userId: 1, realmId: 1, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
+  applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'test', ...over,
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  sub.disconnect();
+});
+
+it('assigns increasing ids, prunes acknowledged events and checks the owner', async () => {
+  const q = await store.create(spec());
+  expect(await store.append(q, [{ type: 'a' }, { type: 'b' }])).toBe(1);
+  expect(await store.fetch(q, 1, -1)).toEqual([{ type: 'a', id: 0 }, { type: 'b', id: 1 }]);
+  expect(await store.fetch(q, 1, 0)).toEqual([{ type: 'b', id: 1 }]);
+  expect(await redis.zcard(store.eventsKey(q))).toBe(1);
+  expect(await store.fetch(q, 2, 0)).toBeNull();
+  expect(await store.queuesOfUsers(1, [1, 2])).toEqual(new Map([[1, [q]]]));
+});
+
+it('keeps identical events apart and deletes queues', async () => {
+  const q = await store.create(spec());
+  await store.append(q, [{ type: 'heartbeat' }]);
+  await store.append(q, [{ type: 'heartbeat' }]);
+  expect((await store.fetch(q, 1))!.map((e) => e.id)).toEqual([0, 1]);
+  expect(await store.delete(q, 2)).toBe(false);
+  expect(await store.delete(q, 1)).toBe(true);
+  expect(await store.fetch(q, 1)).toBeNull();
+  expect(await store.append(q, [{ type: 'x' }])).toBe(-1);
+});
+
+it('lets Redis collect an idle queue after its timeout', async () => {
+  const q = await store.create(spec({ idleTimeoutSecs: 1 }));
+  await store.append(q, [{ type: 'a' }]);
+  await new Promise((r) => setTimeout(r, 1300));
+  expect(await store.fetch(q, 1)).toBeNull();
+  expect(await redis.exists(store.metaKey(q), store.eventsKey(q))).toBe(0);
+});
+
+it('wakes a waiting long-poll on append, and times out otherwise', async () => {
+  const waiter = new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(`${prefix}wake:`.length));
+  const q = await store.create(spec());
+  const started = Date.now();
+  const waiting = waiter.wait(q, 5000, async () => false);
+  setTimeout(() => void store.append(q, [{ type: 'x' }]), 100);
+  expect(await waiting).toBe('woken');
+  expect(Date.now() - started).toBeLessThan(2000);
+  expect(await waiter.wait(q, 100, async () => false)).toBe('timeout');
+  const closing = waiter.wait(q, 5000, async () => false);
+  setTimeout(() => waiter.closeAll(), 50);
+  expect(await closing).toBe('closed');
+});
