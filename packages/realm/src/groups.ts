@@ -1,0 +1,42 @@
+import { ROLE } from '@chat/contracts';
+
+/**
+ * System groups back every group-setting value ("who may do X"). Each role group contains the
+ * roles above it through subgroups, the way clients of this API expect to see them.
+ */
+export const SYSTEM_GROUPS = {
+  nobody: 'role:nobody',
+  owners: 'role:owners',
+  administrators: 'role:administrators',
+  moderators: 'role:moderators',
+  fullMembers: 'role:fullmembers',
+  members: 'role:members',
+  everyone: 'role:everyone',
+  internet: 'role:internet',
+} as const;
+
+/** Group a user of each role is a direct member of. */
+export function directGroupForRole(role: number): string {
+  switch (role) {
+    case ROLE.OWNER:
+      return SYSTEM_GROUPS.owners;
+    case ROLE.ADMINISTRATOR:
+      return SYSTEM_GROUPS.administrators;
+    case ROLE.MODERATOR:
+      return SYSTEM_GROUPS.moderators;
+    case ROLE.MEMBER:
+      return SYSTEM_GROUPS.members;
+    default:
+      return SYSTEM_GROUPS.everyone;
+  }
+}
+
+/** [supergroup, subgroup] pairs: owners ⊂ administrators ⊂ moderators ⊂ fullmembers ⊂ members ⊂ everyone ⊂ internet. */
+export const SYSTEM_GROUP_NESTING: Array<[string, string]> = [
+  [SYSTEM_GROUPS.administrators, SYSTEM_GROUPS.owners],
+  [SYSTEM_GROUPS.moderators, SYSTEM_GROUPS.administrators],
+  [SYSTEM_GROUPS.fullMembers, SYSTEM_GROUPS.moderators],
+  [SYSTEM_GROUPS.members, SYSTEM_GROUPS.fullMembers],
+  [SYSTEM_GROUPS.everyone, SYSTEM_GROUPS.members],
+  [SYSTEM_GROUPS.internet, SYSTEM_GROUPS.everyone],
+];
