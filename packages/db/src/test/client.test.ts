@@ -1,0 +1,44 @@
+import { Prisma, type Db, type Realm, type Tx, type User } from '..';
+import { createTestDatabase, type TestDatabase } from '../../testing';
+
+let t: TestDatabase;
+let db: Db;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = t.db;
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+test('round trip: create a realm and a user, read them back', async () => {
+  const realm: Realm = await db.realm.create({ data: { stringId: 'acme', name: 'Acme', settings: { max: 3 } } });
+  const user: User = await db.user.create({
+    data: { realmId: realm.id, email: 'iago@acme.test', deliveryEmail: 'iago@acme.test', fullName: 'Iago', apiKey: 'k1' },
+  });
+
+  const found = await db.user.findUniqueOrThrow({ where: { id: user.id }, include: { realm: true } });
+  expect(found).toMatchObject({ email: 'iago@acme.test', role: 400, isActive: true, settings: {} });
+  expect(found.realm).toMatchObject({ stringId: 'acme', name: 'Acme', settings: { max: 3 } });
+  expect(found.dateJoined).toBeInstanceOf(Date);
+  expect(await db.user.findMany({ where: { realm: { stringId: 'acme' } } })).toHaveLength(1);
+});
+
+test('interactive transactions commit together or not at all', async () => {
+  const realm = await db.realm.create({ data: { stringId: 'tx', name: 'Tx' } });
+  const writeBoth = async (tx: Tx, key: string) => {
+    await tx.outboxEvent.create({ data: { realmId: realm.id, type: 'realm_user', payload: { key } } });
+    return tx.user.create({
+      data: { realmId: realm.id, email: `${key}@tx.test`, deliveryEmail: `${key}@tx.test`, fullName: key, apiKey: key },
+    });
+  };
+
+  await db.$transaction((tx) => writeBoth(tx, 'one'));
+  // Same api_key: the unique violation must undo the outbox row written before it.
+  await expect(db.$transaction((tx) => writeBoth(tx, 'one'))).rejects.toBeInstanceOf(
+    Prisma.PrismaClientKnownRequestError,
+  );
+  const events = await db.outboxEvent.findMany({ where: { realmId: realm.id } });
+  expect(events).toHaveLength(1);
+  expect(typeof events[0]!.id).toBe('bigint');
+});
