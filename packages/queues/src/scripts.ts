@@ -7,17 +7,37 @@
  * Redis itself discards an idle queue exactly once, whatever the number of replicas.
  */
 
-/** ARGV: channel, event JSON list (already formatted for this queue) -> last id, or -1 if the queue is gone. */
+/**
+ * ARGV: channel, source field ('' = none), source position, event JSON list (already formatted
+ * for this queue) -> last id; -1 if the queue is gone; -2 if the source position was already
+ * applied.
+ *
+ * The source is where the events came from (a stream partition and entry id). Entries of one
+ * partition reach the queue in stream order, so the queue remembers the last position it took
+ * from each partition and refuses anything at or before it: a consumer that re-reads entries a
+ * dead predecessor had already appended, or a zombie consumer behind its successor, cannot
+ * duplicate or reorder events. Positions are stream ids "<ms>-<seq>".
+ */
 export const APPEND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-local id = 0
-for i = 2, #ARGV do
+if ARGV[2] ~= '' then
+  local last = redis.call('HGET', KEYS[1], ARGV[2])
+  if last then
+    local lm, ls = string.match(last, '^(%d+)-(%d+)$')
+    local nm, ns = string.match(ARGV[3], '^(%d+)-(%d+)$')
+    lm, ls, nm, ns = tonumber(lm), tonumber(ls), tonumber(nm), tonumber(ns)
+    if nm < lm or (nm == lm and ns <= ls) then return -2 end
+  end
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+end
+local id = tonumber(redis.call('HGET', KEYS[1], 'seq'))
+for i = 4, #ARGV do
   id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   redis.call('ZADD', KEYS[2], id, id .. '|' .. ARGV[i])
 end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-redis.call('PUBLISH', ARGV[1], id)
+if #ARGV >= 4 then redis.call('PUBLISH', ARGV[1], id) end
 return id
 `;
 

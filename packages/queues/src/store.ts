@@ -18,10 +18,25 @@ export interface QueueSpec {
   clientGravatar: boolean;
   idleTimeoutSecs: number;
   clientName: string;
+  /**
+   * Positions already covered by the queue's initial state, per source (see APPEND): events at
+   * or before them are never appended. The events service sets the stream position of the
+   * realm's partition at creation, so a consumer catching up on a backlog cannot fill a new
+   * queue with events older than the queue.
+   */
+  sources?: Record<string, string>;
 }
 
 export interface QueueInfo extends QueueSpec {
   queueId: string;
+}
+
+/** Where appended events come from, for exactly-once appends (see APPEND). */
+export interface AppendSource {
+  /** Names the ordered source, e.g. the stream partition: "src:3". */
+  field: string;
+  /** Position in that source, a stream id "<ms>-<seq>". */
+  position: string;
 }
 
 export interface QueuedEvent {
@@ -32,8 +47,9 @@ export interface QueuedEvent {
 
 /**
  * Per-client event queues in Redis. Keys of one queue share the hash tag {q:<id>}; index
- * sets (a user's queues, a realm's all_public_streams queues) are separate keys and may hold
- * ids of queues Redis already expired, which readers drop as they meet them.
+ * sets (a user's queues, a realm's queues, a realm's all_public_streams queues) are separate
+ * keys and may hold ids of queues Redis already expired, which readers drop as they meet them
+ * (and the events service sweeps periodically).
  */
 export class QueueStore {
   constructor(
@@ -64,6 +80,11 @@ export class QueueStore {
     return `${this.prefix}qidx:public:${realmId}`;
   }
 
+  /** Every queue of a realm, for events addressed to the whole realm. */
+  realmIndexKey(realmId: number): string {
+    return `${this.prefix}qidx:realm:${realmId}`;
+  }
+
   async create(spec: QueueSpec): Promise<string> {
     const queueId = `${Date.now()}:${randomBytes(8).toString('hex')}`;
     const ttlMs = spec.idleTimeoutSecs * 1000;
@@ -83,10 +104,13 @@ export class QueueStore {
         client_name: spec.clientName,
         seq: '-1',
         last_touched: String(Date.now()),
+        ...spec.sources,
       })
       .pexpire(meta, ttlMs)
       .exec();
-    const index = this.redis.pipeline().sadd(this.userIndexKey(spec.realmId, spec.userId), queueId);
+    const index = this.redis.pipeline();
+    index.sadd(this.userIndexKey(spec.realmId, spec.userId), queueId);
+    index.sadd(this.realmIndexKey(spec.realmId), queueId);
     if (spec.allPublicStreams) index.sadd(this.publicIndexKey(spec.realmId), queueId);
     await index.exec();
     return queueId;
@@ -119,21 +143,26 @@ export class QueueStore {
     return reply.slice(1).map(decodeMember);
   }
 
-  /** Appends events (ids assigned here) and wakes waiting long-polls. -1 if the queue is gone. */
-  async append(queueId: string, events: object[]): Promise<number> {
+  /**
+   * Appends events (ids assigned here) and wakes waiting long-polls. Returns the last id, -1 if
+   * the queue is gone, -2 if `source` was already applied.
+   */
+  async append(queueId: string, events: object[], source?: AppendSource): Promise<number> {
     const pipe = this.redis.pipeline();
-    this.appendTo(pipe, queueId, events);
+    this.appendTo(pipe, queueId, events, source);
     const [[err, id]] = (await pipe.exec()) as Array<[Error | null, number]>;
     if (err) throw err;
     return id;
   }
 
   /** Queues an append on a pipeline, so fan-out sends many appends in one round trip. */
-  appendTo(pipe: ReturnType<RedisLike['pipeline']>, queueId: string, events: object[]): void {
+  appendTo(pipe: ReturnType<RedisLike['pipeline']>, queueId: string, events: object[], source?: AppendSource): void {
     (pipe as unknown as Record<string, (...a: unknown[]) => unknown>).queueAppend(
       this.metaKey(queueId),
       this.eventsKey(queueId),
       this.wakeChannel(queueId),
+      source?.field ?? '',
+      source?.position ?? '',
       ...events.map((e) => JSON.stringify(e)),
     );
   }
@@ -163,6 +192,10 @@ export class QueueStore {
     return this.redis.smembers(this.publicIndexKey(realmId));
   }
 
+  async realmQueues(realmId: number): Promise<string[]> {
+    return this.redis.smembers(this.realmIndexKey(realmId));
+  }
+
   /** Drops index entries of queues that no longer exist. */
   async forget(realmId: number, entries: Array<[number, string]>): Promise<void> {
     if (!entries.length) return;
@@ -170,6 +203,7 @@ export class QueueStore {
     for (const [uid, qid] of entries) {
       pipe.srem(this.userIndexKey(realmId, uid), qid);
       pipe.srem(this.publicIndexKey(realmId), qid);
+      pipe.srem(this.realmIndexKey(realmId), qid);
     }
     await pipe.exec();
   }

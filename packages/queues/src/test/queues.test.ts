@@ -59,3 +59,17 @@ it('wakes a waiting long-poll on append, and times out otherwise', async () => {
   setTimeout(() => waiter.closeAll(), 50);
   expect(await closing).toBe('closed');
 });
+
+it('appends each source position once and in order, and indexes queues by realm', async () => {
+  const q = await store.create(spec({ realmId: 7, sources: { 'src:1': '100-5' } }));
+  expect(await store.realmQueues(7)).toContain(q);
+  expect(await store.append(q, [{ type: 'old' }], { field: 'src:1', position: '100-5' })).toBe(-2);
+  expect(await store.append(q, [{ type: 'a' }], { field: 'src:1', position: '100-6' })).toBe(0);
+  expect(await store.append(q, [{ type: 'a' }], { field: 'src:1', position: '100-6' })).toBe(-2);
+  expect(await store.append(q, [{ type: 'b' }], { field: 'src:1', position: '99-9' })).toBe(-2);
+  expect(await store.append(q, [{ type: 'c' }], { field: 'src:1', position: '101-0' })).toBe(1);
+  expect(await store.append(q, [{ type: 'd' }], { field: 'src:2', position: '1-0' })).toBe(2);
+  expect((await store.fetch(q, 1))!.map((e) => e.type)).toEqual(['a', 'c', 'd']);
+  await store.delete(q, 1);
+  expect(await store.realmQueues(7)).not.toContain(q);
+});
