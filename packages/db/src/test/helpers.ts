@@ -34,13 +34,29 @@ export function writeMigration(dir: string, name: string, sql: string): void {
 
 const run = promisify(execFile);
 
-/** Runs a TypeScript fixture in its own Node process and parses the JSON it prints last. */
+export const WASM_FLAGS = ['--disable-warning=ExperimentalWarning', '--experimental-wasm-modules'];
+
+/** Runs a TypeScript file in its own Node process (under tsx); does not throw on a non-zero exit. */
+export async function runTs(
+  file: string,
+  args: string[],
+  opts: { wasm?: boolean } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = [...(opts.wasm ? WASM_FLAGS : []), '--import', 'tsx', file, ...args];
+  try {
+    const { stdout, stderr } = await run(process.execPath, argv, { cwd: pkgDir, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** Runs a fixture from ./fixtures and parses the JSON it prints last. */
 export async function runFixture<T>(fixture: string, args: string[], opts: { wasm?: boolean } = {}): Promise<T> {
-  const flags = opts.wasm ? ['--disable-warning=ExperimentalWarning', '--experimental-wasm-modules'] : [];
-  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', path.join(__dirname, 'fixtures', fixture), ...args], {
-    cwd: pkgDir,
-    timeout: 60_000,
-  });
-  const lines = stdout.trim().split('\n');
+  const res = await runTs(path.join(__dirname, 'fixtures', fixture), args, opts);
+  if (res.code !== 0) throw new Error(`${fixture} exited with ${res.code}: ${res.stderr}`);
+  const lines = res.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]!) as T;
 }
