@@ -22,6 +22,8 @@ export interface AppOptions {
   site?: (router: Router) => void;
   /** Set false where a route streams multipart bodies itself (uploads). */
   parseMultipart?: boolean;
+  /** Set false where bodies must pass through untouched (the gateway streams them on). */
+  parseBodies?: boolean;
   /** Largest form or JSON body accepted by the generic parsers. */
   bodyLimit?: string;
 }
@@ -69,7 +71,7 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
     res.send(await metrics.registry.metrics());
   });
 
-  const parsers = bodyParsers(opts);
+  const parsers = opts.parseBodies === false ? [] : bodyParsers(opts);
   const identity = opts.internalSecret ? [requireGatewayIdentity(opts.internalSecret)] : [];
   if (opts.api) {
     const api = express.Router();
@@ -87,7 +89,7 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   return { app, state, metrics };
 }
 
-function bodyParsers(opts: AppOptions): express.RequestHandler[] {
+export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart'>): express.RequestHandler[] {
   const limit = opts.bodyLimit ?? '5mb';
   const list: express.RequestHandler[] = [
     express.urlencoded({ extended: false, limit, parameterLimit: 10000 }),

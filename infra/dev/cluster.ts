@@ -1,0 +1,129 @@
+/**
+ * The local cluster behind `npm start`: migrates the database, seeds the development realm on
+ * first run, writes a zuliprc per user, starts the six services as separate processes and
+ * stops them all on Ctrl-C.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
+import { seedDevelopmentRealm } from './seed';
+
+const root = path.resolve(__dirname, '../..');
+const dataDir = path.join(root, '.data');
+const host = process.env.HOST ?? '127.0.0.1';
+const gatewayPort = Number(process.env.GATEWAY_PORT ?? 9991);
+const externalHost = process.env.EXTERNAL_HOST ?? `${host}:${gatewayPort}`;
+const site = `http://${externalHost}`;
+
+const SERVICES = [
+  { name: 'messaging', port: 9101 },
+  { name: 'users', port: 9102 },
+  { name: 'events', port: 9103 },
+  { name: 'uploads', port: 9104 },
+  { name: 'push', port: 9105 },
+  { name: 'gateway', port: gatewayPort },
+] as const;
+
+function internalSecret(): string {
+  if (process.env.INTERNAL_SECRET) return process.env.INTERNAL_SECRET;
+  const file = path.join(dataDir, 'internal-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+async function writeZuliprcs(databaseUrl: string): Promise<string> {
+  const db = createDb(databaseUrl, { poolSize: 1 });
+  try {
+    const users = await db.user.findMany({ where: { realm: { stringId: '' }, isActive: true }, orderBy: { id: 'asc' } });
+    const dir = path.join(dataDir, 'zuliprc');
+    mkdirSync(dir, { recursive: true });
+    for (const u of users) {
+      const local = u.email.split('@')[0]!;
+      writeFileSync(path.join(dir, `${local}.zuliprc`), `[api]\nemail=${u.email}\nkey=${u.apiKey}\nsite=${site}\n`, { mode: 0o600 });
+    }
+    return dir;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess, name: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not become ready at ${url}`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  const databaseUrl = process.env.DATABASE_URL!;
+  await ensureDatabase(databaseUrl);
+  await migrateDatabase(databaseUrl);
+  const db = createDb(databaseUrl, { poolSize: 2 });
+  const seeded = await seedDevelopmentRealm(db, 'chat.example.com');
+  await db.$disconnect();
+  if (seeded) console.log(`Seeded the development realm with ${seeded.length} users.`);
+  const zuliprcDir = await writeZuliprcs(databaseUrl);
+
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    INTERNAL_SECRET: internalSecret(),
+    EXTERNAL_HOST: externalHost,
+    UPLOADS_DIR: process.env.UPLOADS_DIR ?? path.join(dataDir, 'uploads'),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  for (const s of SERVICES) if (s.name !== 'gateway') env[`${s.name.toUpperCase()}_URL`] = `http://${host}:${s.port}`;
+
+  const children: Array<{ name: string; child: ChildProcess }> = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping services...');
+    await Promise.all(
+      children.map(({ child }) =>
+        child.exitCode !== null ? undefined : new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 15000).unref();
+        }),
+      ),
+    );
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  for (const s of SERVICES) {
+    const child = spawn(process.execPath, ['--import', 'tsx', `services/${s.name}/src/main.ts`], {
+      cwd: root,
+      env: { ...env, PORT: String(s.port), HOST: host, SERVICE_NAME: s.name },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push({ name: s.name, child });
+    child.on('exit', (code) => {
+      if (!stopping) {
+        console.error(`${s.name} exited unexpectedly (code ${code}); stopping the cluster.`);
+        void stopAll(1);
+      }
+    });
+    await waitReady(`http://${host}:${s.port}`, child, s.name);
+  }
+  console.log(`\nThe cluster is running. Gateway: ${site}`);
+  console.log(`zuliprc files for the development users: ${zuliprcDir}`);
+  console.log('Press Ctrl-C to stop.');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

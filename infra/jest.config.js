@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'infra',
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+};

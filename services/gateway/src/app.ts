@@ -1,0 +1,144 @@
+import type { NextFunction, Request, Response } from 'express';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createDb } from '@chat/db';
+import { createBlockingRedis, createRedis } from '@chat/bus';
+import { bodyParsers, basicAuth, createApp, createLogger, listen, signIdentity, type ServiceHandle } from '@chat/kit';
+import { errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
+import { QueueStore, QueueWaiter } from '@chat/queues';
+import { readConfig } from './config';
+import { RealmResolver } from './realms';
+import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
+import { Forwarder } from './proxy';
+import { deleteEvents, getEvents } from './events';
+
+const API_PREFIX = '/api/v1';
+
+export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
+  const config = readConfig(overrides);
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, { poolSize: 10 });
+  const redis = createRedis(config.REDIS_URL, { name: 'gateway' });
+  const subscriber = createBlockingRedis(config.REDIS_URL, { name: 'gateway-wake' });
+  const prefix = config.REDIS_PREFIX;
+  const store = new QueueStore(redis, prefix);
+  const wakePrefix = store.wakeChannel('');
+  const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
+  const realms = new RealmResolver(db, config);
+  const authenticator = new Authenticator(db, redis, prefix, config.AUTH_CACHE_SECONDS);
+  const forwarder = new Forwarder(
+    {
+      messaging: new URL(config.MESSAGING_URL),
+      users: new URL(config.USERS_URL),
+      events: new URL(config.EVENTS_URL),
+      uploads: new URL(config.UPLOADS_URL),
+      push: new URL(config.PUSH_URL),
+    },
+    log,
+    config.UPSTREAM_TIMEOUT_MS,
+  );
+  const limiter = config.RATE_LIMIT_PER_MINUTE
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}rl`, points: config.RATE_LIMIT_PER_MINUTE, duration: 60 })
+    : null;
+  const basic = basicAuth<AuthUser>((req, email, key) => authenticator.verify((req as AuthedRequest).realm!, email, key));
+  const authenticate = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => basic(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const eventDeps = {
+    store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
+    internalSecret: config.INTERNAL_SECRET,
+  };
+  const serveGetEvents = getEvents(eventDeps);
+  const serveDeleteEvents = deleteEvents(eventDeps);
+  const parseBody = bodyParsers({});
+
+  const dispatch = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const rule = routeOf(req);
+      if (!rule) throw errors.notFound();
+      const authed = req as AuthedRequest;
+      authed.realm = await realms.resolve(req.headers.host);
+      if (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization)) {
+        await authenticate(req, res);
+      }
+      const user = authed.authUser;
+      const identity: Identity = {
+        realmId: authed.realm.id,
+        realmUrl: authed.realm.url,
+        ...(user ? { userId: user.userId, email: user.email, role: user.role, isBot: user.isBot } : {}),
+      };
+      req.identity = identity;
+      if (rule.service === 'gateway') return serveEvents(req, res, next);
+      if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
+      forwarder.forward(req, res, rule.service, signIdentity(config.INTERNAL_SECRET, identity), String(req.id));
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  const serveEvents = (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET') return void serveGetEvents(req, res, next);
+    if (req.method === 'DELETE') return runAll(parseBody, req, res, () => serveDeleteEvents(req, res, next), next);
+    next(errors.methodNotAllowed(['GET', 'DELETE']));
+  };
+
+  const { app, state } = createApp({
+    service: 'gateway',
+    log,
+    parseBodies: false,
+    ready: async () => {
+      await db.$queryRaw`SELECT 1`;
+      await redis.ping();
+    },
+    site: (router) => {
+      router.use(dispatch);
+    },
+  });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
+  server.onDrain(() => waiter.closeAll());
+  return {
+    url: server.url,
+    port: server.port,
+    async stop() {
+      await server.close(config.SHUTDOWN_GRACE_MS);
+      forwarder.close();
+      subscriber.disconnect();
+      await redis.quit().catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
+}
+
+function routeOf(req: Request): RouteRule | undefined {
+  // Identity headers are the gateway's to write; never trust a client's copy.
+  for (const name of Object.keys(req.headers)) if (name.startsWith('x-chat-')) delete req.headers[name];
+  if (req.path === API_PREFIX || req.path.startsWith(`${API_PREFIX}/`)) {
+    return resolveApiRoute(req.path.slice(API_PREFIX.length) || '/', req.method);
+  }
+  return resolveFileRoute(req.path);
+}
+
+async function consumeRateLimit(limiter: RateLimiterRedis, userId: number, res: Response): Promise<void> {
+  try {
+    const r = await limiter.consume(String(userId));
+    res.setHeader('X-RateLimit-Limit', String(limiter.points));
+    res.setHeader('X-RateLimit-Remaining', String(r.remainingPoints));
+    res.setHeader('X-RateLimit-Reset', String(Math.ceil((Date.now() + r.msBeforeNext) / 1000)));
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      res.setHeader('X-RateLimit-Limit', String(limiter.points));
+      res.setHeader('X-RateLimit-Remaining', '0');
+      throw errors.rateLimited(Math.ceil(err.msBeforeNext / 1000));
+    }
+    throw err;
+  }
+}
+
+type Middleware = (req: Request, res: Response, next: (err?: unknown) => void) => void;
+
+function runAll(chain: Middleware[], req: Request, res: Response, done: () => void, fail: (err: unknown) => void): void {
+  const step = (i: number) => {
+    if (i === chain.length) return done();
+    chain[i]!(req, res, (err?: unknown) => (err ? fail(err) : step(i + 1)));
+  };
+  step(0);
+}

@@ -1,0 +1,72 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { Request } from 'express';
+import type { Db } from '@chat/db';
+import { errors } from '@chat/contracts';
+import type { ResolvedRealm } from './realms';
+
+export interface AuthUser {
+  userId: number;
+  realmId: number;
+  email: string;
+  role: number;
+  isBot: boolean;
+  isActive: boolean;
+}
+
+/**
+ * Key of the cached authentication of an API key. The users service deletes it whenever it
+ * deactivates a user, changes a role or email, or regenerates the key.
+ */
+export function authCacheKey(prefix: string, apiKey: string): string {
+  return `${prefix}auth:${createHash('sha256').update(apiKey).digest('hex')}`;
+}
+
+/** Looks up `email:api_key` for the realm of the request: Redis first, then Postgres. */
+export class Authenticator {
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly cacheSeconds: number,
+  ) {}
+
+  async verify(realm: ResolvedRealm, email: string, apiKey: string): Promise<AuthUser> {
+    if (realm.deactivated) throw errors.realmDeactivated();
+    const user = await this.lookup(apiKey);
+    if (!user || user.realmId !== realm.id || !sameEmail(user.email, email)) throw errors.invalidApiKey();
+    if (!user.isActive) throw errors.userDeactivated();
+    return user;
+  }
+
+  private async lookup(apiKey: string): Promise<AuthUser | null> {
+    const key = authCacheKey(this.prefix, apiKey);
+    if (this.cacheSeconds > 0) {
+      const cached = await this.redis.get(key);
+      if (cached) return JSON.parse(cached) as AuthUser;
+    }
+    const row = await this.db.user.findUnique({
+      where: { apiKey },
+      select: { id: true, realmId: true, email: true, role: true, isBot: true, isActive: true, apiKey: true },
+    });
+    // The unique index found it; compare anyway in constant time so the lookup is not an oracle.
+    if (!row || !constantTimeEqual(row.apiKey, apiKey)) return null;
+    const user: AuthUser = {
+      userId: row.id, realmId: row.realmId, email: row.email, role: row.role, isBot: row.isBot, isActive: row.isActive,
+    };
+    if (this.cacheSeconds > 0) await this.redis.set(key, JSON.stringify(user), 'EX', this.cacheSeconds);
+    return user;
+  }
+}
+
+function sameEmail(a: string, b: string): boolean {
+  return a.toLowerCase() === b.trim().toLowerCase();
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export type AuthedRequest = Request & { authUser?: AuthUser; realm?: ResolvedRealm };

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { baseConfigSchema, loadConfig } from '@chat/kit';
+
+const url = z.string().url();
+
+export const gatewayConfigSchema = baseConfigSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(9991),
+  /** Host clients reach the cluster at; realm subdomains hang below it. */
+  EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
+  EXTERNAL_SCHEME: z.enum(['http', 'https']).default('http'),
+  /** Realm served on the bare EXTERNAL_HOST (single-realm installs): its string id. */
+  ROOT_REALM: z.string().default(''),
+  MESSAGING_URL: url.default('http://127.0.0.1:9101'),
+  USERS_URL: url.default('http://127.0.0.1:9102'),
+  EVENTS_URL: url.default('http://127.0.0.1:9103'),
+  UPLOADS_URL: url.default('http://127.0.0.1:9104'),
+  PUSH_URL: url.default('http://127.0.0.1:9105'),
+  /** A blocking GET /events with nothing to deliver answers with a heartbeat after this long. */
+  EVENTS_HEARTBEAT_SECONDS: z.coerce.number().positive().default(50),
+  /** Requests per user per minute; 0 disables. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+  AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export function readConfig(overrides: Record<string, string | undefined> = {}): GatewayConfig {
+  return loadConfig(gatewayConfigSchema, { ...process.env, ...overrides });
+}

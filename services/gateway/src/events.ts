@@ -1,0 +1,92 @@
+import type { Request, Response, NextFunction } from 'express';
+import { errors, type Identity } from '@chat/contracts';
+import { Params, sendSuccess, signIdentity } from '@chat/kit';
+import type { QueueStore, QueueWaiter, QueuedEvent } from '@chat/queues';
+import type { AuthUser } from './auth';
+
+export interface EventsDeps {
+  store: QueueStore;
+  waiter: QueueWaiter;
+  heartbeatMs: number;
+  eventsUrl: string;
+  internalSecret: string;
+}
+
+/**
+ * GET /events: answers at once when events above last_event_id exist or dont_block is set;
+ * otherwise holds the request until an append wakes it (no Redis connection of its own) or
+ * the heartbeat timer fires, in which case a heartbeat event is queued and returned.
+ */
+export function getEvents(deps: EventsDeps) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const p = Params.fromRequest(req);
+      const user = (req as Request & { authUser: AuthUser }).authUser;
+      const identity = (req as Request & { identity: Identity }).identity;
+      let queueId = p.str('queue_id');
+      let lastEventId = p.int('last_event_id');
+      const dontBlock = p.bool('dont_block', false);
+      if (!queueId) {
+        // Registering on the fly: the register parameters ride along to the events service.
+        const registered = await registerQueue(deps, identity, req);
+        queueId = registered.queue_id;
+        lastEventId = registered.last_event_id;
+        p.accept(...Object.keys(req.query as object));
+      }
+      const qid = queueId;
+      let events = await deps.store.fetch(qid, user.userId, lastEventId);
+      if (!events) throw errors.badEventQueueId(qid);
+      if (!events.length && !dontBlock) {
+        const abort = new AbortController();
+        res.on('close', () => abort.abort());
+        const reason = await deps.waiter.wait(
+          qid,
+          deps.heartbeatMs,
+          async () => {
+            events = await deps.store.fetch(qid, user.userId);
+            return !!events?.length;
+          },
+          abort.signal,
+        );
+        if (abort.signal.aborted) return;
+        if (reason === 'timeout') await deps.store.append(qid, [{ type: 'heartbeat' }]);
+        if (reason !== 'closed') events = await deps.store.fetch(qid, user.userId);
+        if (!events) throw errors.badEventQueueId(qid);
+      }
+      sendSuccess(res, { events: events as QueuedEvent[], queue_id: qid }, p.unsupported());
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function deleteEvents(deps: EventsDeps) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const p = Params.fromRequest(req);
+      const user = (req as Request & { authUser: AuthUser }).authUser;
+      const queueId = p.reqStr('queue_id');
+      if (!(await deps.store.delete(queueId, user.userId))) throw errors.badEventQueueId(queueId);
+      sendSuccess(res, {}, p.unsupported());
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+async function registerQueue(deps: EventsDeps, identity: Identity, req: Request): Promise<{ queue_id: string; last_event_id: number }> {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) {
+    if (typeof v === 'string' && k !== 'last_event_id' && k !== 'dont_block') form.set(k, v);
+  }
+  const answer = await fetch(`${deps.eventsUrl}/api/v1/register`, {
+    method: 'POST',
+    headers: { 'x-chat-identity': signIdentity(deps.internalSecret, identity), 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  }).catch(() => {
+    throw errors.upstreamUnavailable();
+  });
+  const body = (await answer.json()) as { result: string; queue_id: string; last_event_id: number; code?: string; msg?: string };
+  if (body.result !== 'success') throw errors.badRequest(body.msg ?? 'Could not register an event queue');
+  return body;
+}

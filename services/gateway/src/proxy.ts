@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { Request, Response } from 'express';
+import { errors, IDENTITY_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@chat/contracts';
+import type { Logger } from '@chat/kit';
+
+/** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus what we replace. */
+const HOP_HEADERS = new Set([
+  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection',
+  'te', 'trailer', 'upgrade', 'host', 'authorization', IDENTITY_HEADER,
+]);
+
+/**
+ * Streams a request to the owning service and its answer back, untouched but for the hop
+ * headers: bodies are never buffered here, so uploads of any size pass at constant memory.
+ * Pooled keep-alive sockets make the extra hop cheap.
+ */
+export class Forwarder {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 1000, timeout: 60000 });
+
+  constructor(
+    private readonly upstreams: Record<Exclude<ServiceName, 'gateway'>, URL>,
+    private readonly log: Logger,
+    private readonly timeoutMs: number,
+  ) {}
+
+  forward(req: Request, res: Response, service: Exclude<ServiceName, 'gateway'>, identityToken: string, requestId: string): void {
+    const target = this.upstreams[service];
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_HEADERS.has(name) && !name.startsWith("x-chat-")) headers[name] = value as http.OutgoingHttpHeader;
+    }
+    headers[IDENTITY_HEADER] = identityToken;
+    headers[REQUEST_ID_HEADER] = requestId;
+    headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+    headers['x-forwarded-host'] = req.headers.host ?? '';
+    headers['x-forwarded-proto'] = req.protocol;
+    headers.host = target.host;
+
+    const upstream = http.request({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.originalUrl,
+      headers,
+      agent: this.agent,
+      timeout: this.timeoutMs,
+    });
+    upstream.on('response', (answer) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value;
+      }
+      res.writeHead(answer.statusCode ?? 502, out);
+      answer.pipe(res);
+    });
+    upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
+    upstream.on('error', (err) => {
+      this.log.warn({ err, service }, 'upstream request failed');
+      if (res.headersSent) return void res.destroy();
+      const e = errors.upstreamUnavailable();
+      res.status(e.status).json(e.toJSON());
+    });
+    // A client that goes away takes its upstream request with it.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Db } from '@chat/db';
+import { errors } from '@chat/contracts';
+import type { GatewayConfig } from './config';
+
+export interface ResolvedRealm {
+  id: number;
+  url: string;
+  deactivated: boolean;
+}
+
+/** Realm rows change rarely; a short in-process cache keeps them off the request path. */
+const CACHE_MS = 30000;
+
+/**
+ * Maps the Host header to a realm: `<sub>.<EXTERNAL_HOST>` is the realm with that string id;
+ * any other host (the bare EXTERNAL_HOST, an IP, a load balancer name) is ROOT_REALM.
+ */
+export class RealmResolver {
+  private readonly cache = new Map<string, { realm: ResolvedRealm | null; at: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  subdomainOf(host: string | undefined): string {
+    const h = (host ?? '').toLowerCase();
+    const base = this.config.EXTERNAL_HOST.toLowerCase();
+    return h.endsWith(`.${base}`) ? h.slice(0, -base.length - 1) : this.config.ROOT_REALM;
+  }
+
+  async resolve(host: string | undefined): Promise<ResolvedRealm> {
+    const sub = this.subdomainOf(host);
+    const hit = this.cache.get(sub);
+    if (hit && Date.now() - hit.at < CACHE_MS) {
+      if (!hit.realm) throw errors.nonexistentRealm();
+      return hit.realm;
+    }
+    const row = await this.db.realm.findUnique({ where: { stringId: sub }, select: { id: true, deactivated: true } });
+    const { EXTERNAL_SCHEME: scheme, EXTERNAL_HOST: base } = this.config;
+    const realm = row ? { id: row.id, deactivated: row.deactivated, url: `${scheme}://${sub ? `${sub}.` : ''}${base}` } : null;
+    this.cache.set(sub, { realm, at: Date.now() });
+    if (!realm) throw errors.nonexistentRealm();
+    return realm;
+  }
+}
