@@ -142,9 +142,13 @@ export async function dropStaleTestDatabases(
       const m = TEST_DB_PATTERN.exec(datname);
       const stale = m ? Number(m[1]) < cutoff : opts.templates === true && datname.startsWith(TEMPLATE_PREFIX);
       if (!stale) continue;
-      if (!m) await client.query(`ALTER DATABASE ${quoteIdent(datname)} WITH IS_TEMPLATE false`);
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
-      dropped.push(datname);
+      try {
+        if (!m) await client.query(`ALTER DATABASE ${quoteIdent(datname)} WITH IS_TEMPLATE false`);
+        await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
+        dropped.push(datname);
+      } catch {
+        // Another worker is dropping the same leftovers at this moment; let it.
+      }
     }
     return dropped;
   });
