@@ -1,0 +1,71 @@
+/**
+ * The events service: POST /register over HTTP, and in the background the outbox relay (one
+ * leader across every replica of every service that runs it) and the fan-out of the domain
+ * streams into per-client queues (one replica per stream partition at a time).
+ */
+import { createDb } from '@chat/db';
+import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
+import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
+import { QueueStore } from '@chat/queues';
+import { readConfig } from './config';
+import { registerRoutes } from './routes/register';
+import { PartitionLeases } from './fanout/leases';
+import { Fanout } from './fanout/deliver';
+import { FanoutConsumer } from './fanout/consumer';
+import { IndexSweeper } from './fanout/sweeper';
+
+export interface EventsHandle extends ServiceHandle {
+  /** Partitions this replica consumes right now (tests and /metrics). */
+  partitions(): number[];
+}
+
+export async function start(overrides: Record<string, string | undefined> = {}): Promise<EventsHandle> {
+  const config = readConfig(overrides);
+  const log = createLogger('events', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, { poolSize: 10 });
+  const redis = createRedis(config.REDIS_URL, { name: 'events' });
+  const blocking = createBlockingRedis(config.REDIS_URL, { name: 'events-fanout' });
+  const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
+  const store = new QueueStore(redis, config.REDIS_PREFIX);
+
+  const relay = config.OUTBOX_RELAY
+    ? new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.error({ err }, 'outbox relay') })
+    : null;
+  const leases = new PartitionLeases({ redis, prefix: config.REDIS_PREFIX, partitions: config.STREAM_PARTITIONS, leaseMs: config.PARTITION_LEASE_MS });
+  const fanout = new Fanout(store, log);
+  const consumer = new FanoutConsumer({ redis, blocking, keys, leases, fanout, batch: config.FANOUT_BATCH, leaseMs: config.PARTITION_LEASE_MS, log });
+  const sweeper = new IndexSweeper(store, config.INDEX_SWEEP_MS, log);
+
+  const { app, state } = createApp({
+    service: 'events',
+    log,
+    internalSecret: config.INTERNAL_SECRET,
+    ready: async () => {
+      await db.$queryRaw`SELECT 1`;
+      await redis.ping();
+    },
+    api: (router) => registerRoutes(router, { db, store, redis, keys }),
+  });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  relay?.start();
+  leases.start();
+  consumer.start();
+  sweeper.start();
+
+  return {
+    url: server.url,
+    port: server.port,
+    partitions: () => leases.active(),
+    async stop() {
+      await server.close(config.SHUTDOWN_GRACE_MS);
+      sweeper.stop();
+      // Finish the batch in hand, then hand the partitions over at once.
+      await consumer.stop();
+      await leases.stop();
+      await relay?.stop();
+      blocking.disconnect();
+      await redis.quit().catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { DEFAULT_STREAM_PARTITIONS } from '@chat/bus';
+
+export const configSchema = baseConfigSchema.extend({
+  /** Domain stream partitions; must match every producer's and consumer's setting. */
+  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(DEFAULT_STREAM_PARTITIONS),
+  /**
+   * How long a replica's claim on a stream partition lasts without renewal, so also how long a
+   * dead replica's partitions wait before another replica takes them over.
+   */
+  PARTITION_LEASE_MS: z.coerce.number().int().min(200).default(10000),
+  /** Entries read from a partition per round trip. */
+  FANOUT_BATCH: z.coerce.number().int().min(1).max(10000).default(200),
+  /** Run the outbox relay in this process (one leader across replicas is elected in Postgres). */
+  OUTBOX_RELAY: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** How often stale ids are swept out of the queue index sets. */
+  INDEX_SWEEP_MS: z.coerce.number().int().min(1000).default(300000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function readConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig(configSchema, { ...process.env, ...overrides });
+}

@@ -1,0 +1,160 @@
+/**
+ * Appends a batch of stream entries to every matching queue: recipients resolved to queue ids
+ * and queue registrations loaded in pipelined round trips for the whole batch, then every
+ * append of the batch sent in entry order on one pipeline. Each append carries its entry's
+ * stream position, so re-delivering a batch (after a crash or a lease handover) appends
+ * nothing twice.
+ */
+import type { QueueInfo, QueueStore } from '@chat/queues';
+import type { Logger } from '@chat/kit';
+import { formatMessage, formatOther, type Payload } from './format';
+
+export interface StreamEntry {
+  /** Stream entry id "<ms>-<seq>". */
+  id: string;
+  realmId: number;
+  payload: Payload;
+}
+
+/** Parses XREADGROUP / XAUTOCLAIM field lists; entries whose payload is unreadable are skipped. */
+export function parseEntry(id: string, fields: string[], log?: Logger): StreamEntry | null {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  try {
+    const payload = JSON.parse(f.payload ?? '') as Payload;
+    if (!payload?.event?.type) throw new Error('no event');
+    return { id, realmId: Number(f.realm_id), payload };
+  } catch (err) {
+    log?.error({ err, id }, 'dropping unreadable stream entry');
+    return null;
+  }
+}
+
+/** Registrations never change after creation, so they are cached; appends notice deletion. */
+const META_CACHE_LIMIT = 200_000;
+/** Commands per pipeline round trip. */
+const PIPELINE_CHUNK = 5000;
+
+export class Fanout {
+  private readonly meta = new Map<string, QueueInfo>();
+  appended = 0;
+
+  constructor(
+    private readonly store: QueueStore,
+    private readonly log?: Logger,
+  ) {}
+
+  async deliver(partition: number, entries: StreamEntry[]): Promise<void> {
+    if (!entries.length) return;
+    const { targets, foundIn } = await this.resolveTargets(entries);
+    const stale = await this.loadMeta([...foundIn.keys()]);
+
+    type Append = { queueId: string; realmId: number; events: object[]; position: string };
+    const appends: Append[] = [];
+    entries.forEach((entry, i) => {
+      for (const queueId of targets[i]!) {
+        const q = this.meta.get(queueId);
+        if (!q || q.realmId !== entry.realmId) continue;
+        const events = this.eventsFor(q, entry.payload);
+        if (events.length) appends.push({ queueId, realmId: q.realmId, events, position: entry.id });
+      }
+    });
+
+    for (let start = 0; start < appends.length; start += PIPELINE_CHUNK) {
+      const chunk = appends.slice(start, start + PIPELINE_CHUNK);
+      const pipe = this.store.redis.pipeline();
+      for (const a of chunk) this.store.appendTo(pipe, a.queueId, a.events, { field: `src:${partition}`, position: a.position });
+      const results = (await pipe.exec()) ?? [];
+      results.forEach(([err, id], i) => {
+        const a = chunk[i]!;
+        if (err) throw err;
+        if (id === -1) stale.push(a.queueId);
+        else if (Number(id) >= 0) this.appended += a.events.length;
+      });
+    }
+    await this.dropStale(stale, foundIn);
+  }
+
+  /** Which queues each entry may reach, before per-queue filtering. */
+  private async resolveTargets(entries: StreamEntry[]): Promise<{ targets: string[][]; foundIn: Map<string, Set<string>> }> {
+    const lookups = new Map<string, Promise<string[]> | string[]>();
+    const keysOf = entries.map((e) => {
+      const keys: string[] = [];
+      const { users } = e.payload;
+      if (users === 'realm') keys.push(this.store.realmIndexKey(e.realmId));
+      else for (const uid of users) keys.push(this.store.userIndexKey(e.realmId, uid));
+      if (e.payload.event.type === 'message' && e.payload.public_stream) keys.push(this.store.publicIndexKey(e.realmId));
+      for (const k of keys) lookups.set(k, []);
+      return keys;
+    });
+    const keyList = [...lookups.keys()];
+    for (let start = 0; start < keyList.length; start += PIPELINE_CHUNK) {
+      const chunk = keyList.slice(start, start + PIPELINE_CHUNK);
+      const pipe = this.store.redis.pipeline();
+      for (const k of chunk) pipe.smembers(k);
+      const results = (await pipe.exec()) ?? [];
+      results.forEach(([err, ids], i) => {
+        if (err) throw err;
+        lookups.set(chunk[i]!, ids as string[]);
+      });
+    }
+    const foundIn = new Map<string, Set<string>>();
+    const targets = keysOf.map((keys) => {
+      const ids = new Set<string>();
+      for (const k of keys) {
+        for (const id of lookups.get(k) as string[]) {
+          ids.add(id);
+          let where = foundIn.get(id);
+          if (!where) foundIn.set(id, (where = new Set()));
+          where.add(k);
+        }
+      }
+      return [...ids];
+    });
+    return { targets, foundIn };
+  }
+
+  /** Loads registrations not cached yet; returns the ids of queues that no longer exist. */
+  private async loadMeta(queueIds: string[]): Promise<string[]> {
+    const missing = queueIds.filter((id) => !this.meta.has(id));
+    const gone: string[] = [];
+    for (let start = 0; start < missing.length; start += PIPELINE_CHUNK) {
+      const chunk = missing.slice(start, start + PIPELINE_CHUNK);
+      const infos = await this.store.getMany(chunk);
+      infos.forEach((info, i) => {
+        if (info) this.remember(info);
+        else gone.push(chunk[i]!);
+      });
+    }
+    return gone;
+  }
+
+  private remember(info: QueueInfo): void {
+    if (this.meta.size >= META_CACHE_LIMIT) {
+      const oldest = this.meta.keys().next().value;
+      if (oldest !== undefined) this.meta.delete(oldest);
+    }
+    this.meta.set(info.queueId, info);
+  }
+
+  private eventsFor(q: QueueInfo, p: Payload): object[] {
+    if (p.event.type === 'message') {
+      const isRecipient = p.users !== 'realm' && p.users.includes(q.userId);
+      if (!isRecipient && !(q.allPublicStreams && p.public_stream)) return [];
+      const e = formatMessage(q, p);
+      return e ? [e] : [];
+    }
+    return formatOther(q, p);
+  }
+
+  /** Expired (garbage-collected) queues met on the way leave the index sets they were found in. */
+  private async dropStale(queueIds: string[], foundIn: Map<string, Set<string>>): Promise<void> {
+    if (!queueIds.length) return;
+    const pipe = this.store.redis.pipeline();
+    for (const id of queueIds) {
+      this.meta.delete(id);
+      for (const key of foundIn.get(id) ?? []) pipe.srem(key, id);
+    }
+    await pipe.exec();
+  }
+}

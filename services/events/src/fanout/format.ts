@@ -1,0 +1,101 @@
+/**
+ * What one queue receives for one domain event: whether it matches the queue at all (event
+ * types, narrow, capabilities) and the per-queue form of the event (content format, avatar,
+ * empty-topic display, the sender's local id, per-recipient flags). Pure functions of the
+ * queue's registration and the outbox payload, so every replica formats identically.
+ */
+import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+import type { QueueInfo } from '@chat/queues';
+import { matchesNarrow } from './narrow';
+
+/** An outbox payload as it arrives from the stream (see docs/events.md for the routing fields). */
+export interface Payload {
+  event: Record<string, unknown> & { type: string };
+  users: number[] | 'realm';
+  stream_id?: number | null;
+  public_stream?: boolean;
+  sender_id?: number;
+  sender_queue_id?: string;
+  local_id?: string;
+  user_flags?: Record<string, string[]>;
+  raw_content?: string;
+  topic?: string;
+  /** Sender's avatar is a gravatar visible to everyone: client_gravatar queues get null. */
+  sender_gravatar?: boolean;
+  /** Only queues that declared this client capability get `event`... */
+  capability?: string;
+  /** ...and the others get this instead (absent or null: nothing). */
+  fallback_event?: (Record<string, unknown> & { type: string }) | null;
+  /** Event fields holding a topic name, shown as the display name to queues without empty_topic_name. */
+  topic_fields?: string[];
+}
+
+const capable = (q: QueueInfo, name: string) => q.clientCapabilities[name] === true;
+
+function wantsType(q: QueueInfo, type: string): boolean {
+  return q.eventTypes === null || q.eventTypes.includes(type);
+}
+
+/** Fields that carry topic names, per event type, when the producer did not name them. */
+const DEFAULT_TOPIC_FIELDS: Record<string, string[]> = {
+  update_message: ['subject', 'orig_subject', 'topic', 'orig_topic'],
+  delete_message: ['topic'],
+  typing: ['topic'],
+  user_topic: ['topic_name'],
+};
+
+function showEmptyTopics(q: QueueInfo, event: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  if (capable(q, 'empty_topic_name')) return event;
+  let out = event;
+  for (const f of fields) {
+    if (out[f] === '') {
+      if (out === event) out = { ...event };
+      out[f] = EMPTY_TOPIC_DISPLAY_NAME;
+    }
+  }
+  return out;
+}
+
+/** The message event one queue gets, or null when it does not match the queue. */
+export function formatMessage(q: QueueInfo, p: Payload): Record<string, unknown> | null {
+  if (!wantsType(q, 'message')) return null;
+  const message = { ...(p.event.message as Record<string, unknown>) };
+  const flags = p.user_flags?.[String(q.userId)] ?? [];
+  const isStream = message.type === 'stream';
+  // Narrows name the topic as stored, so match on the raw topic before it is displayed.
+  const topic = typeof p.topic === 'string' ? p.topic : (message.subject as string);
+  if (isStream) message.subject = topic;
+  if (!matchesNarrow(q.narrow, message, flags)) return null;
+  if (!q.applyMarkdown && typeof p.raw_content === 'string') {
+    message.content = p.raw_content;
+    message.content_type = 'text/x-markdown';
+  }
+  if (q.clientGravatar && p.sender_gravatar) message.avatar_url = null;
+  if (isStream && topic === '' && !capable(q, 'empty_topic_name')) message.subject = EMPTY_TOPIC_DISPLAY_NAME;
+  const event: Record<string, unknown> = { type: 'message', message, flags };
+  if (p.sender_queue_id !== undefined && p.sender_queue_id === q.queueId && p.local_id !== undefined) {
+    event.local_message_id = p.local_id;
+  }
+  return event;
+}
+
+/** The events one queue gets for a non-message domain event (possibly none, possibly several). */
+export function formatOther(q: QueueInfo, p: Payload): Array<Record<string, unknown>> {
+  let event: (Record<string, unknown> & { type: string }) | null | undefined = p.event;
+  if (p.capability && !capable(q, p.capability)) event = p.fallback_event;
+  if (!event || !wantsType(q, event.type)) return [];
+
+  // Built-in capability rules, so producers need not spell out the common ones.
+  if (event.type === 'realm_linkifiers' && !capable(q, 'linkifier_url_template')) return [];
+  if (event.type === 'typing' && event.message_type === 'stream' && !capable(q, 'stream_typing_notifications')) return [];
+
+  const topicFields = p.topic_fields ?? DEFAULT_TOPIC_FIELDS[event.type] ?? [];
+  const shown = showEmptyTopics(q, event, topicFields);
+
+  if (shown.type === 'delete_message' && Array.isArray(shown.message_ids) && !capable(q, 'bulk_message_deletion')) {
+    // Clients without bulk deletion understand one message_id per event.
+    const { message_ids: ids, ...rest } = shown;
+    return (ids as number[]).map((id) => ({ ...rest, message_id: id }));
+  }
+  return [shown];
+}

@@ -1,0 +1,33 @@
+/** realm: the organization's own settings, under their realm_* names. */
+import type { Db } from '@chat/db';
+import { SERVER_VERSION } from '@chat/contracts';
+import type { StateOptions, Want } from '.';
+
+export async function realmSection(_db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
+  if (!want('realm')) return {};
+  const r = opts.realm;
+  const settings = (r.settings ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  // Settings without a column of their own are stored under their API names.
+  for (const [key, value] of Object.entries(settings)) {
+    if (key !== 'user_defaults') out[`realm_${key}`] = value;
+  }
+  return {
+    ...out,
+    realm_name: r.name,
+    realm_description: r.description,
+    realm_icon_url: r.iconUrl ?? '',
+    realm_icon_source: r.iconUrl ? 'U' : 'G',
+    realm_url: opts.identity.realmUrl,
+    realm_uri: opts.identity.realmUrl,
+    realm_date_created: Math.floor(r.dateCreated.getTime() / 1000),
+    realm_allow_edit_history: r.allowEditHistory,
+    realm_is_zephyr_mirror_realm: false,
+    realm_web_public_access_enabled: settings.enable_spectator_access === true,
+    realm_presence_disabled: settings.presence_disabled === true,
+    realm_default_language: settings.default_language ?? 'en',
+    realm_enable_spectator_access: settings.enable_spectator_access === true,
+    svc_version: SERVER_VERSION,
+    server_generation: Math.floor(Date.now() / 1000),
+  };
+}
