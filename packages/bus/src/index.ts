@@ -1,2 +1,5 @@
 export * from './redis';
 export * from './keys';
+export * from './outbox';
+export { publishRows, type OutboxRow, type PublishOptions, type PublishResult } from './publish';
+export * from './relay';

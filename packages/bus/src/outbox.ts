@@ -1,0 +1,105 @@
+/**
+ * The write side of the outbox: an action records its domain event in the same transaction as
+ * the change it describes, so the event exists exactly when the change does.
+ */
+
+/**
+ * The slice of a database client the outbox needs. A Prisma client and a Prisma interactive
+ * transaction client both satisfy it; so does pgExecutor() around a pg client.
+ */
+export interface SqlExecutor {
+  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
+  $queryRawUnsafe<T = unknown>(sql: string, ...values: unknown[]): Promise<T>;
+}
+
+/**
+ * Who receives an event: explicit user ids, computed by the action that made the change, or
+ * 'realm' for events every user of the realm gets (realm settings, new users, emoji). 'realm'
+ * exists because listing every id of a 10 000-user realm in each such event costs more than it
+ * tells; the events service resolves it to the realm's queues.
+ */
+export type EventRecipients = number[] | 'realm';
+
+/**
+ * The JSON stored in outbox.payload and carried by the stream entry.
+ *
+ * - `event`: the body clients receive, without `id` (each client queue numbers its own events).
+ * - `users`: the recipients.
+ * - any other top-level field is routing data for consumers that clients never see, e.g.
+ *   `stream_id` (channel, for narrow and all_public_streams queues), `sender_id`,
+ *   `sender_queue_id` and `local_id` (to echo a client's local id back to its own queue), or
+ *   `user_flags: { [userId]: string[] }` (per-recipient message flags).
+ */
+export interface EventPayload<E extends object = Record<string, unknown>> {
+  event: E;
+  users: EventRecipients;
+  [routing: string]: unknown;
+}
+
+export interface DomainEvent<E extends object = Record<string, unknown>> {
+  realmId: number;
+  /** The event type as clients see it ("message", "update_message", ...). */
+  type: string;
+  event: E;
+  users: EventRecipients;
+  /** Extra routing fields, merged into the payload beside `event` and `users`. */
+  routing?: Record<string, unknown>;
+}
+
+function validate(e: DomainEvent<object>): void {
+  if (!Number.isSafeInteger(e.realmId) || e.realmId < 0) {
+    throw new Error(`outbox: realmId must be a non-negative integer, got ${e.realmId}`);
+  }
+  if (!e.type) throw new Error('outbox: event type is required');
+  if (e.users !== 'realm' && !(Array.isArray(e.users) && e.users.every(Number.isSafeInteger))) {
+    throw new Error(`outbox: users must be 'realm' or an array of user ids`);
+  }
+  if (e.routing && ('event' in e.routing || 'users' in e.routing)) {
+    throw new Error('outbox: routing fields must not be named event or users');
+  }
+}
+
+// One statement, so an action pays a single round trip per event. NOTIFY is delivered only if
+// and when the transaction commits, and identical notifications in one transaction are folded
+// into one, so a transaction recording many events wakes the relay once.
+const INSERT_SQL = `
+WITH inserted AS (
+  INSERT INTO outbox (realm_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id
+)
+SELECT id::text AS id, pg_notify('outbox', '')::text AS notified FROM inserted`;
+
+/**
+ * Records `e` in the caller's transaction and returns the outbox id. Call it with the
+ * transaction client (`prisma.$transaction(async (tx) => ...)`): called with a bare client it
+ * commits on its own and the guarantee that the event matches the change is gone.
+ */
+export async function recordEvent<E extends object>(tx: SqlExecutor, e: DomainEvent<E>): Promise<string> {
+  validate(e);
+  const payload: EventPayload<E> = { ...e.routing, event: e.event, users: e.users };
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+    INSERT_SQL,
+    e.realmId,
+    e.type,
+    JSON.stringify(payload),
+  );
+  return rows[0].id;
+}
+
+/** The query surface of a pg Client, PoolClient or Pool. */
+interface PgQueryable {
+  query(sql: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/** Adapts a pg client (inside a BEGIN/COMMIT you manage) to SqlExecutor. */
+export function pgExecutor(client: PgQueryable): SqlExecutor {
+  return {
+    async $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> {
+      const result = await client.query(sql, values);
+      return result.rowCount ?? 0;
+    },
+    async $queryRawUnsafe<T>(sql: string, ...values: unknown[]): Promise<T> {
+      const result = await client.query(sql, values);
+      return result.rows as T;
+    },
+  };
+}
