@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction } from 'express';
-import { errors, type Identity } from '@chat/contracts';
+import { ApiError, errors, type Identity } from '@chat/contracts';
 import { Params, sendSuccess, signIdentity } from '@chat/kit';
 import type { QueueStore, QueueWaiter, QueuedEvent } from '@chat/queues';
 import type { AuthUser } from './auth';
@@ -87,6 +87,9 @@ async function registerQueue(deps: EventsDeps, identity: Identity, req: Request)
     throw errors.upstreamUnavailable();
   });
   const body = (await answer.json()) as { result: string; queue_id: string; last_event_id: number; code?: string; msg?: string };
-  if (body.result !== 'success') throw errors.badRequest(body.msg ?? 'Could not register an event queue');
+  if (body.result !== 'success') {
+    const { result: _r, code, msg, ...extra } = body as unknown as Record<string, unknown>;
+    throw new ApiError(String(code ?? 'BAD_REQUEST'), String(msg ?? ''), answer.status, extra);
+  }
   return body;
 }
