@@ -1,0 +1,121 @@
+import { recordEvent } from '@chat/bus';
+import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
+import type { QueueStore } from '@chat/queues';
+import type Redis from 'ioredis';
+import { start, type EventsHandle } from '../app';
+import { recordMessage, register, storeFor, waitForEvents } from './helpers';
+
+let env: TestEnv;
+let realm: SeededRealm;
+let other: SeededRealm;
+let service: EventsHandle;
+let store: QueueStore;
+let redis: Redis;
+
+beforeAll(async () => {
+  env = await setupTestEnv();
+  realm = await seedRealm(env.db);
+  other = await seedRealm(env.db, 'other');
+  service = await start({ ...env.env, STREAM_PARTITIONS: '4', PARTITION_LEASE_MS: '1000' });
+  ({ store, redis } = storeFor(env));
+});
+
+afterAll(async () => {
+  await service?.stop();
+  redis?.disconnect();
+  await env?.close();
+});
+
+const queueOf = async (user: SeededRealm['member'], params: Record<string, string> = {}, realmId = realm.realmId) =>
+  (await register(service.url, realmId, user, params)).body.queue_id as string;
+
+async function record(realmId: number, event: Record<string, unknown> & { type: string }, users: number[] | 'realm', routing?: Record<string, unknown>) {
+  await env.db.$transaction((tx) => recordEvent(tx, { realmId, type: event.type, event, users, routing }));
+}
+
+/** Records a marker event to `userId` and returns the queue's events once the marker is in. */
+async function drain(queueId: string, userId: number, realmId = realm.realmId) {
+  const marker = `m${Math.random()}`;
+  await record(realmId, { type: 'marker_test', marker }, [userId]);
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    const events = (await store.fetch(queueId, userId)) ?? [];
+    const at = events.findIndex((e) => e.marker === marker);
+    if (at >= 0) return events.slice(0, at).filter((e) => e.type !== 'marker_test');
+    if (Date.now() > deadline) throw new Error('marker never arrived');
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+it('filters by event_types and resolves realm-wide recipients within the realm only', async () => {
+  const onlyUsers = await queueOf(realm.member, { event_types: JSON.stringify(['realm_user', 'marker_test']) });
+  const everything = await queueOf(realm.owner);
+  const elsewhere = await queueOf(other.owner, {}, other.realmId);
+  await record(realm.realmId, { type: 'realm_user', op: 'update', person: { user_id: 1, full_name: 'X' } }, 'realm');
+  await recordMessage(env.db, realm.realmId, { id: 1, sender: realm.owner, users: [realm.member.id, realm.owner.id] });
+  expect((await drain(onlyUsers, realm.member.id)).map((e) => e.type)).toEqual(['realm_user']);
+  expect((await drain(everything, realm.owner.id)).map((e) => e.type)).toEqual(['realm_user', 'message']);
+  expect(await drain(elsewhere, other.owner.id, other.realmId)).toEqual([]);
+});
+
+it('gives narrowed queues only matching messages, and all_public_streams queues public ones', async () => {
+  const narrowed = await queueOf(realm.member, { narrow: JSON.stringify([['stream', 'denmark'], ['topic', 'Ferries']]) });
+  const publicQ = await queueOf(realm.member2, { all_public_streams: 'true' });
+  const base = { sender: realm.owner, users: [realm.member.id, realm.owner.id], streamName: 'Denmark', streamId: 3 };
+  await recordMessage(env.db, realm.realmId, { ...base, id: 10, topic: 'ferries', publicStream: true });
+  await recordMessage(env.db, realm.realmId, { ...base, id: 11, topic: 'bridges', publicStream: true });
+  await recordMessage(env.db, realm.realmId, { ...base, id: 12, streamName: 'Secret', streamId: 4, topic: 'ferries', publicStream: false });
+  await recordMessage(env.db, realm.realmId, { id: 13, sender: realm.owner, users: [realm.member.id, realm.owner.id] });
+  expect((await drain(narrowed, realm.member.id)).map((e) => (e.message as { id: number }).id)).toEqual([10]);
+  const pub = await drain(publicQ, realm.member2.id);
+  expect(pub.map((e) => (e.message as { id: number }).id)).toEqual([10, 11]);
+  expect(pub[0]!.flags).toEqual([]);
+});
+
+it('applies capabilities: bulk deletion, linkifiers, fallbacks and the empty topic', async () => {
+  const modern = await queueOf(realm.member, {
+    client_capabilities: JSON.stringify({ bulk_message_deletion: true, linkifier_url_template: true, individual_emoji_changes: true, empty_topic_name: true }),
+  });
+  const legacy = await queueOf(realm.member);
+  const users = [realm.member.id];
+  await record(realm.realmId, { type: 'delete_message', message_ids: [5, 6], message_type: 'stream', stream_id: 3, topic: '' }, users);
+  await record(realm.realmId, { type: 'realm_linkifiers', realm_linkifiers: [] }, users);
+  await record(realm.realmId, { type: 'realm_emoji', op: 'add', realm_emoji: { id: '1' } }, users, {
+    capability: 'individual_emoji_changes',
+    fallback_event: { type: 'realm_emoji', op: 'update', realm_emoji: { 1: { id: '1' } } },
+  });
+  expect(await drain(modern, realm.member.id)).toMatchObject([
+    { type: 'delete_message', message_ids: [5, 6], topic: '' },
+    { type: 'realm_linkifiers' },
+    { type: 'realm_emoji', op: 'add' },
+  ]);
+  const old = await drain(legacy, realm.member.id);
+  expect(old).toMatchObject([
+    { type: 'delete_message', message_id: 5, topic: 'general chat' },
+    { type: 'delete_message', message_id: 6, topic: 'general chat' },
+    { type: 'realm_emoji', op: 'update' },
+  ]);
+  expect(old[0]).not.toHaveProperty('message_ids');
+});
+
+it('keeps the order of a burst and numbers each queue\'s events from 0', async () => {
+  const q = await queueOf(realm.moderator);
+  for (let i = 0; i < 40; i++) {
+    await record(realm.realmId, { type: 'burst_test', n: i }, [realm.moderator.id]);
+  }
+  const events = await waitForEvents(store, q, realm.moderator.id, 40);
+  expect(events.map((e) => e.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  expect(events.map((e) => e.id)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+});
+
+it('drops collected queues from the indexes it meets them in', async () => {
+  const q = await queueOf(realm.guest, { idle_queue_timeout: '1' });
+  expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), q)).toBe(1);
+  await new Promise((r) => setTimeout(r, 1200));
+  await record(realm.realmId, { type: 'realm_test' }, [realm.guest.id]);
+  const deadline = Date.now() + 5000;
+  while ((await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), q)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), q)).toBe(0);
+});
