@@ -5,7 +5,7 @@
  * of this API apply such duplicates idempotently.
  */
 import { z } from 'zod';
-import { errors, FEATURE_LEVEL, LIMITS, EMPTY_TOPIC_DISPLAY_NAME, type Identity } from '@chat/contracts';
+import { errors, FEATURE_LEVEL, LIMITS, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
 import type { Db } from '@chat/db';
 import type { QueueStore } from '@chat/queues';
@@ -62,7 +62,9 @@ function parseIdleTimeout(p: Params): number {
 }
 
 /** Reads every register parameter; `authenticated` decides defaults and what is allowed. */
-export function parseRegister(p: Params, authenticated: boolean, userAgent: string | undefined): RegisterRequest {
+export function parseRegister(p: Params, identity: Identity, userAgent: string | undefined): RegisterRequest {
+  const authenticated = identity.userId !== undefined;
+  const guest = identity.role === ROLE.GUEST;
   const gravatar = p.bool('client_gravatar');
   const includeSubscribers = parseIncludeSubscribers(p);
   if (!authenticated) {
@@ -71,7 +73,12 @@ export function parseRegister(p: Params, authenticated: boolean, userAgent: stri
       throw errors.badRequest("Invalid 'include_subscribers' parameter for anonymous request");
     }
   }
+  const allPublicStreams = p.bool('all_public_streams');
+  if (allPublicStreams && (!authenticated || guest)) throw errors.badRequest('User not authorized for this query');
   const presenceDays = p.int('presence_history_limit_days');
+  if (presenceDays !== undefined && presenceDays < 0) {
+    throw errors.invalidArgument('presence_history_limit_days', 'Invalid presence_history_limit_days');
+  }
   const narrow = (p.json('narrow', z.array(narrowTerm)) ?? []).map((t): [string, string] =>
     Array.isArray(t)
       ? [t[0], String(t[1])]
@@ -86,7 +93,7 @@ export function parseRegister(p: Params, authenticated: boolean, userAgent: stri
     presenceHistoryLimitDays: presenceDays ?? null,
     eventTypes,
     fetchEventTypes: p.json('fetch_event_types', stringList) ?? eventTypes,
-    allPublicStreams: authenticated ? (p.bool('all_public_streams') ?? false) : false,
+    allPublicStreams: allPublicStreams ?? false,
     clientCapabilities: p.json('client_capabilities', capabilities) ?? { notification_settings_null: false },
     narrow,
     idleTimeoutSecs: parseIdleTimeout(p),

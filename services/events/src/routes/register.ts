@@ -7,7 +7,7 @@ export function registerRoutes(router: Router, deps: RegisterDeps): void {
     '/register',
     endpoint(
       async ({ p, identity, req }) => {
-        const request = parseRegister(p, identity.userId !== undefined, req.get('user-agent'));
+        const request = parseRegister(p, identity, req.get('user-agent'));
         return doRegister(deps, identity, request);
       },
       { auth: 'optional' },
