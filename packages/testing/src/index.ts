@@ -114,3 +114,4 @@ export function identityHeaders(realmId: number, user?: SeededUser): Record<stri
   });
   return { [IDENTITY_HEADER]: token };
 }
+export * from './cluster';

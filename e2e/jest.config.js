@@ -1,0 +1,7 @@
+module.exports = {
+  displayName: 'e2e',
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  testMatch: ['<rootDir>/**/*.test.ts'],
+  testTimeout: 120000,
+};
