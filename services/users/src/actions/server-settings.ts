@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { FEATURE_LEVEL, SERVER_VERSION, type Identity } from '@chat/contracts';
+import type { Services } from '../context';
+import { realmPolicies } from '@chat/realm';
+import { renderDescription } from '../lib/render';
+
+/** Square icon of a realm: its uploaded icon, else an identicon derived from its id. */
+export function realmIconUrl(realm: { stringId: string; iconUrl: string | null }): string {
+  if (realm.iconUrl) return realm.iconUrl;
+  const hash = createHash('md5').update(realm.stringId || 'root').digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
+}
+
+/**
+ * Login methods this server offers. API keys are issued by JWT (configured per realm), by the
+ * development key fetch outside production, and by an administrator's command line.
+ */
+export function authenticationMethods(services: Services): Record<string, boolean> {
+  return {
+    password: false,
+    dev: services.config.NODE_ENV !== 'production',
+    email: false,
+    ldap: false,
+    remoteuser: false,
+    github: false,
+    azuread: false,
+    gitlab: false,
+    apple: false,
+    google: false,
+    saml: false,
+    'openid connect': false,
+  };
+}
+
+export async function getServerSettings(services: Services, identity: Identity): Promise<Record<string, unknown>> {
+  const realm = await services.db.realm.findUnique({ where: { id: identity.realmId } });
+  const base: Record<string, unknown> = {
+    authentication_methods: authenticationMethods(services),
+    external_authentication_methods: [],
+    svc_feature_level: FEATURE_LEVEL,
+    svc_version: SERVER_VERSION,
+    svc_merge_base: services.config.MERGE_BASE || SERVER_VERSION,
+    push_notifications_enabled: services.config.PUSH_NOTIFICATIONS_ENABLED,
+    is_incompatible: false,
+    email_auth_enabled: false,
+    require_email_format_usernames: true,
+  };
+  // Realm-specific keys are left out where no realm answers at this address (a root domain).
+  if (!realm) return base;
+  const settings = realmPolicies(realm.settings);
+  const webPublicExists = settings.enable_spectator_access
+    ? (await services.db.stream.count({ where: { realmId: realm.id, isWebPublic: true, isArchived: false } })) > 0
+    : false;
+  return {
+    ...base,
+    realm_url: identity.realmUrl,
+    realm_uri: identity.realmUrl,
+    realm_name: realm.name,
+    realm_icon: realmIconUrl(realm),
+    realm_description: renderDescription(realm.description),
+    realm_web_public_access_enabled: webPublicExists,
+  };
+}

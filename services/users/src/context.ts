@@ -1,0 +1,12 @@
+import type { createRedis } from '@chat/bus';
+import type { Db } from '@chat/db';
+import type { Logger } from '@chat/kit';
+import type { UsersConfig } from './config';
+
+/** What every route and action of this service may use; built once by start(). */
+export interface Services {
+  db: Db;
+  redis: ReturnType<typeof createRedis>;
+  config: UsersConfig;
+  log: Logger;
+}

@@ -1,0 +1,13 @@
+import type { Router } from 'express';
+import type { Services } from '../context';
+import { serverSettingsRoutes } from './server-settings';
+import { usersRoutes } from './users';
+
+/** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
+export function apiRoutes(router: Router, services: Services): void {
+  serverSettingsRoutes(router, services);
+  usersRoutes(router, services);
+}
+
+/** Routes outside /api/v1: the invitation sign-up page. */
+export function siteRoutes(_router: Router, _services: Services): void {}
