@@ -81,11 +81,23 @@ export const errors = {
   pushServiceNotConfigured: () =>
     new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400),
   noActivePushDevice: () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device', 400),
-  adminActionRequired: (msg: string) => new ApiError('ADMIN_ACTION_REQUIRED', msg, 400),
+  // The push relay of this API family is Zulip's mobile push notification service, hence the
+  // name in these messages; texts and statuses are the ones its clients already know.
+  adminActionRequired: () =>
+    new ApiError(
+      'ADMIN_ACTION_REQUIRED',
+      'Push notification configuration issue on server, contact the server administrator or retry later.',
+      403,
+    ),
   failedToConnectBouncer: () =>
-    new ApiError('FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to push notification service.', 502),
+    new ApiError('FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.', 502),
   internalServerErrorOnBouncer: () =>
-    new ApiError('INTERNAL_SERVER_ERROR_ON_BOUNCER', 'Internal server error on push notification service.', 502),
+    new ApiError(
+      'INTERNAL_SERVER_ERROR_ON_BOUNCER',
+      'Internal server error on Zulip push notification service, retry later.',
+      502,
+    ),
+  botsNotAllowed: () => bad('This endpoint does not accept bot requests.'),
   upstreamUnavailable: () => new ApiError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', 503),
   internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
 } as const;

@@ -1,0 +1,89 @@
+import os from 'node:os';
+import type { Router } from 'express';
+import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
+import { createDb } from '@chat/db';
+import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
+import { readConfig } from './config';
+import type { Services } from './context';
+import { RelayClient } from './lib/relay';
+import { RealmDirectory } from './lib/realms';
+import { createDeliveryQueue } from './delivery/jobs';
+import { startDeliveryWorker } from './delivery/worker';
+import { startMessageConsumer } from './delivery/consumer';
+import { apiRoutes } from './routes';
+
+export interface PushHandle extends ServiceHandle {
+  services: Services;
+}
+
+/**
+ * Builds and starts the push service: the HTTP API, and unless PUSH_RUN_WORKERS=false the
+ * consumer of message and flag events and the BullMQ worker that talks to the relay.
+ * `overrides` replace environment variables (tests pass their database, Redis prefix and relay
+ * URL); PORT 0 picks a free port.
+ */
+export async function start(overrides: Record<string, string> = {}, logger?: Logger): Promise<PushHandle> {
+  const config = readConfig({ ...process.env, ...overrides });
+  const log = logger ?? createLogger('push', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL);
+  const onError = (err: Error) => log.warn({ err }, 'redis error');
+  const redis = createRedis(config.REDIS_URL, { name: 'push', onError });
+  // BullMQ keeps blocking commands on its connections: they must wait out a Redis outage.
+  const bullRedis = createBlockingRedis(config.REDIS_URL, { name: 'push:bull', onError });
+  const keys = keyspace(config.REDIS_PREFIX);
+  const relay = config.PUSH_RELAY_URL
+    ? new RelayClient({
+        url: config.PUSH_RELAY_URL,
+        id: config.PUSH_RELAY_ID,
+        key: config.PUSH_RELAY_KEY,
+        timeoutMs: config.PUSH_RELAY_TIMEOUT_MS,
+      })
+    : undefined;
+  const queue = createDeliveryQueue(bullRedis, keys.bullPrefix(), config);
+  const realms = new RealmDirectory(db, config.EXTERNAL_URL);
+  const services: Services = { db, redis, keys, config, log, relay, queue, realms };
+
+  const stops: Array<() => Promise<void>> = [];
+  if (config.OUTBOX_RELAY) {
+    const outbox = new OutboxRelay({
+      databaseUrl: config.DATABASE_URL,
+      redis,
+      keys,
+      onError: (err) => log.warn({ err }, 'outbox relay error'),
+    });
+    outbox.start();
+    stops.push(() => outbox.stop());
+  }
+  if (config.PUSH_RUN_WORKERS) {
+    const consumerName = config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`;
+    const worker = startDeliveryWorker(services, bullRedis);
+    const consumer = await startMessageConsumer(services, consumerName);
+    stops.push(() => consumer.stop(), () => worker.close());
+  }
+
+  const { app, state } = createApp({
+    service: 'push',
+    log,
+    internalSecret: config.INTERNAL_SECRET,
+    ready: async () => {
+      await db.$queryRawUnsafe('SELECT 1');
+      await redis.ping();
+    },
+    api: (router: Router) => apiRoutes(router, services),
+  });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  return {
+    url: server.url,
+    port: server.port,
+    services,
+    async stop() {
+      await server.close(config.SHUTDOWN_GRACE_MS);
+      // Consumers first: a job in flight finishes (or goes back to Redis) before the close.
+      for (const stop of stops.reverse()) await stop().catch((err) => log.warn({ err }, 'stop failed'));
+      await queue.close();
+      redis.disconnect();
+      bullRedis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { baseConfigSchema, loadConfig } from '@chat/kit';
+
+const bool = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.replace(/\/+$/, '') : undefined))
+  .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), 'must be an http(s) URL');
+
+export const configSchema = baseConfigSchema.extend({
+  /** Base URL of the push relay ("bouncer"). Unset: push is not configured. */
+  PUSH_RELAY_URL: optionalUrl,
+  /** Credentials this server presents to the relay (HTTP Basic), if the relay wants them. */
+  PUSH_RELAY_ID: z.string().default(''),
+  PUSH_RELAY_KEY: z.string().default(''),
+  /** One relay request; past it the request counts as a network failure. */
+  PUSH_RELAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Attempts per delivery job (the first included) before it is given up. */
+  PUSH_RETRY_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  /** First retry delay; each later retry waits twice as long as the one before. */
+  PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2_000),
+  /**
+   * A notification for a user with an active client waits this long, so that a client that
+   * shows the message meanwhile (and marks it read) makes the push unnecessary.
+   */
+  PUSH_ACTIVE_USER_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** A client whose event queue was used within this many seconds counts as active. */
+  PUSH_ACTIVE_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(140),
+  /** Jobs one worker runs at once. */
+  PUSH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
+  /** Off: this replica serves the API only, and neither consumes streams nor runs jobs. */
+  PUSH_RUN_WORKERS: bool('true'),
+  /** Runs an outbox relay in this replica (device events are written to the outbox). */
+  OUTBOX_RELAY: bool('true'),
+  /** Public URL of the root-domain realm; other realms are subdomains of its host. */
+  EXTERNAL_URL: z.string().default('http://127.0.0.1:9991'),
+  /** Name of this replica in the stream consumer group; defaults to host name and pid. */
+  CONSUMER_NAME: z.string().default(''),
+});
+
+export type PushConfig = z.infer<typeof configSchema>;
+
+export function readConfig(env: Record<string, string | undefined> = process.env): PushConfig {
+  return loadConfig(configSchema, env);
+}

@@ -1,0 +1,176 @@
+import { flagBit } from '@chat/contracts';
+import type { Db } from '@chat/db';
+import type { Services } from '../context';
+import { enqueueNotification, enqueueRemoval, notifyJobId, type MessageNotice } from './jobs';
+import { notificationContent, pushTrigger, type RecipientFacts } from './triggers';
+import type { ActiveClients } from './active-clients';
+
+/** The routing payload the messaging service writes for a new message (see docs/push.md). */
+export interface MessagePayload {
+  event: { type: 'message'; message: WireMessage };
+  users: number[] | 'realm';
+  stream_id?: number | null;
+  sender_id?: number;
+  user_flags?: Record<string, string[]>;
+  raw_content?: string;
+  topic?: string;
+}
+
+interface WireMessage {
+  id: number;
+  sender_id: number;
+  sender_full_name?: string;
+  avatar_url?: string | null;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  display_recipient?: string | Array<{ id: number }>;
+  subject?: string;
+  topic?: string;
+  timestamp?: number;
+  content?: string;
+}
+
+const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
+
+/** Topic visibility policies, as the user_topics table stores them. */
+const POLICIES: Record<number, RecipientFacts['topicPolicy']> = { 1: 'muted', 2: 'unmuted', 3: 'followed' };
+
+export async function handleNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload) {
+  const message = payload.event?.message;
+  if (!message || payload.users === 'realm' || !Array.isArray(payload.users)) return;
+  const senderId = payload.sender_id ?? message.sender_id;
+  const candidates = payload.users.filter((id) => id !== senderId);
+  if (!candidates.length) return;
+  const isDirect = message.type === 'private';
+  const streamId = isDirect ? null : (payload.stream_id ?? message.stream_id ?? null);
+  const topic = payload.topic ?? message.topic ?? message.subject ?? '';
+
+  const users = await services.db.user.findMany({
+    where: { id: { in: candidates }, realmId, isActive: true, isBot: false },
+    select: { id: true, settings: true },
+  });
+  if (!users.length) return;
+  const ids = users.map((u) => u.id);
+  const subs = streamId === null ? new Map() : await subscriptionsOf(services.db, streamId, ids);
+  const policies = streamId === null ? new Map() : await topicPolicies(services.db, streamId, topic, ids);
+  const online = await active.activeUsers(realmId, ids);
+
+  const notice = buildNotice(message, payload, streamId, topic);
+  for (const user of users) {
+    const settings = (user.settings ?? {}) as Record<string, unknown>;
+    const trigger = pushTrigger({
+      userId: user.id,
+      flags: payload.user_flags?.[String(user.id)] ?? [],
+      settings,
+      isDirect,
+      subscription: subs.get(user.id) ?? null,
+      topicPolicy: policies.get(user.id) ?? null,
+    });
+    if (!trigger) continue;
+    const isOnline = online.has(user.id);
+    // Someone at an active client sees the message there; push only if they asked for it.
+    if (isOnline && settings.enable_online_push_notifications === false) continue;
+    const delay = isOnline ? services.config.PUSH_ACTIVE_USER_DELAY_MS : 0;
+    await enqueueNotification(services, { realmId, userId: user.id, trigger, notice }, delay);
+  }
+}
+
+function buildNotice(message: WireMessage, payload: MessagePayload, streamId: number | null, topic: string): MessageNotice {
+  const base = {
+    message_id: message.id,
+    sender_id: message.sender_id,
+    sender_full_name: message.sender_full_name ?? '',
+    sender_avatar_url: message.avatar_url ?? null,
+    time: message.timestamp ?? Math.floor(Date.now() / 1000),
+    content: notificationContent(payload.raw_content ?? stripHtml(message.content ?? '')),
+  };
+  if (streamId === null) {
+    const recipients = Array.isArray(message.display_recipient)
+      ? message.display_recipient.map((r) => r.id)
+      : [...(Array.isArray(payload.users) ? payload.users : []), message.sender_id];
+    return { ...base, recipient_type: 'direct', recipient_user_ids: [...new Set(recipients)].sort((a, b) => a - b) };
+  }
+  const channelName = typeof message.display_recipient === 'string' ? message.display_recipient : '';
+  return { ...base, recipient_type: 'channel', channel_id: streamId, channel_name: channelName, topic };
+}
+
+function stripHtml(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ');
+}
+
+async function subscriptionsOf(db: Db, streamId: number, userIds: number[]) {
+  const rows = await db.subscription.findMany({
+    where: { streamId, userId: { in: userIds }, active: true },
+    select: { userId: true, pushNotifications: true, wildcardMentionsNotify: true, isMuted: true },
+  });
+  return new Map(rows.map((r) => [r.userId, r]));
+}
+
+/**
+ * Followed and muted topics live in the messaging service's user_topics table. Push reads it
+ * by its documented columns and treats a database without it as "no topic policies".
+ */
+async function topicPolicies(db: Db, streamId: number, topic: string, userIds: number[]) {
+  const out = new Map<number, RecipientFacts['topicPolicy']>();
+  try {
+    const rows = await db.$queryRawUnsafe<Array<{ user_id: number; visibility_policy: number }>>(
+      `SELECT user_id, visibility_policy FROM user_topics
+       WHERE stream_id = $1 AND lower(topic_name) = lower($2) AND user_id = ANY($3::int[])`,
+      streamId,
+      topic,
+      userIds,
+    );
+    for (const r of rows) if (POLICIES[r.visibility_policy]) out.set(r.user_id, POLICIES[r.visibility_policy]!);
+  } catch {
+    // No user_topics table (yet): no user follows or mutes any topic.
+  }
+  return out;
+}
+
+/** update_message_flags: a message read on any client withdraws its notification everywhere. */
+export async function handleFlags(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }) {
+  const event = payload.event;
+  const op = event.op ?? event.operation;
+  if (event.flag !== 'read' || op !== 'add' || !Array.isArray(payload.users)) return;
+  const messageIds = Array.isArray(event.messages) ? (event.messages as unknown[]).filter(Number.isSafeInteger) as number[] : [];
+  for (const userId of payload.users as number[]) {
+    await withdraw(services, realmId, userId, messageIds);
+  }
+}
+
+/** delete_message: deleted messages must not stay on lock screens. */
+export async function handleDeletion(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }) {
+  const event = payload.event;
+  const ids = Array.isArray(event.message_ids) ? event.message_ids : event.message_id !== undefined ? [event.message_id] : [];
+  const messageIds = (ids as unknown[]).filter(Number.isSafeInteger) as number[];
+  if (!Array.isArray(payload.users)) return;
+  for (const userId of payload.users as number[]) await withdraw(services, realmId, userId, messageIds);
+}
+
+/**
+ * Cancels notifications still waiting (delayed for an active user, or retrying), and queues a
+ * removal for those already shown (flagged active_mobile_push_notification when sent).
+ */
+async function withdraw(services: Services, realmId: number, userId: number, messageIds: number[]) {
+  if (!messageIds.length) return;
+  const sent = new Set<number>();
+  for (const id of messageIds) {
+    const job = await services.queue.getJob(notifyJobId(realmId, userId, id));
+    const state = job ? await job.getState() : undefined;
+    if (job && (state === 'delayed' || state === 'waiting' || state === 'prioritized')) {
+      await job.remove().catch(() => undefined);
+    } else if (state === 'active' || state === 'completed') {
+      // Deleted messages have no user_messages row left to carry the flag.
+      sent.add(id);
+    }
+  }
+  const shown = await services.db.$queryRawUnsafe<Array<{ message_id: number }>>(
+    `SELECT message_id FROM user_messages
+     WHERE user_id = $1 AND message_id = ANY($2::int[]) AND flags & $3::bigint <> 0`,
+    userId,
+    messageIds,
+    ACTIVE_PUSH.toString(),
+  );
+  for (const r of shown) sent.add(r.message_id);
+  if (sent.size) await enqueueRemoval(services, { realmId, userId, messageIds: [...sent].sort((a, b) => a - b) });
+}

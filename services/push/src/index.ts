@@ -1,0 +1,2 @@
+export { start } from './app';
+export type { PushHandle } from './app';

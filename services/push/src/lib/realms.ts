@@ -1,0 +1,39 @@
+import type { Db } from '@chat/db';
+
+export interface RealmInfo {
+  realm_name: string;
+  realm_url: string;
+}
+
+/**
+ * Realm name and URL, which every notification payload carries so that a client logged in to
+ * several organizations knows which one a push belongs to. Workers have no request (and so no
+ * Host header) to take the URL from: it is derived from EXTERNAL_URL, the root-domain realm's
+ * URL, with the realm's subdomain in front of its host.
+ */
+export function realmUrl(externalUrl: string, stringId: string): string {
+  const url = new URL(externalUrl);
+  if (stringId) url.hostname = `${stringId}.${url.hostname}`;
+  return url.origin;
+}
+
+const TTL_MS = 60_000;
+
+/** Names change rarely and payloads are built per message: a short cache saves a query each. */
+export class RealmDirectory {
+  private readonly cache = new Map<number, { info: RealmInfo; at: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly externalUrl: string,
+  ) {}
+
+  async get(realmId: number): Promise<RealmInfo> {
+    const hit = this.cache.get(realmId);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
+    const realm = await this.db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { name: true, stringId: true } });
+    const info = { realm_name: realm.name, realm_url: realmUrl(this.externalUrl, realm.stringId) };
+    this.cache.set(realmId, { info, at: Date.now() });
+    return info;
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { keyspace } from '@chat/bus';
+import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
+import { start, type PushHandle } from '../app';
+
+/** Starts the push service on this test file's database and Redis prefix. */
+export async function startPush(env: TestEnv, overrides: Record<string, string> = {}): Promise<PushHandle> {
+  return start({
+    ...env.env,
+    PORT: '0',
+    PUSH_RELAY_TIMEOUT_MS: '1000',
+    PUSH_RETRY_BASE_MS: '50',
+    PUSH_RETRY_ATTEMPTS: '3',
+    PUSH_ACTIVE_USER_DELAY_MS: '0',
+    ...overrides,
+  });
+}
+
+export function post(push: PushHandle, realmId: number, user: SeededUser, path: string, form: Record<string, unknown> = {}) {
+  const body: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form)) if (v !== undefined) body[k] = String(v);
+  return request(push.url).post(`/api/v1${path}`).set(identityHeaders(realmId, user)).type('form').send(body);
+}
+
+export function del(push: PushHandle, realmId: number, user: SeededUser, path: string, form: Record<string, unknown> = {}) {
+  const body: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form)) if (v !== undefined) body[k] = String(v);
+  return request(push.url).delete(`/api/v1${path}`).set(identityHeaders(realmId, user)).type('form').send(body);
+}
+
+/** What a mobile client generates for one device. */
+export interface ClientDevice {
+  deviceId: number;
+  keyBytes: Buffer;
+  pushKey: string;
+  pushKeyId: number;
+  token: string;
+  tokenId: string;
+  tokenKind: 'fcm' | 'apns';
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+}
+
+export function tokenIdOf(token: string): string {
+  return createHash('sha256').update(token).digest().subarray(0, 8).toString('base64');
+}
+
+export function newPushKey(): { keyBytes: Buffer; pushKey: string } {
+  const keyBytes = Buffer.concat([Buffer.from([0x31]), randomBytes(32)]);
+  return { keyBytes, pushKey: keyBytes.toString('base64') };
+}
+
+export function clientDevice(deviceId: number, tokenKind: 'fcm' | 'apns' = 'fcm'): ClientDevice {
+  const token = tokenKind === 'apns' ? randomBytes(32).toString('hex') : `fcm:${randomBytes(24).toString('base64')}`;
+  return {
+    deviceId,
+    ...newPushKey(),
+    pushKeyId: randomBytes(4).readUInt32BE(0),
+    token,
+    tokenId: tokenIdOf(token),
+    tokenKind,
+    bouncerPublicKey: randomBytes(32).toString('base64'),
+    // Stands in for the sealed box only the relay could open; we never look inside.
+    encryptedPushRegistration: randomBytes(120).toString('base64'),
+  };
+}
+
+export function fullRegistration(d: ClientDevice): Record<string, unknown> {
+  return { device_id: d.deviceId, ...keyFields(d), ...tokenFields(d) };
+}
+
+export function keyFields(d: ClientDevice): Record<string, unknown> {
+  return { push_key: d.pushKey, push_key_id: d.pushKeyId };
+}
+
+export function tokenFields(d: ClientDevice): Record<string, unknown> {
+  return {
+    token_kind: d.tokenKind,
+    token_id: d.tokenId,
+    bouncer_public_key: d.bouncerPublicKey,
+    encrypted_push_registration: d.encryptedPushRegistration,
+  };
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Domain events of one type that reached the realm's stream (through the outbox relay). */
+export async function streamEvents(env: TestEnv, realmId: number, type: string): Promise<Array<Record<string, unknown>>> {
+  const keys = keyspace(env.prefix);
+  const entries = (await env.redis.xrange(keys.streamForRealm(realmId), '-', '+')) as Array<[string, string[]]>;
+  const out: Array<Record<string, unknown>> = [];
+  for (const [, fields] of entries) {
+    const f: Record<string, string> = {};
+    for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+    if (f.type === type) out.push(JSON.parse(f.payload!));
+  }
+  return out;
+}
