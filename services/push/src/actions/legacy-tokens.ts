@@ -1,0 +1,41 @@
+import { errors } from '@chat/contracts';
+import type { AuthedIdentity } from '@chat/kit';
+import type { Services } from '../context';
+
+/**
+ * The deprecated plaintext registrations (before end-to-end encrypted push). Clients still
+ * register and unregister them; a later E2EE registration of the same token removes them.
+ */
+export type LegacyKind = 'apns' | 'fcm';
+
+const MAX_TOKEN_LENGTH = 4096;
+
+export function checkLegacyToken(identity: AuthedIdentity, token: string, kind: LegacyKind): void {
+  if (identity.isBot) throw errors.botsNotAllowed();
+  if (token === '' || token.length > MAX_TOKEN_LENGTH) throw errors.badRequest('Empty or invalid length token');
+  // APNs device tokens travel as hex; anything else cannot be a token APNs issued.
+  if (kind === 'apns' && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw errors.badRequest('Invalid APNS token');
+}
+
+export function checkAppId(appId: string): void {
+  if (!/^[.a-zA-Z0-9-]+$/.test(appId)) throw errors.invalidArgument('appid', 'Invalid app ID');
+}
+
+export async function doAddLegacyToken(
+  services: Services,
+  identity: AuthedIdentity,
+  token: string,
+  kind: LegacyKind,
+  iosAppId: string | null,
+): Promise<void> {
+  await services.db.pushDeviceToken.upsert({
+    where: { userId_kind_token: { userId: identity.userId, kind, token } },
+    create: { realmId: identity.realmId, userId: identity.userId, kind, token, iosAppId },
+    update: { lastUpdated: new Date(), iosAppId },
+  });
+}
+
+export async function doRemoveLegacyToken(services: Services, identity: AuthedIdentity, token: string, kind: LegacyKind): Promise<void> {
+  const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: identity.userId, kind, token } });
+  if (removed.count === 0) throw errors.badRequest('Token does not exist');
+}
