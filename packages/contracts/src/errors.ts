@@ -98,6 +98,19 @@ export const errors = {
       502,
     ),
   botsNotAllowed: () => bad('This endpoint does not accept bot requests.'),
+  // Uploads, attachments and avatars.
+  noFileUploaded: () => bad('You must specify a file to upload'),
+  oneFileAtATime: () => bad('You may only upload one file at a time'),
+  fileTooLarge: (maxMib: number) =>
+    new ApiError('BAD_REQUEST', `Uploaded file is larger than the allowed limit of ${maxMib} MiB`, 413),
+  fileNotFound: () => new ApiError('NOT_FOUND', 'File not found', 404),
+  fileAccessDenied: () => new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403),
+  invalidAttachment: () => bad('Invalid attachment'),
+  invalidUploadToken: () => bad('Invalid token'),
+  exactlyOneAvatar: () => bad('You must upload exactly one avatar.'),
+  avatarChangesDisabled: () => bad('Avatar changes are disabled in this organization.'),
+  badImage: () => bad('Could not decode image; did you upload an image file?'),
+  invalidUserId: () => bad('Invalid user ID'),
   upstreamUnavailable: () => new ApiError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', 503),
   internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
 } as const;

@@ -1,0 +1,66 @@
+import type { Router } from 'express';
+import { createDb } from '@chat/db';
+import { createRedis, keyspace } from '@chat/bus';
+import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
+import { readConfig } from './config';
+import type { Services } from './context';
+import { createStorage } from './storage';
+import { UploadJobs } from './workers/jobs';
+import { uploadRoutes } from './routes/uploads';
+import { attachmentRoutes } from './routes/attachments';
+import { fileRoutes } from './routes/files';
+
+export interface UploadsHandle extends ServiceHandle {
+  services: Services;
+  jobs: UploadJobs;
+}
+
+/**
+ * Builds and starts the uploads service. `overrides` replace environment variables (tests pass
+ * their private database, Redis prefix and storage); PORT 0 picks a free port.
+ */
+export async function start(overrides: Record<string, string> = {}, logger?: Logger): Promise<UploadsHandle> {
+  const config = readConfig({ ...process.env, ...overrides });
+  const log = logger ?? createLogger('uploads', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL, { name: 'uploads', onError: (err) => log.warn({ err }, 'redis error') });
+  const keys = keyspace(config.REDIS_PREFIX);
+  const storage = createStorage(config);
+  await storage.init();
+
+  const base = { db, redis, keys, config, log, storage };
+  const jobs = new UploadJobs(base);
+  const services: Services = { ...base, requestThumbnails: (id) => jobs.requestThumbnails(id) };
+  if (config.RUN_WORKERS) await jobs.startWorker(services);
+
+  const { app, state } = createApp({
+    service: 'uploads',
+    log,
+    internalSecret: config.INTERNAL_SECRET,
+    // Multipart bodies are streamed into storage by the upload routes themselves.
+    parseMultipart: false,
+    ready: async () => {
+      await db.$queryRawUnsafe('SELECT 1');
+      await redis.ping();
+    },
+    api: (router: Router) => {
+      uploadRoutes(router, services);
+      attachmentRoutes(router, services);
+    },
+    site: (router: Router) => fileRoutes(router, services),
+  });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  return {
+    url: server.url,
+    port: server.port,
+    services,
+    jobs,
+    async stop() {
+      await server.close(config.SHUTDOWN_GRACE_MS);
+      await jobs.close();
+      storage.close();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

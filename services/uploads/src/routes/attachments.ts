@@ -1,0 +1,18 @@
+import type { Router } from 'express';
+import { endpoint } from '@chat/kit';
+import type { Services } from '../context';
+import { doDeleteAttachment, listAttachments } from '../actions/attachments';
+
+export function attachmentRoutes(router: Router, s: Services): void {
+  router.get(
+    '/attachments',
+    endpoint(({ identity }) => listAttachments(s, identity.realmId, identity.userId)),
+  );
+
+  router.delete(
+    '/attachments/:attachment_id',
+    endpoint(async ({ p, identity }) => {
+      await doDeleteAttachment(s, identity.realmId, identity.userId, p.pathInt('attachment_id'));
+    }),
+  );
+}

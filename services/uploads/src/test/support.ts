@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Db } from '@chat/db';
+import { flagBit } from '@chat/contracts';
+import { identityHeaders, seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { start, type UploadsHandle } from '../app';
+
+export interface Harness {
+  env: TestEnv;
+  realm: SeededRealm;
+  uploads: UploadsHandle;
+  dir: string;
+  /** Headers of a request from `user` through the gateway (anonymous without a user). */
+  as(user?: SeededUser): Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A private database, Redis prefix and upload folder, a seeded realm and a running service. */
+export async function startHarness(overrides: Record<string, string> = {}): Promise<Harness> {
+  const env = await setupTestEnv();
+  const realm = await seedRealm(env.db);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-test-'));
+  const uploads = await start({ ...env.env, UPLOADS_DIR: dir, ...overrides });
+  return {
+    env,
+    realm,
+    uploads,
+    dir,
+    as: (user) => identityHeaders(realm.realmId, user),
+    async close() {
+      await uploads.stop();
+      await env.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file below a folder, relative paths (to see what a failed upload left behind). */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/**
+ * Channels and messages are the messaging service's; these write the shared rows the way it
+ * does (a message, and a user_messages row per recipient), so access rules can be exercised
+ * without that service.
+ */
+export async function createChannel(
+  db: Db,
+  realmId: number,
+  name: string,
+  opts: { inviteOnly?: boolean; webPublic?: boolean; historyPublic?: boolean; subscribers: SeededUser[] },
+) {
+  const stream = await db.stream.create({
+    data: {
+      realmId,
+      name,
+      nameKey: name.toLowerCase(),
+      inviteOnly: opts.inviteOnly ?? false,
+      isWebPublic: opts.webPublic ?? false,
+      historyPublicToSubscribers: opts.historyPublic ?? true,
+    },
+  });
+  for (const u of opts.subscribers) await db.subscription.create({ data: { userId: u.id, streamId: stream.id } });
+  return stream;
+}
+
+export async function subscribe(db: Db, streamId: number, user: SeededUser) {
+  await db.subscription.upsert({
+    where: { userId_streamId: { userId: user.id, streamId } },
+    create: { userId: user.id, streamId },
+    update: { active: true },
+  });
+}
+
+export async function sendChannelMessage(db: Db, realmId: number, sender: SeededUser, streamId: number, content: string) {
+  const subs = await db.subscription.findMany({ where: { streamId, active: true } });
+  return db.message.create({
+    data: {
+      realmId,
+      senderId: sender.id,
+      recipientType: 'stream',
+      streamId,
+      topic: 'files',
+      content,
+      renderedContent: `<p>${content}</p>`,
+      userMessages: {
+        create: [...new Set([...subs.map((s) => s.userId), sender.id])].map((userId) => ({
+          userId,
+          flags: userId === sender.id ? flagBit('read') : 0n,
+        })),
+      },
+    },
+  });
+}
+
+export async function sendDirectMessage(db: Db, realmId: number, sender: SeededUser, to: SeededUser[], content: string) {
+  const ids = [...new Set([sender.id, ...to.map((u) => u.id)])].sort((a, b) => a - b);
+  const conversation = await db.directConversation.upsert({
+    where: { realmId_memberKey: { realmId, memberKey: ids.join(',') } },
+    create: { realmId, memberKey: ids.join(','), memberIds: ids },
+    update: {},
+  });
+  return db.message.create({
+    data: {
+      realmId,
+      senderId: sender.id,
+      recipientType: 'private',
+      conversationId: conversation.id,
+      content,
+      renderedContent: `<p>${content}</p>`,
+      userMessages: { create: ids.map((userId) => ({ userId, flags: flagBit('is_private') })) },
+    },
+  });
+}
