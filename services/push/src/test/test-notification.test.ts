@@ -1,0 +1,159 @@
+import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import type { PushHandle } from '../app';
+import { decryptPayload } from '../lib/crypto';
+import { TestRelay, type RelayMode } from './relay-server';
+import { clientDevice, fullRegistration, post, startPush, streamEvents, waitFor, type ClientDevice } from './support';
+
+let env: TestEnv;
+let realm: SeededRealm;
+let relay: TestRelay;
+let push: PushHandle;
+let phone: ClientDevice;
+let tablet: ClientDevice;
+
+async function registerActive(user: SeededUser, d: ClientDevice) {
+  const res = await post(push, realm.realmId, user, '/mobile_push/register', fullRegistration(d));
+  expect(res.body.result).toBe('success');
+  await waitFor('relay registration', async () => {
+    const row = await env.db.pushDevice.findUnique({ where: { userId_deviceId: { userId: user.id, deviceId: BigInt(d.deviceId) } } });
+    return row?.pushTokenId != null;
+  });
+}
+
+beforeAll(async () => {
+  env = await setupTestEnv();
+  realm = await seedRealm(env.db);
+  relay = await TestRelay.start();
+  push = await startPush(env, { PUSH_RELAY_URL: relay.url, EXTERNAL_URL: 'https://chat.example.com' });
+  phone = clientDevice(1, 'fcm');
+  tablet = clientDevice(2, 'apns');
+  await registerActive(realm.member, phone);
+  await registerActive(realm.member, tablet);
+});
+
+afterAll(async () => {
+  await push?.stop();
+  await relay?.close();
+  await env?.close();
+});
+
+const testNotify = (form: Record<string, unknown> = {}, user = realm.member, service = push) =>
+  post(service, realm.realmId, user, '/mobile_push/e2ee/test_notification', form);
+
+describe('POST /mobile_push/e2ee/test_notification', () => {
+  it('encrypts a test notification for every device with its own key', async () => {
+    relay.requests.length = 0;
+    const res = await testNotify();
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    const [sent] = relay.requestsTo('/remotes/push/e2ee/notify');
+    expect(sent!.body).toMatchObject({ realm_id: realm.realmId, user_id: realm.member.id });
+    const requests = sent!.body.push_requests as Array<Record<string, any>>;
+    expect(requests.map((r) => [r.token_id, r.token_kind, r.fcm_priority, r.apns_priority])).toEqual([
+      [phone.tokenId, 'fcm', 'high', undefined],
+      [tablet.tokenId, 'apns', undefined, 10],
+    ]);
+    for (const [r, d] of [
+      [requests[0]!, phone],
+      [requests[1]!, tablet],
+    ] as const) {
+      expect(r.payload.push_key_id).toBe(d.pushKeyId);
+      const plain = decryptPayload(d.keyBytes, r.payload.encrypted_data) as Record<string, unknown>;
+      expect(plain).toEqual({
+        realm_name: 'Test Organization',
+        realm_url: 'https://chat.example.com',
+        time: expect.any(Number),
+        type: 'test',
+        user_id: realm.member.id,
+      });
+      expect(Math.abs((plain.time as number) - Date.now() / 1000)).toBeLessThan(30);
+    }
+    // One device's key does not open the other's payload.
+    expect(decryptPayload(phone.keyBytes, requests[1]!.payload.encrypted_data)).toBeNull();
+  });
+
+  it('notifies only the device named by device_id', async () => {
+    relay.requests.length = 0;
+    expect((await testNotify({ device_id: 2 })).body.result).toBe('success');
+    const [sent] = relay.requestsTo('/notify');
+    expect((sent!.body.push_requests as Array<{ token_id: string }>).map((r) => r.token_id)).toEqual([tablet.tokenId]);
+  });
+
+  it.each([
+    ['a user without devices', {}, () => realm.member2],
+    ['an unknown device', { device_id: 99 }, () => realm.member],
+  ])('answers NO_ACTIVE_PUSH_DEVICE for %s', async (_name, form, user) => {
+    relay.requests.length = 0;
+    const res = await testNotify(form, user());
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: 'error', code: 'NO_ACTIVE_PUSH_DEVICE', msg: 'No active registered push device' });
+    expect(relay.requests).toEqual([]);
+  });
+
+  it('does not count a device whose registration is still pending', async () => {
+    relay.mode = { kind: 'hang' };
+    try {
+      const pending = clientDevice(3);
+      expect((await post(push, realm.realmId, realm.moderator, '/mobile_push/register', fullRegistration(pending))).body.result).toBe(
+        'success',
+      );
+      expect((await testNotify({}, realm.moderator)).body.code).toBe('NO_ACTIVE_PUSH_DEVICE');
+    } finally {
+      relay.mode = { kind: 'ok' };
+    }
+  });
+
+  const ADMIN = {
+    status: 403,
+    code: 'ADMIN_ACTION_REQUIRED',
+    msg: 'Push notification configuration issue on server, contact the server administrator or retry later.',
+  };
+  const SERVER = { status: 502, code: 'INTERNAL_SERVER_ERROR_ON_BOUNCER', msg: 'Internal server error on Zulip push notification service, retry later.' };
+  const NETWORK = { status: 502, code: 'FAILED_TO_CONNECT_BOUNCER', msg: 'Network error while connecting to Zulip push notification service.' };
+  const failures: Array<[string, RelayMode, typeof ADMIN]> = [
+    ['a 500', { kind: 'status', status: 500 }, SERVER],
+    ['a 503', { kind: 'status', status: 503 }, SERVER],
+    ['a 200 that is not the relay answering', { kind: 'garbage' }, SERVER],
+    ['bad credentials (401)', { kind: 'status', status: 401, code: 'UNAUTHORIZED' }, ADMIN],
+    ['an expired plan (403)', { kind: 'status', status: 403, code: 'PUSH_NOTIFICATIONS_DISALLOWED' }, ADMIN],
+    ['an unregistered organization (400)', { kind: 'status', status: 400, code: 'MISSING_REMOTE_REALM' }, ADMIN],
+    ['no answer before the timeout', { kind: 'hang' }, NETWORK],
+  ];
+
+  it.each(failures)('maps %s from the relay', async (_name, mode, expected) => {
+    relay.script.push(mode);
+    const res = await testNotify();
+    expect(res.status).toBe(expected.status);
+    expect(res.body).toEqual({ result: 'error', code: expected.code, msg: expected.msg });
+  });
+
+  it('maps a refused connection to FAILED_TO_CONNECT_BOUNCER', async () => {
+    const unreachable = await startPush(env, {
+      PUSH_RELAY_URL: await TestRelay.refusingUrl(),
+      PUSH_RUN_WORKERS: 'false',
+      OUTBOX_RELAY: 'false',
+    });
+    try {
+      const res = await testNotify({}, realm.member, unreachable);
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ result: 'error', code: NETWORK.code, msg: NETWORK.msg });
+    } finally {
+      await unreachable.stop();
+    }
+  });
+
+  it('forgets tokens the relay reports as expired', async () => {
+    const gone = clientDevice(5);
+    await registerActive(realm.admin, gone);
+    relay.script.push({ kind: 'ok', expiredTokenIds: [gone.tokenId] });
+    const res = await testNotify({}, realm.admin);
+    expect(res.body.code).toBe('NO_ACTIVE_PUSH_DEVICE');
+    const row = await env.db.pushDevice.findUnique({ where: { userId_deviceId: { userId: realm.admin.id, deviceId: 5n } } });
+    expect(row!.pushTokenId).toBeNull();
+    const event = await waitFor('token cleared event', async () =>
+      (await streamEvents(env, realm.realmId, 'device')).find(
+        (e) => (e.event as Record<string, unknown>).push_token_id === null && (e.users as number[])[0] === realm.admin.id,
+      ),
+    );
+    expect(event.event).toEqual({ type: 'device', op: 'update', device_id: 5, push_token_id: null });
+  });
+});
