@@ -8,3 +8,4 @@ export * from './identity';
 export * from './app';
 export * from './server';
 export * from './basic-auth';
+export * from './auth-cache';

@@ -50,6 +50,12 @@ export interface NewUser {
   botOwnerId?: number | null;
   timezone?: string;
   apiKey?: string;
+  /**
+   * Host of placeholder API addresses (`user<id>@<host>`), used when the realm's default
+   * email_address_visibility hides the real address from others. Without it the API address
+   * is the real one.
+   */
+  fakeEmailDomain?: string;
 }
 
 /**
@@ -59,7 +65,7 @@ export interface NewUser {
 export async function doCreateUserInTx(tx: Tx, input: NewUser) {
   const realm = await tx.realm.findUniqueOrThrow({ where: { id: input.realmId } });
   const role = input.role ?? ROLE.MEMBER;
-  const user = await tx.user.create({
+  const created = await tx.user.create({
     data: {
       realmId: input.realmId,
       email: input.email,
@@ -74,6 +80,11 @@ export async function doCreateUserInTx(tx: Tx, input: NewUser) {
       settings: initialUserSettings(realm.settings),
     },
   });
+  const visibility = (created.settings as Record<string, unknown>).email_address_visibility;
+  const user =
+    input.fakeEmailDomain && !created.isBot && visibility !== undefined && visibility !== 1
+      ? await tx.user.update({ where: { id: created.id }, data: { email: `user${created.id}@${input.fakeEmailDomain}` } })
+      : created;
   const group = await tx.userGroup.findFirstOrThrow({ where: { realmId: input.realmId, name: directGroupForRole(role) } });
   await tx.userGroupMember.create({ data: { groupId: group.id, userId: user.id } });
   await recordEvent(tx, {

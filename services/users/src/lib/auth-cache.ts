@@ -1,0 +1,13 @@
+import { authCacheKey } from '@chat/kit';
+import type { Services } from '../context';
+
+/**
+ * Forgets the gateway's cached authentication of these API keys, so that a deactivation, role
+ * or email change or a new key applies to the very next request rather than after the cache
+ * TTL. Called after the change committed: deleting earlier would let a request racing the
+ * transaction cache the old state again.
+ */
+export async function forgetCachedAuth(services: Pick<Services, 'redis' | 'config'>, ...apiKeys: string[]): Promise<void> {
+  if (!apiKeys.length) return;
+  await services.redis.del(...apiKeys.map((k) => authCacheKey(services.config.REDIS_PREFIX, k)));
+}
