@@ -117,3 +117,35 @@ export async function sendDirectMessage(db: Db, realmId: number, sender: SeededU
     },
   });
 }
+
+export interface S3Server {
+  endpoint: string;
+  /** Environment that points the service at this server. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A real S3-protocol server (s3rver) on a free port, storing under a temporary folder. */
+export async function startS3(bucket = 'chat-uploads'): Promise<S3Server> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const S3rver = require('s3rver');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const { port } = (await server.run()) as { port: number };
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    env: {
+      UPLOADS_BACKEND: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    },
+    async close() {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
