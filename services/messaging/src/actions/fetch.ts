@@ -1,0 +1,207 @@
+/**
+ * GET /messages: a range of messages around an anchor, or an explicit list of ids, in the
+ * viewer's narrow. Where the narrow names channels whose history the viewer may read, the
+ * query runs over the channel's messages (copies the viewer lacks read as "historical");
+ * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
+ */
+import { errors, flagNames, LIMITS } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { isGuest } from '../lib/context';
+import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
+import { buildWireMessages, type WireMessage } from '../lib/wire';
+import { streamAccessOf } from './streams-access';
+import { highlightSearch } from './search';
+
+/** The anchor `newest` stands for: larger than any message id. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+
+export type Anchor = { kind: 'id'; id: number } | { kind: 'newest' } | { kind: 'oldest' } | { kind: 'first_unread' } | { kind: 'date'; date: Date };
+
+export interface FetchOptions {
+  narrow: NarrowTerm[];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+export interface RangeQuery extends FetchOptions {
+  anchor: Anchor;
+  includeAnchor: boolean;
+  numBefore: number;
+  numAfter: number;
+}
+
+interface Plan {
+  from: string;
+  where: string[];
+  sql: SqlParams;
+  orderColumn: string;
+}
+
+async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
+  const { db } = deps;
+  const look: NarrowLookups = { viewerId: actor.userId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [] };
+  for (const t of narrow) {
+    if (t.operator === 'channel') {
+      const key = operandKey(t.operand);
+      const numeric = typeof t.operand === 'number' || /^\d+$/.test(String(t.operand));
+      const s = await db.stream.findFirst({
+        where: numeric ? { id: Number(t.operand), realmId: actor.realmId } : { realmId: actor.realmId, nameKey: String(t.operand).trim().toLowerCase() },
+        select: { id: true },
+      });
+      look.streamIds.set(key, s?.id ?? null);
+    } else if (t.operator === 'channels' && !isGuest(actor)) {
+      const rows = await db.stream.findMany({ where: { realmId: actor.realmId, inviteOnly: false }, select: { id: true } });
+      look.publicStreamIds = rows.map((r) => r.id);
+    } else if (['sender', 'dm', 'dm-including'].includes(t.operator)) {
+      for (const o of t.operator === 'sender' ? [t.operand] : operandList(t.operand)) {
+        if (o === 'me') continue;
+        const numeric = typeof o === 'number' || /^\d+$/.test(String(o));
+        const u = await db.user.findFirst({
+          where: numeric ? { id: Number(o), realmId: actor.realmId } : { realmId: actor.realmId, email: { equals: String(o).trim(), mode: 'insensitive' } },
+          select: { id: true },
+        });
+        look.userIds.set(operandKey(o), u?.id ?? null);
+      }
+    }
+  }
+  return look;
+}
+
+/** Chooses channel-history or own-history mode and turns the narrow into conditions. */
+async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Plan> {
+  const look = await lookups(deps, actor, narrow);
+  const sql = new SqlParams();
+  const viewer = sql.add(actor.userId);
+  const realm = sql.add(actor.realmId);
+  const channelTerms = narrow.filter((t) => !t.negated && (t.operator === 'channel' || t.operator === 'channels'));
+  let historyMode = false;
+  if (channelTerms.length) {
+    historyMode = true;
+    for (const t of channelTerms) {
+      if (t.operator === 'channels') {
+        if (isGuest(actor)) historyMode = false;
+        continue;
+      }
+      const id = look.streamIds.get(operandKey(t.operand));
+      if (id === undefined || id === null) continue; // termToSql reports it
+      const stream = await deps.db.stream.findUniqueOrThrow({ where: { id } });
+      const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: id } } });
+      if (!streamAccessOf(actor, stream, sub).canReadHistory) historyMode = false;
+    }
+  }
+  const where = narrow.map((t) => termToSql(t, look, sql));
+  if (historyMode) {
+    return {
+      from: `messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${viewer}`,
+      where: [`m.realm_id = ${realm}`, ...where],
+      sql,
+      orderColumn: 'm.id',
+    };
+  }
+  return {
+    from: `user_messages um JOIN messages m ON m.id = um.message_id`,
+    where: [`um.user_id = ${viewer}`, `m.realm_id = ${realm}`, ...where],
+    sql,
+    orderColumn: 'um.message_id',
+  };
+}
+
+interface Row {
+  id: number;
+  flags: bigint;
+}
+
+async function select(deps: Deps, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<Row[]> {
+  const where = [...p.where, ...extra].join(' AND ');
+  const lim = limit === null ? '' : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
+  return deps.db.$queryRawUnsafe<Row[]>(
+    `SELECT m.id, ${FLAGS_SQL} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
+    ...p.sql.values,
+  );
+}
+
+async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor): Promise<number> {
+  switch (anchor.kind) {
+    case 'id':
+      return anchor.id;
+    case 'newest':
+      return LARGER_THAN_MAX_MESSAGE_ID;
+    case 'oldest':
+      return 0;
+    case 'first_unread': {
+      const [row] = await select(deps, p, [`(${FLAGS_SQL} & 1) = 0`], 'ASC', 1);
+      return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
+    }
+    case 'date': {
+      const [row] = await select(deps, p, [`m.date_sent >= ${p.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
+      return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
+    }
+  }
+}
+
+async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
+  const messages = await deps.db.message.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { id: 'asc' } });
+  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
+  const wire = await buildWireMessages(deps.db, messages, {
+    applyMarkdown: opts.applyMarkdown,
+    clientGravatar: opts.clientGravatar,
+    allowEmptyTopicName: opts.allowEmptyTopicName,
+    realmUrl: actor.realmUrl,
+    allowEditHistory: realm.allowEditHistory,
+  });
+  const flags = new Map(rows.map((r) => [r.id, flagNames(BigInt(r.flags))]));
+  for (const w of wire) w.flags = flags.get(w.id) ?? [];
+  const search = opts.narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
+  if (search.length) await highlightSearch(deps, wire, messages, search.join(' '), opts);
+  return wire;
+}
+
+export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery) {
+  if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
+  if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
+  const p = await plan(deps, actor, q.narrow);
+  const anchor = await resolveAnchor(deps, actor, p, q.anchor);
+  const anchorParam = p.sql.add(anchor);
+  const [before, at, after] = await Promise.all([
+    select(deps, p, [`m.id < ${anchorParam}::bigint`], 'DESC', q.numBefore + 1),
+    q.includeAnchor ? select(deps, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : Promise.resolve([]),
+    select(deps, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1),
+  ]);
+  const foundOldest = before.length <= q.numBefore;
+  const foundNewest = after.length <= q.numAfter;
+  const rows = [...before.slice(0, q.numBefore).reverse(), ...at, ...after.slice(0, q.numAfter)];
+  return {
+    anchor,
+    found_anchor: at.length === 1,
+    found_oldest: foundOldest,
+    found_newest: foundNewest,
+    history_limited: false,
+    messages: await toWire(deps, actor, rows, q),
+  };
+}
+
+export async function fetchMessagesById(deps: Deps, actor: Actor, ids: number[], opts: FetchOptions) {
+  if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
+  const p = await plan(deps, actor, opts.narrow);
+  let rows = await select(deps, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
+  // Outside channel-history mode, messages of channels whose history the viewer may read are
+  // accessible too even without a row of their own.
+  const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length && !p.from.startsWith('messages')) {
+    rows = [...rows, ...(await readableHistoryRows(deps, actor, missing, opts.narrow))].sort((a, b) => a.id - b.id);
+  }
+  return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(deps, actor, rows, opts) };
+}
+
+async function readableHistoryRows(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
+  const candidates = await deps.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
+  const out: Row[] = [];
+  for (const streamId of new Set(candidates.map((c) => c.streamId!))) {
+    const p = await plan(deps, actor, [{ operator: 'channel', operand: streamId, negated: false }, ...narrow]);
+    if (!p.from.startsWith('messages')) continue;
+    const mine = candidates.filter((c) => c.streamId === streamId).map((c) => c.id);
+    out.push(...(await select(deps, p, [`m.id = ANY(${p.sql.add(mine)}::int[])`], 'ASC', null)));
+  }
+  return out;
+}

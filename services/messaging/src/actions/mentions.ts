@@ -1,0 +1,49 @@
+/** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
+import type { Stream, Tx } from '@chat/db';
+import { errors, flagBit } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { settingOrDefault, SYSTEM_GROUPS, userInGroupSetting } from '../lib/groups';
+import type { RenderResult } from '../markdown';
+
+async function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
+  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+  const stored = (realm.settings as Record<string, unknown> | null)?.can_mention_many_users_group;
+  const value = await settingOrDefault(deps.db as unknown as Tx, actor.realmId, stored, SYSTEM_GROUPS.administrators);
+  return userInGroupSetting(deps.db as unknown as Tx, actor.userId, value);
+}
+
+/**
+ * @all-style mentions notify everyone, so in a large channel (or a topic with many
+ * participants) only members of can_mention_many_users_group may use them.
+ */
+export async function checkWildcardMentions(
+  deps: Deps,
+  actor: Actor,
+  stream: Stream,
+  topic: string,
+  subscriberCount: number,
+  rendered: RenderResult,
+): Promise<void> {
+  if (rendered.streamWildcard && subscriberCount > deps.config.WILDCARD_MENTION_LARGE_STREAM_THRESHOLD) {
+    if (!(await canMentionManyUsers(deps, actor))) throw errors.streamWildcardMentionNotAllowed();
+  }
+  if (rendered.topicWildcard) {
+    const participants = await deps.db.message.findMany({
+      where: { streamId: stream.id, topic: { equals: topic, mode: 'insensitive' } },
+      select: { senderId: true },
+      distinct: ['senderId'],
+    });
+    if (participants.length > deps.config.TOPIC_WILDCARD_MENTION_LARGE_THRESHOLD && !(await canMentionManyUsers(deps, actor))) {
+      throw errors.topicWildcardMentionNotAllowed();
+    }
+  }
+}
+
+/** Mention flags of one recipient's copy. */
+export function mentionFlags(userId: number, r: RenderResult, isStream: boolean, topicParticipants: Set<number>): bigint {
+  let flags = 0n;
+  if (r.mentionedUserIds.has(userId)) flags |= flagBit('mentioned');
+  if (isStream && r.streamWildcard) flags |= flagBit('stream_wildcard_mentioned');
+  if (isStream && r.topicWildcard && topicParticipants.has(userId)) flags |= flagBit('topic_wildcard_mentioned');
+  return flags;
+}

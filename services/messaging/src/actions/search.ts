@@ -1,0 +1,35 @@
+import type { Message } from '@chat/db';
+import type { Deps } from '../lib/context';
+import type { WireMessage } from '../lib/wire';
+
+/**
+ * Search results carry match_content / match_subject: the content and topic with the matched
+ * words wrapped in <span class="highlight">, computed by Postgres with the same configuration
+ * the search itself used.
+ */
+export async function highlightSearch(
+  deps: Deps,
+  wire: WireMessage[],
+  messages: Message[],
+  query: string,
+  opts: { applyMarkdown: boolean },
+): Promise<void> {
+  if (!messages.length) return;
+  const rows = await deps.db.$queryRawUnsafe<Array<{ id: number; content: string; topic: string }>>(
+    `SELECT m.id,
+            ts_headline('english', ${opts.applyMarkdown ? 'm.rendered_content' : 'm.content'}, q,
+              'StartSel=<span class="highlight">, StopSel=</span>, HighlightAll=true') AS content,
+            ts_headline('english', m.topic, q, 'StartSel=<span class="highlight">, StopSel=</span>, HighlightAll=true') AS topic
+       FROM messages m, websearch_to_tsquery('english', $1) q
+      WHERE m.id = ANY($2::int[])`,
+    query,
+    messages.map((m) => m.id),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const w of wire) {
+    const r = byId.get(w.id);
+    if (!r) continue;
+    w.match_content = r.content;
+    w.match_subject = r.topic;
+  }
+}

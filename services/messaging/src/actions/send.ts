@@ -1,0 +1,211 @@
+/**
+ * Sending a message: `checkSendMessage` resolves and authorises the recipients and renders the
+ * content; `doSendMessage` writes the message, one user_messages row per recipient and the
+ * outbox event in one transaction.
+ */
+import type { Stream, Tx, User } from '@chat/db';
+import { recordEvent } from '../lib/outbox';
+import { errors, flagBit, flagNames } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
+import { normalizeContent, normalizeTopic } from '../lib/text';
+import { buildWireMessages } from '../lib/wire';
+import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
+import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
+import { checkWildcardMentions, mentionFlags } from './mentions';
+import { applyAutomaticTopicPolicy } from './user-topics';
+
+export interface SendInput {
+  type: string;
+  to: unknown;
+  content: string;
+  topic?: string;
+  queueId?: string;
+  localId?: string;
+  readBySender?: boolean;
+  client: string;
+}
+
+type Target =
+  | { kind: 'stream'; stream: Stream; topic: string; subscriberIds: number[] }
+  | { kind: 'private'; recipients: Pick<User, 'id' | 'email'>[] };
+
+export interface SendPlan {
+  target: Target;
+  content: string;
+  rendered: RenderResult;
+  input: SendInput;
+}
+
+/** Clients whose sender is a person looking at the conversation: their own copy starts read. */
+const INTERACTIVE_CLIENTS = new Set([
+  'zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal',
+  'snipe', 'website', 'ios', 'android', 'zulipflutter',
+]);
+
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return INTERACTIVE_CLIENTS.has(name) || name.includes('desktop app') || name.includes('test suite');
+}
+
+async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
+  const parsed = parseDirectTargets(to);
+  const select = { id: true, email: true, isActive: true, realmId: true } as const;
+  let users: Array<{ id: number; email: string; isActive: boolean; realmId: number }>;
+  if ('ids' in parsed) {
+    users = await tx.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId }, select });
+    const found = new Set(users.map((u) => u.id));
+    const missing = parsed.ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw errors.badRequest(`Invalid user ID ${missing}`);
+  } else {
+    users = await tx.user.findMany({
+      where: { realmId: actor.realmId, email: { in: parsed.emails, mode: 'insensitive' } },
+      select,
+    });
+    const found = new Set(users.map((u) => u.email.toLowerCase()));
+    const missing = parsed.emails.find((e) => !found.has(e.toLowerCase()));
+    if (missing !== undefined) throw errors.badRequest(`Invalid email '${missing}'`);
+  }
+  const inactive = users.find((u) => !u.isActive && u.id !== actor.userId);
+  if (inactive) throw errors.badRequest(`'${inactive.email}' is no longer using Zulip.`);
+  // The sender may be listed; only a message to oneself keeps them as the sole recipient.
+  const others = users.filter((u) => u.id !== actor.userId);
+  return others.map((u) => ({ id: u.id, email: u.email }));
+}
+
+export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInput): Promise<SendPlan> {
+  const kind = messageKind(input.type);
+  if ((input.queueId === undefined) !== (input.localId === undefined)) {
+    throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
+  }
+  const content = normalizeContent(input.content);
+  const { db } = deps;
+  let target: Target;
+  if (kind === 'stream') {
+    const stream = await getStreamForSend(db, actor, parseStreamTarget(input.to));
+    if (input.topic === undefined) throw errors.badRequest('Missing topic');
+    const topic = normalizeTopic(input.topic);
+    const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+    const policy = effectiveTopicsPolicy(stream, realm);
+    if (topic === '' && policy === 'disable_empty_topic') {
+      throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
+    }
+    if (topic !== '' && policy === 'empty_topic_only') {
+      throw errors.badRequest('Only the general chat topic is allowed in this channel.');
+    }
+    const subs = await db.subscription.findMany({
+      where: { streamId: stream.id, active: true, user: { isActive: true } },
+      select: { userId: true },
+    });
+    const subscriberIds = subs.map((s) => s.userId);
+    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId));
+    target = { kind: 'stream', stream, topic, subscriberIds };
+  } else {
+    target = { kind: 'private', recipients: await resolveDirectRecipients(db, actor, input.to) };
+  }
+  const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content);
+  const rendered = renderMarkdown(content, ctx);
+  if (target.kind === 'stream') {
+    await checkWildcardMentions(deps, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
+  }
+  return { target, content, rendered, input };
+}
+
+async function conversationFor(tx: Tx, realmId: number, memberIds: number[]) {
+  const sorted = [...new Set(memberIds)].sort((a, b) => a - b);
+  const memberKey = sorted.join(',');
+  return tx.directConversation.upsert({
+    where: { realmId_memberKey: { realmId, memberKey } },
+    create: { realmId, memberKey, memberIds: sorted },
+    update: {},
+  });
+}
+
+export interface SendResult {
+  id: number;
+  automatic_new_visibility_policy?: number;
+}
+
+export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
+  const { target, rendered, input } = plan;
+  const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
+  return deps.db.$transaction(async (tx) => {
+    let recipientIds: number[];
+    let conversationId: number | null = null;
+    if (target.kind === 'stream') {
+      recipientIds = [...new Set([...target.subscriberIds, actor.userId])];
+    } else {
+      const members = [actor.userId, ...target.recipients.map((r) => r.id)];
+      conversationId = (await conversationFor(tx, actor.realmId, members)).id;
+      recipientIds = [...new Set(members)];
+    }
+    const message = await tx.message.create({
+      data: {
+        realmId: actor.realmId,
+        senderId: actor.userId,
+        recipientType: target.kind,
+        streamId: target.kind === 'stream' ? target.stream.id : null,
+        conversationId,
+        topic: target.kind === 'stream' ? target.topic : '',
+        content: plan.content,
+        renderedContent: rendered.html,
+        sendingClient: input.client,
+        isMeMessage: rendered.isMeMessage,
+        hasLink: rendered.hasLink,
+        hasImage: rendered.hasImage,
+        hasAttachment: rendered.hasAttachment,
+      },
+    });
+    const topicParticipants =
+      target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
+    const userFlags: Record<string, string[]> = {};
+    const rows = recipientIds.map((userId) => {
+      let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
+      if (userId === actor.userId && readBySender) flags |= flagBit('read');
+      if (target.kind === 'private') flags |= flagBit('is_private');
+      userFlags[userId] = flagNames(flags);
+      return { userId, messageId: message.id, flags };
+    });
+    await tx.userMessage.createMany({ data: rows });
+    if (target.kind === 'stream' && target.stream.firstMessageId === null) {
+      await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: message.id } });
+    }
+    const [wire] = await buildWireMessages(tx, [message], {
+      applyMarkdown: true,
+      clientGravatar: false,
+      allowEmptyTopicName: true,
+      realmUrl: actor.realmUrl,
+      allowEditHistory: true,
+    });
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'message',
+      users: recipientIds,
+      event: { type: 'message', message: wire },
+      routing: {
+        stream_id: target.kind === 'stream' ? target.stream.id : null,
+        public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
+        sender_id: actor.userId,
+        ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
+        user_flags: userFlags,
+        raw_content: plan.content,
+        topic: target.kind === 'stream' ? target.topic : '',
+      },
+    });
+    const result: SendResult = { id: message.id };
+    if (target.kind === 'stream') {
+      const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, message.id);
+      if (policy !== null) result.automatic_new_visibility_policy = policy;
+    }
+    return result;
+  });
+}
+
+async function topicParticipantIds(tx: Tx, streamId: number, topic: string): Promise<Set<number>> {
+  const rows = await tx.message.findMany({
+    where: { streamId, topic: { equals: topic, mode: 'insensitive' } },
+    select: { senderId: true },
+    distinct: ['senderId'],
+  });
+  return new Set(rows.map((r) => r.senderId));
+}

@@ -1,0 +1,64 @@
+/** Finding channels and deciding what a user may do in them. */
+import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
+import { errors } from '@chat/contracts';
+import { isAdmin, isGuest, type Actor } from '../lib/context';
+import { settingOrDefault, SYSTEM_GROUPS, userInGroupSetting } from '../lib/groups';
+
+type Client = Db | Tx;
+
+export async function findStream(db: Client, realmId: number, target: { id: number } | { name: string }): Promise<Stream | null> {
+  return 'id' in target
+    ? db.stream.findFirst({ where: { id: target.id, realmId } })
+    : db.stream.findFirst({ where: { realmId, nameKey: target.name.trim().toLowerCase() } });
+}
+
+export async function getStreamForSend(db: Client, actor: Actor, target: { id: number } | { name: string }): Promise<Stream> {
+  const stream = await findStream(db, actor.realmId, target);
+  if (!stream) throw 'id' in target ? errors.streamIdDoesNotExist(target.id) : errors.streamDoesNotExist(target.name);
+  return stream;
+}
+
+export function effectiveTopicsPolicy(stream: Pick<Stream, 'topicsPolicy'>, realm: Pick<Realm, 'topicsPolicy'>): string {
+  return stream.topicsPolicy === 'inherit' ? realm.topicsPolicy : stream.topicsPolicy;
+}
+
+export async function checkStreamPostAllowed(db: Client, actor: Actor, stream: Stream, subscribed: boolean): Promise<void> {
+  const denied = () => errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
+  if (stream.isArchived) throw denied();
+  if ((stream.inviteOnly || isGuest(actor)) && !subscribed) throw denied();
+  const allowed = await settingOrDefault(db as Tx, stream.realmId, stream.canSendMessageGroup, SYSTEM_GROUPS.everyone);
+  if (!(await userInGroupSetting(db as Tx, actor.userId, allowed))) {
+    throw errors.badRequest('You do not have permission to post in this channel.');
+  }
+}
+
+export interface StreamAccess {
+  stream: Stream;
+  sub: Subscription | null;
+  /** Whether the user may see the channel exists (name, description, subscribers). */
+  canSee: boolean;
+  /** Whether the user may read messages in the channel they have no user_messages row for. */
+  canReadHistory: boolean;
+}
+
+/**
+ * What a user may see of one channel. Public channels are open to every member (not guests);
+ * private ones only to subscribers, and a subscriber reads history from before they joined only
+ * when the channel's history is public to subscribers.
+ */
+export function streamAccessOf(actor: Actor, stream: Stream, sub: Subscription | null): StreamAccess {
+  const subscribed = !!sub?.active;
+  const publicToUser = !stream.inviteOnly && !isGuest(actor);
+  const canSee = publicToUser || subscribed || (stream.inviteOnly && isAdmin(actor));
+  const canReadHistory = (publicToUser && stream.historyPublicToSubscribers) || (subscribed && stream.historyPublicToSubscribers);
+  return { stream, sub, canSee, canReadHistory };
+}
+
+export async function accessStream(db: Client, actor: Actor, streamId: number): Promise<StreamAccess> {
+  const stream = await db.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
+  if (!stream) throw errors.invalidStreamId();
+  const sub = await db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId } } });
+  const access = streamAccessOf(actor, stream, sub);
+  if (!access.canSee) throw errors.invalidStreamId();
+  return access;
+}

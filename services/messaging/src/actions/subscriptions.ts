@@ -1,0 +1,53 @@
+/** Subscribing and unsubscribing users, with the events each side sees. */
+import type { Stream, Tx } from '@chat/db';
+import type { Actor } from '../lib/context';
+import { recordEvent } from '../lib/outbox';
+import { activeSubscriberIds, streamViewerIds, subscriptionDict } from './stream-dicts';
+
+/** Color of a user's n-th subscription, from the palette clients of this API use. */
+const STREAM_COLORS = [
+  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
+  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
+  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+];
+
+/**
+ * Subscribes `userIds` to `stream` (reactivating old subscriptions). Each new subscriber gets a
+ * `subscription` add event; everyone else who may see the channel gets `peer_add`.
+ * Returns the ids actually added.
+ */
+export async function doSubscribeUsers(tx: Tx, actor: Actor, stream: Stream, userIds: number[]): Promise<number[]> {
+  const existing = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds } } });
+  const already = new Set(existing.filter((s) => s.active).map((s) => s.userId));
+  const added = [...new Set(userIds)].filter((id) => !already.has(id));
+  if (!added.length) return [];
+  for (const userId of added) {
+    const count = await tx.subscription.count({ where: { userId } });
+    const color = STREAM_COLORS[count % STREAM_COLORS.length];
+    await tx.subscription.upsert({
+      where: { userId_streamId: { userId, streamId: stream.id } },
+      create: { userId, streamId: stream.id, color },
+      update: { active: true },
+    });
+  }
+  const subscribers = await activeSubscriberIds(tx, stream.id);
+  for (const userId of added) {
+    const sub = await tx.subscription.findUniqueOrThrow({ where: { userId_streamId: { userId, streamId: stream.id } } });
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'subscription',
+      users: [userId],
+      event: { type: 'subscription', op: 'add', subscriptions: [await subscriptionDict(tx, stream, sub, subscribers)] },
+    });
+  }
+  const peers = (await streamViewerIds(tx, stream, [])).filter((id) => !added.includes(id));
+  if (peers.length) {
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'subscription',
+      users: peers,
+      event: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: added },
+    });
+  }
+  return added;
+}

@@ -1,0 +1,36 @@
+import type { Router } from 'express';
+import { createDb } from '@chat/db';
+import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
+import { readConfig } from './config';
+import type { Deps } from './lib/context';
+import { messageRoutes } from './routes/messages';
+
+export function mountRoutes(router: Router, deps: Deps): void {
+  messageRoutes(router, deps);
+}
+
+/** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
+export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
+  const config = readConfig(overrides);
+  const log = createLogger('messaging', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL);
+  const deps: Deps = { db, log, config };
+  const { app, state } = createApp({
+    service: 'messaging',
+    log,
+    internalSecret: config.INTERNAL_SECRET,
+    ready: async () => {
+      await db.$queryRawUnsafe('SELECT 1');
+    },
+    api: (router) => mountRoutes(router, deps),
+  });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  return {
+    url: server.url,
+    port: server.port,
+    async stop() {
+      await server.close(config.SHUTDOWN_GRACE_MS);
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Db } from '@chat/db';
+import type { Logger } from '@chat/kit';
+import type { AuthedIdentity } from '@chat/kit';
+import { errors, ROLE } from '@chat/contracts';
+import type { Config } from '../config';
+
+/** What every action needs from the running service. */
+export interface Deps {
+  db: Db;
+  log: Logger;
+  config: Config;
+}
+
+/** The caller, as the database knows them right now (the identity may be up to a minute old). */
+export interface Actor {
+  realmId: number;
+  realmUrl: string;
+  userId: number;
+  email: string;
+  fullName: string;
+  role: number;
+  isBot: boolean;
+  botType: number | null;
+  settings: Record<string, unknown>;
+}
+
+export const isAdmin = (a: { role: number }) => a.role <= ROLE.ADMINISTRATOR;
+export const isModerator = (a: { role: number }) => a.role <= ROLE.MODERATOR;
+export const isGuest = (a: { role: number }) => a.role === ROLE.GUEST;
+
+export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor> {
+  const user = await db.user.findUnique({ where: { id: identity.userId } });
+  if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
+  if (!user.isActive) throw errors.userDeactivated();
+  return {
+    realmId: user.realmId,
+    realmUrl: identity.realmUrl,
+    userId: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    role: user.role,
+    isBot: user.isBot,
+    botType: user.botType,
+    settings: (user.settings ?? {}) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,2 @@
+// The bus package's write side of the outbox, imported from one place.
+export { recordEvent } from '@chat/bus';

@@ -1,0 +1,137 @@
+/**
+ * The message object clients receive, built for a batch of messages with a fixed number of
+ * queries whatever the batch size (senders, channels, conversations, reactions, realm).
+ */
+import { createHash } from 'node:crypto';
+import type { Message, Tx } from '@chat/db';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+
+export interface WireOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+  realmUrl: string;
+  /** Whether the viewer may see edit history (realm setting). */
+  allowEditHistory: boolean;
+}
+
+export type WireMessage = Record<string, unknown> & { id: number };
+
+interface WireUser {
+  id: number;
+  email: string;
+  deliveryEmail: string;
+  fullName: string;
+  avatarSource: string;
+  avatarVersion: number;
+  settings: unknown;
+}
+
+/**
+ * recipient_id identifies the conversation: channels and direct conversations live in different
+ * tables, so their ids are interleaved (even for channels, odd for direct conversations) to
+ * stay unique and stable.
+ */
+export function recipientIdOf(m: Pick<Message, 'streamId' | 'conversationId'>): number {
+  return m.streamId !== null ? m.streamId * 2 : (m.conversationId ?? 0) * 2 + 1;
+}
+
+export function gravatarUrl(email: string, version: number): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+}
+
+/** avatar_url of a user, or null when the client computes gravatars itself and may see the email. */
+export function avatarUrlOf(u: WireUser, opts: { clientGravatar: boolean; realmUrl: string }): string | null {
+  if (u.avatarSource === 'U') return `${opts.realmUrl}/avatar/${u.id}?version=${u.avatarVersion}`;
+  const visibility = Number((u.settings as Record<string, unknown> | null)?.email_address_visibility ?? 1);
+  if (opts.clientGravatar && visibility === 1) return null;
+  return gravatarUrl(u.deliveryEmail, u.avatarVersion);
+}
+
+export function displayTopic(topic: string, allowEmpty: boolean): string {
+  return topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export async function buildWireMessages(db: Tx, messages: Message[], opts: WireOptions): Promise<WireMessage[]> {
+  if (!messages.length) return [];
+  const realmIds = [...new Set(messages.map((m) => m.realmId))];
+  const streamIds = [...new Set(messages.map((m) => m.streamId).filter((x): x is number => x !== null))];
+  const convIds = [...new Set(messages.map((m) => m.conversationId).filter((x): x is number => x !== null))];
+  const [realms, streams, convs, reactions] = await Promise.all([
+    db.realm.findMany({ where: { id: { in: realmIds } }, select: { id: true, stringId: true } }),
+    db.stream.findMany({ where: { id: { in: streamIds } }, select: { id: true, name: true } }),
+    db.directConversation.findMany({ where: { id: { in: convIds } }, select: { id: true, memberIds: true } }),
+    db.reaction.findMany({ where: { messageId: { in: messages.map((m) => m.id) } }, orderBy: { id: 'asc' } }),
+  ]);
+  const userIds = new Set<number>(messages.map((m) => m.senderId));
+  for (const c of convs) c.memberIds.forEach((id) => userIds.add(id));
+  for (const r of reactions) userIds.add(r.userId);
+  const users = await db.user.findMany({
+    where: { id: { in: [...userIds] } },
+    select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true },
+  });
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const realmStr = new Map(realms.map((r) => [r.id, r.stringId]));
+  const streamName = new Map(streams.map((s) => [s.id, s.name]));
+  const convMembers = new Map(convs.map((c) => [c.id, c.memberIds]));
+  const reactionsByMessage = new Map<number, Record<string, unknown>[]>();
+  for (const r of reactions) {
+    const u = userById.get(r.userId);
+    const list = reactionsByMessage.get(r.messageId) ?? [];
+    list.push({
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+      user_id: r.userId,
+      user: { id: r.userId, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false },
+    });
+    reactionsByMessage.set(r.messageId, list);
+  }
+  const miniUser = (id: number) => {
+    const u = userById.get(id);
+    return { id, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false };
+  };
+
+  return messages.map((m) => {
+    const sender = userById.get(m.senderId)!;
+    const isStream = m.streamId !== null;
+    const topic = isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : '';
+    const wire: WireMessage = {
+      id: m.id,
+      sender_id: m.senderId,
+      sender_full_name: sender.fullName,
+      sender_email: sender.email,
+      sender_realm_str: realmStr.get(m.realmId) ?? '',
+      avatar_url: avatarUrlOf(sender, opts),
+      client: m.sendingClient,
+      content: opts.applyMarkdown ? m.renderedContent : m.content,
+      content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
+      display_recipient: isStream
+        ? (streamName.get(m.streamId!) ?? '')
+        : [...(convMembers.get(m.conversationId!) ?? [])].sort((a, b) => a - b).map(miniUser),
+      is_me_message: m.isMeMessage,
+      reactions: reactionsByMessage.get(m.id) ?? [],
+      recipient_id: recipientIdOf(m),
+      subject: topic,
+      topic_links: [],
+      submessages: [],
+      timestamp: seconds(m.dateSent),
+      type: isStream ? 'stream' : 'private',
+    };
+    if (isStream) wire.stream_id = m.streamId;
+    if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
+    if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
+    if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
+      wire.edit_history = (m.editHistory as Record<string, unknown>[]).map((entry) => {
+        const e = { ...entry };
+        if (typeof e.prev_topic === 'string') e.prev_topic = displayTopic(e.prev_topic, opts.allowEmptyTopicName);
+        if (typeof e.topic === 'string') e.topic = displayTopic(e.topic, opts.allowEmptyTopicName);
+        return e;
+      });
+    }
+    return wire;
+  });
+}

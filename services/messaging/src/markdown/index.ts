@@ -1,0 +1,59 @@
+/**
+ * Message Markdown: markdown-it extended for this API family's dialect. Rendering is split in
+ * two: `loadRenderContext` looks up, in one pass over the source, everything the dialect can
+ * refer to (users, groups, channels, custom emoji, linkifiers), then `renderMarkdown` is a pure
+ * function of source + context. That keeps database access out of the parser and lets an edit
+ * re-render with the same rules as a send.
+ */
+import MarkdownIt from 'markdown-it';
+import type { RenderContext, RenderEnv, RenderResult } from './types';
+import { highlightFence } from './code';
+import { installDialect } from './dialect';
+import type { Md } from './md-types';
+
+export type { RenderContext, RenderResult } from './types';
+export { loadRenderContext, emptyRenderContext } from './context';
+
+function createParser(): Md {
+  const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+  // Headings are not part of the dialect ("# foo" is a plain line in chat) and neither are
+  // setext underlines, horizontal rules or reference-style definitions.
+  md.disable(['lheading', 'reference']);
+  md.renderer.rules.fence = highlightFence(md);
+  installDialect(md);
+  return md;
+}
+
+const parser = createParser();
+
+export function renderMarkdown(source: string, ctx: RenderContext): RenderResult {
+  const env: RenderEnv = {
+    ctx,
+    mentionedUserIds: new Set(),
+    mentionedGroupIds: new Set(),
+    streamWildcard: false,
+    topicWildcard: false,
+    hasLink: false,
+    hasImage: false,
+    hasAttachment: false,
+  };
+  const isMeMessage = /^\/me(\s|$)/.test(source) && !source.includes('\n');
+  let html = parser.render(isMeMessage ? source.slice(3).trimStart() || ' ' : source, env as unknown as Record<string, unknown>).trimEnd();
+  if (isMeMessage) html = html.replace(/^<p>/, '<p>/me ');
+  return {
+    html,
+    isMeMessage,
+    mentionedUserIds: env.mentionedUserIds,
+    mentionedGroupIds: env.mentionedGroupIds,
+    streamWildcard: env.streamWildcard,
+    topicWildcard: env.topicWildcard,
+    hasLink: env.hasLink,
+    hasImage: env.hasImage,
+    hasAttachment: env.hasAttachment,
+  };
+}
+
+/** Inline-only rendering for channel descriptions and the like: no block structure kept. */
+export function renderDescription(source: string, ctx: RenderContext): string {
+  return renderMarkdown(source, ctx).html;
+}

@@ -1,0 +1,86 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { endpoint, type AuthedCtx } from '@chat/kit';
+import { errors } from '@chat/contracts';
+import { loadActor, type Deps } from '../lib/context';
+import { narrowSchema, normalizeNarrow } from '../lib/narrow';
+import { checkSendMessage, doSendMessage } from '../actions/send';
+import { fetchMessageRange, fetchMessagesById, type Anchor } from '../actions/fetch';
+
+/** Name of the sending client: the `client` parameter, else the User-Agent's product name. */
+export function clientName(ctx: AuthedCtx): string {
+  const explicit = ctx.p.str('client');
+  if (explicit) return explicit.slice(0, 30);
+  const ua = ctx.req.header('user-agent') ?? '';
+  const product = /^([^/\s]+)/.exec(ua)?.[1];
+  return product ? product.slice(0, 30) : 'API';
+}
+
+function parseAnchor(raw: string, anchorDate: string | undefined): Anchor {
+  if (/^-?\d+$/.test(raw)) return { kind: 'id', id: Math.max(0, Number(raw)) };
+  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return { kind: raw };
+  if (raw === 'date') {
+    if (!anchorDate) throw errors.missingArgument('anchor_date');
+    const iso = /^\d{4}-\d{2}-\d{2}$/.test(anchorDate) ? `${anchorDate}T00:00:00Z` : anchorDate;
+    const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(iso);
+    const date = new Date(hasZone ? iso : `${iso}Z`);
+    if (Number.isNaN(date.getTime())) throw errors.invalidArgument('anchor_date', 'Invalid anchor_date');
+    return { kind: 'date', date };
+  }
+  throw errors.badRequest('Invalid anchor');
+}
+
+export function messageRoutes(router: Router, deps: Deps): void {
+  router.post(
+    '/messages',
+    endpoint(async (ctx) => {
+      const { p } = ctx;
+      const actor = await loadActor(deps.db, ctx.identity);
+      const topic = p.str('topic');
+      const subject = p.str('subject');
+      const plan = await checkSendMessage(deps, actor, {
+        type: p.reqStr('type'),
+        to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
+        content: p.reqStr('content'),
+        topic: topic ?? subject,
+        queueId: p.str('queue_id'),
+        localId: p.str('local_id'),
+        readBySender: p.bool('read_by_sender'),
+        client: clientName(ctx),
+      });
+      return { ...(await doSendMessage(deps, actor, plan)) };
+    }),
+  );
+
+  router.get(
+    '/messages',
+    endpoint(async (ctx) => {
+      const { p } = ctx;
+      const actor = await loadActor(deps.db, ctx.identity);
+      const opts = {
+        narrow: normalizeNarrow(p.json('narrow', narrowSchema) ?? []),
+        applyMarkdown: p.bool('apply_markdown', true),
+        clientGravatar: p.bool('client_gravatar', true),
+        allowEmptyTopicName: p.bool('allow_empty_topic_name', false),
+      };
+      const messageIds = p.json('message_ids', z.array(z.number().int()));
+      if (messageIds !== undefined) {
+        const clash = ['anchor', 'include_anchor', 'use_first_unread_anchor', 'num_before', 'num_after'].filter((n) => p.has(n));
+        if (clash.length) throw errors.incompatibleParameters(['message_ids', ...clash]);
+        return fetchMessagesById(deps, actor, messageIds, opts);
+      }
+      const useFirstUnread = p.bool('use_first_unread_anchor', false);
+      const rawAnchor = p.str('anchor');
+      if (useFirstUnread && rawAnchor !== undefined) throw errors.incompatibleParameters(['anchor', 'use_first_unread_anchor']);
+      if (rawAnchor === undefined && !useFirstUnread) throw errors.missingArgument('anchor');
+      const anchor = useFirstUnread ? ({ kind: 'first_unread' } as const) : parseAnchor(rawAnchor!, p.str('anchor_date'));
+      return fetchMessageRange(deps, actor, {
+        ...opts,
+        anchor,
+        includeAnchor: p.bool('include_anchor', true),
+        numBefore: p.reqInt('num_before'),
+        numAfter: p.reqInt('num_after'),
+      });
+    }),
+  );
+}
