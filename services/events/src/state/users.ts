@@ -22,7 +22,9 @@ export function canSeeDeliveryEmail(viewer: { id?: number; role?: number }, targ
 
 type UserRow = Awaited<ReturnType<Db['user']['findMany']>>[number];
 
-export function personObject(u: UserRow, opts: StateOptions): Record<string, unknown> {
+type ProfileData = Record<string, { value: string; rendered_value?: string }>;
+
+export function personObject(u: UserRow, opts: StateOptions, profile: ProfileData = {}): Record<string, unknown> {
   const viewer = { id: opts.identity.userId, role: opts.identity.role };
   const person: Record<string, unknown> = {
     user_id: u.id,
@@ -46,17 +48,27 @@ export function personObject(u: UserRow, opts: StateOptions): Record<string, unk
     person.bot_type = u.botType;
     person.bot_owner_id = u.botOwnerId;
   } else {
-    person.profile_data = {};
+    person.profile_data = profile;
   }
   return person;
 }
 
 export async function realmUsersSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   if (!want('realm_user')) return {};
-  const users = await db.user.findMany({ where: { realmId: opts.realm.id }, orderBy: { id: 'asc' } });
+  const [users, values] = await Promise.all([
+    db.user.findMany({ where: { realmId: opts.realm.id }, orderBy: { id: 'asc' } }),
+    db.customProfileFieldValue.findMany({ where: { field: { realmId: opts.realm.id } } }),
+  ]);
+  const profiles = new Map<number, ProfileData>();
+  for (const v of values) {
+    const data = profiles.get(v.userId) ?? {};
+    data[String(v.fieldId)] = { value: v.value, ...(v.renderedValue !== null ? { rendered_value: v.renderedValue } : {}) };
+    profiles.set(v.userId, data);
+  }
+  const person = (u: UserRow) => personObject(u, opts, profiles.get(u.id));
   const out: Record<string, unknown> = {
-    realm_users: users.filter((u) => u.isActive).map((u) => personObject(u, opts)),
-    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => personObject(u, opts)),
+    realm_users: users.filter((u) => u.isActive).map(person),
+    realm_non_active_users: users.filter((u) => !u.isActive).map(person),
     cross_realm_bots: [],
   };
   const me = users.find((u) => u.id === opts.identity.userId);

@@ -63,7 +63,7 @@ describe('include_subscribers', () => {
   const denmarkOf = (body: { subscriptions: Array<Record<string, unknown>> }) => body.subscriptions.find((s) => s.name === 'Denmark')!;
 
   it('leaves subscriber lists out by default and with false', async () => {
-    for (const params of [{}, { include_subscribers: 'false' }]) {
+    for (const params of [{}, { include_subscribers: 'false' }] as Array<Record<string, string>>) {
       const sub = denmarkOf((await reg(params)).body);
       expect(sub).not.toHaveProperty('subscribers');
       expect(sub).not.toHaveProperty('partial_subscribers');

@@ -1,0 +1,202 @@
+/**
+ * Long-poll benchmark: many clients hold GET /events on ONE gateway process at once while
+ * messages flow through the real path (outbox -> relay -> stream -> events fan-out -> queue ->
+ * wake -> gateway). Prints how many polls were held, the gateway's resident memory, and the
+ * latency from commit to delivery.
+ *
+ *   node --import tsx bench/events-longpoll.ts   (runs services/events/bench/longpoll.ts)
+ *
+ * Knobs (environment): BENCH_CLIENTS (10000), BENCH_USERS (100), BENCH_RATE messages per second
+ * (20), BENCH_SECONDS of sending (15). Uses the local Postgres and Redis (DATABASE_URL,
+ * REDIS_URL) with a throwaway database and key prefix.
+ */
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Redis from 'ioredis';
+import { recordEvent } from '@chat/bus';
+import { createTestDatabase } from '@chat/db/testing';
+import { doCreateRealm, doCreateUser } from '@chat/realm';
+import { QueueStore } from '@chat/queues';
+import { startService, type ServiceProcess } from '../src/test/cluster/processes';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10000);
+const USERS = Number(process.env.BENCH_USERS ?? 100);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Client {
+  user: { id: number; auth: string };
+  queueId: string;
+  lastEventId: number;
+}
+
+const rssMb = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function main() {
+  const database = await createTestDatabase();
+  const prefix = `bench:${randomBytes(4).toString('hex')}:`;
+  const redis = new Redis(REDIS_URL);
+  const env = {
+    DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: prefix, INTERNAL_SECRET: 'bench-internal-secret-0123456789',
+    LOG_LEVEL: 'error', NODE_ENV: 'production',
+  };
+  const procs: ServiceProcess[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  try {
+    console.log(`setting up: ${USERS} users, ${CLIENTS} queues`);
+    const realm = await doCreateRealm(database.db, { stringId: '', name: 'Bench' });
+    const users: Client['user'][] = [];
+    for (let i = 0; i < USERS; i++) {
+      const u = await doCreateUser(database.db, { realmId: realm.id, email: `u${i}@bench.test`, fullName: `User ${i}` });
+      users.push({ id: u.id, auth: `Basic ${Buffer.from(`${u.email}:${u.apiKey}`).toString('base64')}` });
+    }
+    const events = await startService('events', { ...env, STREAM_PARTITIONS: '4' }, 'events-bench');
+    procs.push(events);
+    const gateway = await startService('gateway', {
+      ...env, EVENTS_URL: events.url, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600',
+    }, 'gateway-bench');
+    procs.push(gateway);
+    const gatewayPid = gateway.child.pid!;
+    const idleRss = rssMb(gatewayPid);
+
+    const store = new QueueStore(redis, prefix);
+    const clients: Client[] = [];
+    for (let start = 0; start < CLIENTS; start += 500) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(500, CLIENTS - start) }, async (_, j) => {
+          const user = users[(start + j) % USERS]!;
+          const queueId = await store.create({
+            userId: user.id, realmId: realm.id, eventTypes: ['message'], narrow: [], allPublicStreams: false,
+            clientCapabilities: {}, applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'bench',
+          });
+          return { user, queueId, lastEventId: -1 };
+        }),
+      );
+      clients.push(...batch);
+    }
+
+    const url = new URL(gateway.url);
+    const latencies: number[] = [];
+    let inFlight = 0;
+    let errorsSeen = 0;
+    let stopping = false;
+    const poll = (c: Client) => {
+      if (stopping) return;
+      inFlight++;
+      const req = http.request({
+        host: url.hostname, port: url.port, agent, method: 'GET',
+        path: `/api/v1/events?queue_id=${encodeURIComponent(c.queueId)}&last_event_id=${c.lastEventId}`,
+        headers: { authorization: c.user.auth },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          inFlight--;
+          const now = Date.now();
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString()) as { result: string; events?: Array<{ id: number; message?: { sent_at: number } }> };
+            if (body.result !== 'success') errorsSeen++;
+            for (const e of body.events ?? []) {
+              c.lastEventId = Math.max(c.lastEventId, e.id);
+              if (e.message?.sent_at) latencies.push(now - e.message.sent_at);
+            }
+          } catch {
+            errorsSeen++;
+          }
+          setImmediate(() => poll(c));
+        });
+      });
+      req.on('error', () => {
+        inFlight--;
+        errorsSeen++;
+        if (!stopping) setTimeout(() => poll(c), 100);
+      });
+      req.end();
+    };
+
+    console.log(`opening ${CLIENTS} long-polls on one gateway (pid ${gatewayPid})`);
+    const openStarted = Date.now();
+    clients.forEach((c, i) => setTimeout(() => poll(c), Math.floor(i / 500) * 20));
+    while (inFlight < CLIENTS && Date.now() - openStarted < 60000) await new Promise((r) => setTimeout(r, 100));
+    // Let the gateway take every request in and subscribe its queues.
+    await new Promise((r) => setTimeout(r, 3000));
+    const heldRss = rssMb(gatewayPid);
+    const held = inFlight;
+
+    console.log(`sending ${RATE} messages/s for ${SECONDS}s, each to every queue of one user`);
+    let peakRss = heldRss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(gatewayPid))), 250);
+    let sent = 0;
+    let expected = 0;
+    const sendUntil = Date.now() + SECONDS * 1000;
+    while (Date.now() < sendUntil) {
+      const tick = Date.now();
+      for (let i = 0; i < RATE / 10; i++) {
+        const to = users[sent % USERS]!;
+        sent++;
+        expected += Math.ceil(CLIENTS / USERS);
+        const message = { id: sent, type: 'private', sender_id: to.id, content: '<p>bench</p>', content_type: 'text/html', subject: '', sent_at: Date.now() };
+        await database.db.$transaction((tx) =>
+          recordEvent(tx, { realmId: realm.id, type: 'message', users: [to.id], event: { type: 'message', message }, routing: { stream_id: null, sender_id: to.id, user_flags: {}, raw_content: 'bench', topic: '' } }),
+        );
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - tick))));
+    }
+    const drainUntil = Date.now() + 10000;
+    while (latencies.length < expected && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 100));
+    clearInterval(sampler);
+    stopping = true;
+
+    // Where the time goes: commit -> stream entry (relay), from the entries' own timestamps.
+    const relay: number[] = [];
+    for (let p = 0; p < 4; p++) {
+      const entries = (await redis.xrange(`${prefix}{s:${p}}:events`, '-', '+')) as Array<[string, string[]]>;
+      for (const [id, fields] of entries) {
+        const payload = JSON.parse(fields[fields.indexOf('payload') + 1]!) as { event: { message?: { sent_at?: number } } };
+        const sentAt = payload.event.message?.sent_at;
+        if (sentAt) relay.push(Number(id.split('-')[0]) - sentAt);
+      }
+    }
+    relay.sort((a, b) => a - b);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const figures = {
+      long_polls_held: held,
+      gateway_rss_mb_idle: Math.round(idleRss),
+      gateway_rss_mb_holding: Math.round(heldRss),
+      gateway_rss_mb_peak_while_sending: Math.round(peakRss),
+      messages_sent: sent,
+      deliveries_expected: expected,
+      deliveries_received: latencies.length,
+      latency_ms_p50: percentile(sorted, 50),
+      latency_ms_p95: percentile(sorted, 95),
+      latency_ms_p99: percentile(sorted, 99),
+      latency_ms_max: sorted[sorted.length - 1] ?? NaN,
+      relay_ms_p50: percentile(relay, 50),
+      relay_ms_p99: percentile(relay, 99),
+      client_errors: errorsSeen,
+    };
+    console.log(JSON.stringify(figures, null, 2));
+    const ok = held >= CLIENTS && peakRss < 300 && figures.latency_ms_p99 <= 50 && latencies.length >= expected;
+    console.log(`${ok ? 'PASS' : 'MISS'}: ${held} held (target ${CLIENTS}), peak RSS ${Math.round(peakRss)} MB (target < 300), p99 ${figures.latency_ms_p99} ms (target <= 50)`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    agent.destroy();
+    await Promise.all(procs.map((p) => p.stop()));
+    const keys = await redis.keys(`${prefix}*`);
+    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+    redis.disconnect();
+    await database.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
+import { start, type EventsHandle } from '../app';
+import { register } from './helpers';
+
+let env: TestEnv;
+let realm: SeededRealm;
+let service: EventsHandle;
+
+beforeAll(async () => {
+  env = await setupTestEnv();
+  realm = await seedRealm(env.db);
+  service = await start({ ...env.env, STREAM_PARTITIONS: '2' });
+  const { db } = env;
+  const realmId = realm.realmId;
+  const me = realm.member.id;
+  await db.navigationView.createMany({ data: [{ realmId, userId: me, fragment: 'inbox', isPinned: true }, { realmId, userId: me, fragment: 'narrow/is/alerted', isPinned: false, name: 'Alerts' }] });
+  await db.savedSnippet.create({ data: { realmId, userId: me, title: 'Hi', content: 'Hello **there**' } });
+  await db.savedSnippet.create({ data: { realmId, userId: realm.member2.id, title: 'Not mine', content: 'x' } });
+  await db.linkifier.create({ data: { realmId, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://tracker.test/{id}' } });
+  await db.alertWord.create({ data: { realmId, userId: me, word: 'fjord' } });
+  await db.userStatus.create({ data: { realmId, userId: me, statusText: 'On a boat' } });
+  const field = await db.customProfileField.create({ data: { realmId, name: 'Phone', fieldType: 1, order: 1 } });
+  await db.customProfileFieldValue.create({ data: { fieldId: field.id, userId: me, value: '555' } });
+  // A direct conversation with one message, the way messaging stores it.
+  const conv = await db.directConversation.create({ data: { realmId, memberKey: [me, realm.member2.id].sort().join(','), memberIds: [me, realm.member2.id] } });
+  const msg = await db.message.create({ data: { realmId, senderId: me, recipientType: 'private', conversationId: conv.id, content: 'hi', renderedContent: '<p>hi</p>' } });
+  await db.userMessage.createMany({ data: [{ userId: me, messageId: msg.id }, { userId: realm.member2.id, messageId: msg.id }] });
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await env?.close();
+});
+
+it('reads the sections other areas own from the shared database', async () => {
+  const body = (await register(service.url, realm.realmId, realm.member, {
+    client_capabilities: JSON.stringify({ linkifier_url_template: true }),
+  })).body;
+  expect(body.navigation_views).toEqual([
+    { fragment: 'inbox', is_pinned: true },
+    { fragment: 'narrow/is/alerted', is_pinned: false, name: 'Alerts' },
+  ]);
+  expect(body.saved_snippets).toEqual([{ id: expect.any(Number), title: 'Hi', content: 'Hello **there**', date_created: expect.any(Number) }]);
+  expect(body.realm_linkifiers).toMatchObject([{ pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.test/{id}', id: expect.any(Number) }]);
+  expect(body.alert_words).toEqual(['fjord']);
+  expect(body.user_status).toEqual({ [realm.member.id]: { status_text: 'On a boat' } });
+  expect(body.custom_profile_fields).toMatchObject([{ name: 'Phone', type: 1 }]);
+  const me = body.realm_users.find((u: { user_id: number }) => u.user_id === realm.member.id);
+  expect(Object.values(me.profile_data)).toEqual([{ value: '555' }]);
+  expect(body.recent_private_conversations).toEqual([{ max_message_id: expect.any(Number), user_ids: [realm.member2.id] }]);
+  expect(body.max_message_id).toBe(body.recent_private_conversations[0].max_message_id);
+});
+
+it('sends no linkifiers to clients without URL-template support', async () => {
+  const body = (await register(service.url, realm.realmId, realm.member)).body;
+  expect(body.realm_linkifiers).toEqual([]);
+});
+
+it('hides delivery emails by the owner\'s visibility setting', async () => {
+  await env.db.user.update({ where: { id: realm.member2.id }, data: { settings: { email_address_visibility: 3 } } });
+  const asMember = (await register(service.url, realm.realmId, realm.member)).body.realm_users;
+  const asAdmin = (await register(service.url, realm.realmId, realm.admin)).body.realm_users;
+  const find = (list: Array<{ user_id: number; delivery_email: string | null }>) => list.find((u) => u.user_id === realm.member2.id)!;
+  expect(find(asMember).delivery_email).toBeNull();
+  expect(find(asAdmin).delivery_email).toBe(realm.member2.email);
+});
