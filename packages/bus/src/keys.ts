@@ -14,6 +14,8 @@ export const CONSUMER_GROUPS = {
   events: 'events',
   /** push service: turns message events into mobile notifications. */
   push: 'push',
+  /** uploads service: records which messages link to which uploaded files. */
+  uploads: 'uploads',
 } as const;
 
 export function streamPartitionsFromEnv(): number {

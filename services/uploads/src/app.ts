@@ -1,11 +1,13 @@
+import os from 'node:os';
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createRedis, keyspace } from '@chat/bus';
+import { createRedis, keyspace, OutboxRelay } from '@chat/bus';
 import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
 import { createStorage } from './storage';
 import { UploadJobs } from './workers/jobs';
+import { startLinkConsumer } from './workers/links';
 import { uploadRoutes } from './routes/uploads';
 import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
@@ -31,7 +33,17 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const base = { db, redis, keys, config, log, storage };
   const jobs = new UploadJobs(base);
   const services: Services = { ...base, requestThumbnails: (id) => jobs.requestThumbnails(id) };
-  if (config.RUN_WORKERS) await jobs.startWorker(services);
+  const stops: Array<() => Promise<void>> = [];
+  if (config.OUTBOX_RELAY) {
+    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.warn({ err }, 'outbox relay error') });
+    relay.start();
+    stops.push(() => relay.stop());
+  }
+  if (config.RUN_WORKERS) {
+    await jobs.startWorker(services);
+    const consumer = await startLinkConsumer(services, config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`);
+    stops.push(() => consumer.stop());
+  }
 
   const { app, state } = createApp({
     service: 'uploads',
@@ -57,6 +69,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     jobs,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
+      for (const stop of stops.reverse()) await stop().catch((err) => log.warn({ err }, 'stop failed'));
       await jobs.close();
       storage.close();
       redis.disconnect();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '@chat/db';
 import { flagBit } from '@chat/contracts';
+import { recordEvent } from '@chat/bus';
 import { identityHeaders, seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import { start, type UploadsHandle } from '../app';
 
@@ -77,9 +78,20 @@ export async function subscribe(db: Db, streamId: number, user: SeededUser) {
   });
 }
 
-export async function sendChannelMessage(db: Db, realmId: number, sender: SeededUser, streamId: number, content: string) {
+/** Options of the message helpers: `announce` also records the `message` event, as a send does. */
+export interface SendOptions {
+  announce?: boolean;
+}
+
+async function announce(db: Db, message: { id: number; realmId: number }, users: number[]) {
+  await db.$transaction((tx) =>
+    recordEvent(tx, { realmId: message.realmId, type: 'message', users, event: { type: 'message', message: { id: message.id } } }),
+  );
+}
+
+export async function sendChannelMessage(db: Db, realmId: number, sender: SeededUser, streamId: number, content: string, opts: SendOptions = {}) {
   const subs = await db.subscription.findMany({ where: { streamId, active: true } });
-  return db.message.create({
+  const message = await db.message.create({
     data: {
       realmId,
       senderId: sender.id,
@@ -96,16 +108,18 @@ export async function sendChannelMessage(db: Db, realmId: number, sender: Seeded
       },
     },
   });
+  if (opts.announce) await announce(db, message, subs.map((x) => x.userId));
+  return message;
 }
 
-export async function sendDirectMessage(db: Db, realmId: number, sender: SeededUser, to: SeededUser[], content: string) {
+export async function sendDirectMessage(db: Db, realmId: number, sender: SeededUser, to: SeededUser[], content: string, opts: SendOptions = {}) {
   const ids = [...new Set([sender.id, ...to.map((u) => u.id)])].sort((a, b) => a - b);
   const conversation = await db.directConversation.upsert({
     where: { realmId_memberKey: { realmId, memberKey: ids.join(',') } },
     create: { realmId, memberKey: ids.join(','), memberIds: ids },
     update: {},
   });
-  return db.message.create({
+  const message = await db.message.create({
     data: {
       realmId,
       senderId: sender.id,
@@ -116,6 +130,33 @@ export async function sendDirectMessage(db: Db, realmId: number, sender: SeededU
       userMessages: { create: ids.map((userId) => ({ userId, flags: flagBit('is_private') })) },
     },
   });
+  if (opts.announce) await announce(db, message, ids);
+  return message;
+}
+
+/** Domain events of a realm that reached its partition stream, oldest first. */
+export async function streamEvents(h: Harness, type?: string): Promise<Array<{ type: string; event: Record<string, unknown>; users: unknown }>> {
+  const key = h.uploads.services.keys.streamForRealm(h.realm.realmId);
+  const entries = (await h.env.redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
+  const out = [];
+  for (const [, flat] of entries) {
+    const f: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i]] = flat[i + 1];
+    const payload = JSON.parse(f.payload) as { event: Record<string, unknown>; users: unknown };
+    if (!type || f.type === type) out.push({ type: f.type, event: payload.event, users: payload.users });
+  }
+  return out;
+}
+
+/** Polls until `check` returns a truthy value (the service works in the background). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export interface S3Server {
