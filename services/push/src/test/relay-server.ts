@@ -17,6 +17,8 @@ export interface RelayRequest {
   path: string;
   authorization: string | undefined;
   body: Record<string, unknown>;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export class TestRelay {
@@ -73,7 +75,7 @@ export class TestRelay {
       } catch {
         body = { raw };
       }
-      this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+      this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body, at: Date.now() });
       const mode = this.script.shift() ?? this.mode;
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });

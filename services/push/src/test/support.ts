@@ -13,6 +13,7 @@ export async function startPush(env: TestEnv, overrides: Record<string, string> 
     PUSH_RETRY_BASE_MS: '50',
     PUSH_RETRY_ATTEMPTS: '3',
     PUSH_ACTIVE_USER_DELAY_MS: '0',
+    ...(process.env.PUSH_TEST_LOG ? { LOG_LEVEL: process.env.PUSH_TEST_LOG } : {}),
     ...overrides,
   });
 }

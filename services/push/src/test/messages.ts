@@ -1,0 +1,109 @@
+import { recordEvent } from '@chat/bus';
+import { flagBit, type MessageFlag } from '@chat/contracts';
+import type { Db } from '@chat/db';
+import type { SeededUser } from '@chat/testing';
+
+/**
+ * Messages as the messaging service writes them: the rows, and in the same transaction the
+ * `message` domain event with its routing fields. Push only reads these, so the tests write them
+ * directly rather than through another service.
+ */
+export interface SentMessage {
+  id: number;
+}
+
+export async function createChannel(db: Db, realmId: number, name: string, subscribers: SeededUser[], overrides: Record<number, { pushNotifications?: boolean; isMuted?: boolean }> = {}) {
+  const stream = await db.stream.create({ data: { realmId, name, nameKey: name.toLowerCase() } });
+  await db.subscription.createMany({
+    data: subscribers.map((u) => ({ userId: u.id, streamId: stream.id, ...overrides[u.id] })),
+  });
+  return stream;
+}
+
+function bits(flags: string[]): bigint {
+  return flags.reduce((acc, f) => acc | flagBit(f as MessageFlag), 0n);
+}
+
+export async function sendMessage(
+  db: Db,
+  realmId: number,
+  opts: {
+    sender: SeededUser;
+    recipients: SeededUser[];
+    content: string;
+    channel?: { id: number; name: string; topic: string };
+    flags?: Record<number, string[]>;
+  },
+): Promise<SentMessage> {
+  return db.$transaction(async (tx) => {
+    const everyone = [opts.sender, ...opts.recipients.filter((r) => r.id !== opts.sender.id)];
+    const message = await tx.message.create({
+      data: {
+        realmId,
+        senderId: opts.sender.id,
+        recipientType: opts.channel ? 'stream' : 'private',
+        streamId: opts.channel?.id ?? null,
+        topic: opts.channel?.topic ?? '',
+        content: opts.content,
+        renderedContent: `<p>${opts.content}</p>`,
+      },
+    });
+    const flagsOf = (u: SeededUser) => (u.id === opts.sender.id ? ['read'] : (opts.flags?.[u.id] ?? []));
+    await tx.userMessage.createMany({ data: everyone.map((u) => ({ userId: u.id, messageId: message.id, flags: bits(flagsOf(u)) })) });
+    await recordEvent(tx, {
+      realmId,
+      type: 'message',
+      users: everyone.map((u) => u.id),
+      event: {
+        type: 'message',
+        message: {
+          id: message.id,
+          sender_id: opts.sender.id,
+          sender_full_name: opts.sender.fullName,
+          sender_email: opts.sender.email,
+          avatar_url: `https://secure.gravatar.com/avatar/${opts.sender.id}?d=identicon`,
+          type: opts.channel ? 'stream' : 'private',
+          display_recipient: opts.channel
+            ? opts.channel.name
+            : everyone.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })),
+          stream_id: opts.channel?.id,
+          subject: opts.channel?.topic ?? '',
+          timestamp: Math.floor(message.dateSent.getTime() / 1000),
+          content: `<p>${opts.content}</p>`,
+        },
+      },
+      routing: {
+        stream_id: opts.channel?.id ?? null,
+        public_stream: !!opts.channel,
+        sender_id: opts.sender.id,
+        user_flags: Object.fromEntries(everyone.map((u) => [String(u.id), flagsOf(u)])),
+        raw_content: opts.content,
+        topic: opts.channel?.topic ?? '',
+      },
+    });
+    return { id: message.id };
+  });
+}
+
+/** Marks messages read for a user and announces it, as the messaging service does. */
+export async function markRead(db: Db, realmId: number, user: SeededUser, messageIds: number[]): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(
+      'UPDATE user_messages SET flags = flags | $3::bigint WHERE user_id = $1 AND message_id = ANY($2::int[])',
+      user.id,
+      messageIds,
+      flagBit('read').toString(),
+    );
+    await recordEvent(tx, {
+      realmId,
+      type: 'update_message_flags',
+      users: [user.id],
+      event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: messageIds, all: false },
+    });
+  });
+}
+
+export async function userFlags(db: Db, user: SeededUser, messageId: number): Promise<bigint> {
+  const row = await db.userMessage.findUnique({ where: { userId_messageId: { userId: user.id, messageId } } });
+  return row?.flags ?? 0n;
+}
