@@ -2,8 +2,9 @@ import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Tx } from '@chat/db';
 import type { Services } from '../context';
-import { formatUser, type UserRow, type Viewer } from '../lib/format-user';
-import { profileDataFor } from './profile-data';
+import { canSeeDeliveryEmail } from '../lib/emails';
+import { emailVisibilityOf, formatUser, type UserRow, type Viewer } from '../lib/format-user';
+import { profileDataFor } from './profile-fields';
 
 type Reader = Services['db'] | Tx;
 
@@ -18,12 +19,23 @@ export async function accessUserById(db: Reader, realmId: number, userId: number
   return user;
 }
 
-export async function accessUserByEmail(db: Reader, realmId: number, email: string): Promise<UserRow & { realmId: number; apiKey: string }> {
-  const user = await db.user.findFirst({
-    where: { realmId, OR: [{ email: { equals: email, mode: 'insensitive' } }, { deliveryEmail: { equals: email, mode: 'insensitive' } }] },
+/**
+ * A user by address: their API address, or their real address when the viewer may see it
+ * (so that lookups reveal nothing email_address_visibility hides).
+ */
+export async function accessUserByEmail(db: Reader, viewer: Viewer & { realmId: number }, email: string): Promise<UserRow & { realmId: number; apiKey: string }> {
+  const wanted = email.trim();
+  const candidates = await db.user.findMany({
+    where: {
+      realmId: viewer.realmId,
+      OR: [{ email: { equals: wanted, mode: 'insensitive' } }, { deliveryEmail: { equals: wanted, mode: 'insensitive' } }],
+    },
   });
-  if (!user) throw errors.badRequest('No such user');
-  return user;
+  const byApiEmail = candidates.find((u) => u.email.toLowerCase() === wanted.toLowerCase());
+  if (byApiEmail) return byApiEmail;
+  const visible = candidates.find((u) => canSeeDeliveryEmail(viewer, { id: u.id, isBot: u.isBot, visibility: emailVisibilityOf(u) }));
+  if (!visible) throw errors.badRequest('No such user');
+  return visible;
 }
 
 export interface ReadOptions {

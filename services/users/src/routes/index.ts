@@ -2,10 +2,13 @@ import type { Router } from 'express';
 import type { Services } from '../context';
 import { serverSettingsRoutes } from './server-settings';
 import { usersRoutes } from './users';
+import { profileFieldRoutes } from './profile-fields';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
   serverSettingsRoutes(router, services);
+  // Specific /users/me/... paths first: /users/:user would otherwise take them.
+  profileFieldRoutes(router, services);
   usersRoutes(router, services);
 }
 

@@ -1,18 +1,44 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { endpoint, type Params } from '@chat/kit';
+import { errors, ROLE } from '@chat/contracts';
+import { endpoint, type AuthedIdentity, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { accessUserByEmail, accessUserById, getOwnProfile, getUser, getUsers } from '../actions/read-users';
+import { actorOf } from '../actions/actor';
+import {
+  doCreateUserByAdmin, doDeactivateSelf, doDeactivateUser, doReactivateUser, doUpdateUser,
+} from '../actions/manage-users';
+import { doRegenerateApiKey } from '../actions/api-keys';
 
 const readOptions = (p: Params, clientGravatarDefault = true) => ({
   clientGravatar: p.bool('client_gravatar', clientGravatarDefault),
   includeProfile: p.bool('include_custom_profile_fields', false),
 });
 
+export const profileDataSchema = z.array(
+  z.object({ id: z.number().int(), value: z.union([z.string(), z.array(z.number().int()), z.null()]) }),
+);
+
 /** `/users/{user}` takes an id, or (as clients of this API also send) an email address. */
-function accessTarget(services: Services, realmId: number, p: Params) {
+function accessTarget(services: Services, identity: AuthedIdentity, p: Params) {
   const raw = p.pathStr('user');
-  return /^\d+$/.test(raw) ? accessUserById(services.db, realmId, p.pathInt('user')) : accessUserByEmail(services.db, realmId, raw);
+  if (/^\d+$/.test(raw)) return accessUserById(services.db, identity.realmId, p.pathInt('user'));
+  return accessUserByEmail(services.db, { id: identity.userId, role: identity.role, realmId: identity.realmId }, raw);
+}
+
+/** `role`, or the legacy is_admin / is_guest pair older clients send. */
+function readRole(p: Params, current: () => Promise<number>): Promise<number | undefined> | number | undefined {
+  const role = p.int('role');
+  const isAdminFlag = p.bool('is_admin');
+  const isGuestFlag = p.bool('is_guest');
+  if (role !== undefined) return role;
+  if (isAdminFlag && isGuestFlag) throw errors.badRequest('Guests cannot be organization administrators');
+  if (isAdminFlag) return ROLE.ADMINISTRATOR;
+  if (isGuestFlag) return ROLE.GUEST;
+  if (isAdminFlag === false || isGuestFlag === false) {
+    return current().then((r) => ((isAdminFlag === false && r <= ROLE.ADMINISTRATOR) || (isGuestFlag === false && r === ROLE.GUEST) ? ROLE.MEMBER : undefined));
+  }
+  return undefined;
 }
 
 export function usersRoutes(router: Router, services: Services): void {
@@ -23,15 +49,60 @@ export function usersRoutes(router: Router, services: Services): void {
       return { members: await getUsers(services, identity, { ...readOptions(p), userIds }) };
     }),
   );
-  router.get(
+  router.post(
+    '/users',
+    endpoint(async ({ p, identity }) => {
+      const email = p.reqStr('email');
+      const fullName = p.reqStr('full_name');
+      return { user_id: await doCreateUserByAdmin(services, actorOf(identity), { email, fullName }) };
+    }),
+  );
+  router.get('/users/me', endpoint(async ({ identity }) => getOwnProfile(services, identity)));
+  router.delete(
     '/users/me',
-    endpoint(async ({ identity }) => getOwnProfile(services, identity)),
+    endpoint(async ({ identity }) => {
+      await doDeactivateSelf(services, actorOf(identity));
+    }),
+  );
+  router.post(
+    '/users/me/api_key/regenerate',
+    endpoint(async ({ identity }) => {
+      const me = await accessUserById(services.db, identity.realmId, identity.userId);
+      return { api_key: await doRegenerateApiKey(services, me) };
+    }),
   );
   router.get(
     '/users/:user',
     endpoint(async ({ p, identity }) => {
-      const target = await accessTarget(services, identity.realmId, p);
+      const target = await accessTarget(services, identity, p);
       return { user: await getUser(services, identity, target, readOptions(p)) };
+    }),
+  );
+  router.patch(
+    '/users/:user',
+    endpoint(async ({ p, identity }) => {
+      const target = await accessTarget(services, identity, p);
+      const role = await readRole(p, async () => target.role);
+      await doUpdateUser(services, actorOf(identity), target.id, {
+        fullName: p.str('full_name'),
+        role,
+        profileData: p.json('profile_data', profileDataSchema),
+        newEmail: p.str('new_email'),
+      });
+    }),
+  );
+  router.delete(
+    '/users/:user',
+    endpoint(async ({ p, identity }) => {
+      const target = await accessTarget(services, identity, p);
+      await doDeactivateUser(services, actorOf(identity), target.id, { bot: false });
+    }),
+  );
+  router.post(
+    '/users/:user/reactivate',
+    endpoint(async ({ p, identity }) => {
+      const target = await accessTarget(services, identity, p);
+      await doReactivateUser(services, actorOf(identity), target.id);
     }),
   );
 }

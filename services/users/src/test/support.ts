@@ -65,3 +65,26 @@ export function userOf(realm: SeededRealm, name: RoleName): SeededUser {
 export function everyRole(realm: SeededRealm): Array<[RoleName, SeededUser]> {
   return ROLE_NAMES.map((n) => [n, userOf(realm, n)]);
 }
+
+let extraCounter = 0;
+
+/** A fresh account made through the real action, for tests that change or deactivate people. */
+export async function makeUser(
+  h: { db: import('@chat/db').Db; realm: SeededRealm },
+  role: number,
+  opts: { botOwnerId?: number; name?: string } = {},
+): Promise<SeededUser> {
+  const { doCreateUser } = await import('@chat/realm');
+  extraCounter += 1;
+  const local = `extra${extraCounter}-${Math.random().toString(36).slice(2, 8)}`;
+  const u = await doCreateUser(h.db, {
+    realmId: h.realm.realmId,
+    email: `${local}@chat.test`,
+    fullName: opts.name ?? `Extra ${extraCounter}`,
+    role,
+    isBot: opts.botOwnerId !== undefined,
+    botType: opts.botOwnerId !== undefined ? 1 : null,
+    botOwnerId: opts.botOwnerId ?? null,
+  });
+  return { id: u.id, email: u.email, apiKey: u.apiKey, role: u.role, isBot: u.isBot, fullName: u.fullName };
+}

@@ -1,0 +1,236 @@
+import { recordEvent } from '@chat/bus';
+import { errors, ROLE, ROLES } from '@chat/contracts';
+import type { Tx } from '@chat/db';
+import { directGroupForRole, doCreateUserInTx } from '@chat/realm';
+import type { Services } from '../context';
+import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
+import { forgetCachedAuth } from '../lib/auth-cache';
+import { canSeeDeliveryEmail, EMAIL_VISIBILITY, fakeEmailDomain, isValidEmail } from '../lib/emails';
+import { emailVisibilityOf } from '../lib/format-user';
+import { checkFullName } from '../lib/names';
+import { accessBot, accessUserForAdmin, checkAdmin, isLastOwner, type Actor } from './actor';
+import { botAudience } from './api-keys';
+import { checkNewUser } from './create-user';
+import { doUpdateProfileData, type ProfileValue } from './profile-fields';
+
+type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
+
+async function announcePerson(tx: Tx, target: UserRow, person: Record<string, unknown>) {
+  await recordEvent(tx, {
+    realmId: target.realmId,
+    type: 'realm_user',
+    users: await usersWhoCanAccess(tx, target.realmId, target),
+    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, ...person } },
+  });
+}
+
+async function announceBot(tx: Tx, bot: UserRow, fields: Record<string, unknown>) {
+  await recordEvent(tx, {
+    realmId: bot.realmId,
+    type: 'realm_bot',
+    users: await botAudience(tx, bot.realmId, bot.botOwnerId),
+    event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } },
+  });
+}
+
+export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string) {
+  await tx.user.update({ where: { id: target.id }, data: { fullName } });
+  await announcePerson(tx, target, { full_name: fullName });
+  if (target.isBot) await announceBot(tx, target, { full_name: fullName });
+}
+
+/**
+ * Changes a role: the row, the system-group membership that mirrors it, and what the person
+ * may now see of others' addresses, announced to those concerned.
+ */
+export async function doChangeRole(tx: Tx, target: UserRow, role: number) {
+  const oldGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(target.role) } });
+  const newGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(role) } });
+  await tx.user.update({ where: { id: target.id }, data: { role } });
+  await announcePerson(tx, target, { role });
+  if (oldGroup.id !== newGroup.id) {
+    await tx.userGroupMember.deleteMany({ where: { groupId: oldGroup.id, userId: target.id } });
+    await tx.userGroupMember.create({ data: { groupId: newGroup.id, userId: target.id } });
+    const everyone = await activeUserIds(tx, target.realmId);
+    for (const [op, groupId] of [['remove_members', oldGroup.id], ['add_members', newGroup.id]] as const) {
+      await recordEvent(tx, {
+        realmId: target.realmId,
+        type: 'user_group',
+        users: everyone,
+        event: { type: 'user_group', op, group_id: groupId, user_ids: [target.id] },
+      });
+    }
+  }
+  // The person's new role may reveal or hide other people's real addresses.
+  const others = await tx.user.findMany({ where: { realmId: target.realmId, id: { not: target.id } } });
+  for (const other of others) {
+    const subject = { id: other.id, isBot: other.isBot, visibility: emailVisibilityOf(other) };
+    const before = canSeeDeliveryEmail({ id: target.id, role: target.role }, subject);
+    const after = canSeeDeliveryEmail({ id: target.id, role }, subject);
+    if (before === after) continue;
+    await recordEvent(tx, {
+      realmId: target.realmId,
+      type: 'realm_user',
+      users: [target.id],
+      event: { type: 'realm_user', op: 'update', person: { user_id: other.id, delivery_email: after ? other.deliveryEmail : null } },
+    });
+  }
+}
+
+/** Changes the real address (and the API address too where that is the real one). */
+export async function doChangeDeliveryEmail(tx: Tx, target: UserRow, email: string) {
+  const visibility = emailVisibilityOf(target);
+  const apiEmailIsReal = target.isBot || visibility === EMAIL_VISIBILITY.EVERYONE;
+  await tx.user.update({ where: { id: target.id }, data: { deliveryEmail: email, ...(apiEmailIsReal ? { email } : {}) } });
+  const audience = await usersWhoCanAccess(tx, target.realmId, target);
+  if (apiEmailIsReal) {
+    await recordEvent(tx, {
+      realmId: target.realmId,
+      type: 'realm_user',
+      users: audience,
+      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: email } },
+    });
+  }
+  const viewers = await tx.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true } });
+  const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, { id: target.id, isBot: target.isBot, visibility })).map((v) => v.id);
+  if (seeing.length) {
+    await recordEvent(tx, {
+      realmId: target.realmId,
+      type: 'realm_user',
+      users: seeing,
+      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: email } },
+    });
+  }
+}
+
+export interface UserChanges {
+  fullName?: string;
+  role?: number;
+  profileData?: Array<{ id: number; value: ProfileValue }>;
+  newEmail?: string;
+}
+
+/** PATCH /users/{id}: every change in one transaction; nothing is written if any part fails. */
+export async function doUpdateUser(services: Services, actor: Actor, userId: number, changes: UserChanges): Promise<void> {
+  const apiKey = await services.db.$transaction(async (tx) => {
+    const target = await accessUserForAdmin(tx, actor, userId, { allowDeactivated: true, allowBots: true });
+    if (changes.newEmail !== undefined) {
+      const perm = await tx.userSpecialPermission.findUnique({ where: { userId: actor.id } });
+      if (actor.role !== ROLE.OWNER || !perm?.canChangeUserEmails) {
+        throw errors.badRequest('User not authorized to change user emails');
+      }
+    }
+    let invalidate = false;
+    if (changes.role !== undefined && changes.role !== target.role) {
+      if (!ROLES.includes(changes.role)) throw errors.badRequest('Invalid role');
+      if ((target.role === ROLE.OWNER || changes.role === ROLE.OWNER) && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+      if (target.role === ROLE.OWNER && (await isLastOwner(tx, target.realmId, target.id))) {
+        throw errors.badRequest('The owner permission cannot be removed from the only organization owner.');
+      }
+      await doChangeRole(tx, target, changes.role);
+      invalidate = true;
+    }
+    if (changes.fullName !== undefined && changes.fullName.trim() !== '' && changes.fullName !== target.fullName) {
+      await doChangeFullName(tx, target, checkFullName(changes.fullName));
+    }
+    if (changes.profileData !== undefined) {
+      await doUpdateProfileData(tx, actor, target, changes.profileData);
+    }
+    if (changes.newEmail !== undefined && changes.newEmail !== target.deliveryEmail) {
+      const email = changes.newEmail.trim();
+      if (!isValidEmail(email)) throw errors.badRequest('Invalid address.');
+      const taken = await tx.user.findFirst({
+        where: { realmId: target.realmId, id: { not: target.id }, OR: [{ email: { equals: email, mode: 'insensitive' } }, { deliveryEmail: { equals: email, mode: 'insensitive' } }] },
+      });
+      if (taken) throw errors.badRequest(`Email '${email}' already in use`);
+      await doChangeDeliveryEmail(tx, target, email);
+      invalidate = true;
+    }
+    return invalidate ? target.apiKey : null;
+  });
+  if (apiKey) await forgetCachedAuth(services, apiKey);
+}
+
+/**
+ * Deactivates a user with their bots, and disables the invitation links they made; their API
+ * keys stop working at once.
+ */
+export async function doDeactivateUserInTx(tx: Tx, target: UserRow): Promise<string[]> {
+  const keys = [target.apiKey];
+  const audience = await usersWhoCanAccess(tx, target.realmId, target);
+  await tx.user.update({ where: { id: target.id }, data: { isActive: false } });
+  await recordEvent(tx, {
+    realmId: target.realmId,
+    type: 'realm_user',
+    users: audience,
+    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } },
+  });
+  if (target.isBot) {
+    await announceBot(tx, target, { is_active: false });
+    return keys;
+  }
+  await tx.multiuseInvite.updateMany({ where: { realmId: target.realmId, referredById: target.id }, data: { revoked: true } });
+  const bots = await tx.user.findMany({ where: { realmId: target.realmId, botOwnerId: target.id, isActive: true, isBot: true } });
+  for (const bot of bots) keys.push(...(await doDeactivateUserInTx(tx, bot)));
+  return keys;
+}
+
+export async function doDeactivateUser(services: Services, actor: Actor, userId: number, opts: { bot: boolean }): Promise<void> {
+  const keys = await services.db.$transaction(async (tx) => {
+    const target = opts.bot
+      ? await accessBot(tx, actor, userId)
+      : await accessUserForAdmin(tx, actor, userId, { allowDeactivated: false, allowBots: false });
+    if (!target.isActive) throw errors.badRequest('User is deactivated');
+    if (target.role === ROLE.OWNER && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+    if (target.role === ROLE.OWNER && (await isLastOwner(tx, target.realmId, target.id))) {
+      throw errors.badRequest('Cannot deactivate the only organization owner');
+    }
+    return doDeactivateUserInTx(tx, target);
+  });
+  await forgetCachedAuth(services, ...keys);
+}
+
+export async function doDeactivateSelf(services: Services, actor: Actor): Promise<void> {
+  const keys = await services.db.$transaction(async (tx) => {
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    if (me.role === ROLE.OWNER && (await isLastOwner(tx, me.realmId, me.id))) {
+      throw errors.badRequest('Cannot deactivate the only organization owner');
+    }
+    return doDeactivateUserInTx(tx, me);
+  });
+  await forgetCachedAuth(services, ...keys);
+}
+
+export async function doReactivateUser(services: Services, actor: Actor, userId: number): Promise<void> {
+  await services.db.$transaction(async (tx) => {
+    const target = await accessUserForAdmin(tx, actor, userId, { allowDeactivated: true, allowBots: true });
+    if (target.isActive) throw errors.badRequest('User is already active');
+    if (target.isBot && target.botOwnerId !== null) {
+      const owner = await tx.user.findUnique({ where: { id: target.botOwnerId } });
+      if (owner && !owner.isActive) throw errors.badRequest('Cannot reactivate a bot whose owner is deactivated.');
+    }
+    await tx.user.update({ where: { id: target.id }, data: { isActive: true } });
+    await announcePerson(tx, { ...target, isActive: true }, { is_active: true });
+    if (target.isBot) await announceBot(tx, target, { is_active: true });
+  });
+}
+
+/** POST /users: an administrator creates an account directly. */
+export async function doCreateUserByAdmin(
+  services: Services,
+  actor: Actor,
+  input: { email: string; fullName: string },
+): Promise<number> {
+  checkAdmin(actor);
+  return services.db.$transaction(async (tx) => {
+    const checked = await checkNewUser(tx, { realmId: actor.realmId, email: input.email, fullName: input.fullName });
+    const user = await doCreateUserInTx(tx, {
+      realmId: actor.realmId,
+      email: checked.email,
+      fullName: checked.fullName,
+      role: ROLE.MEMBER,
+      fakeEmailDomain: fakeEmailDomain(actor.realmUrl),
+    });
+    return user.id;
+  });
+}
