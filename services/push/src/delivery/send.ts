@@ -104,7 +104,10 @@ export async function deliverNotification(services: Services, relay: RelayClient
   const devices = await activeDevices(services.db, job.userId);
   if (!devices.length) return;
   const realm = await services.realms.get(job.realmId);
-  const payload = { ...job.notice, ...realm, type: 'message', user_id: job.userId };
+  const avatar = job.notice.sender_avatar_url;
+  // Clients may be told relative avatar paths; a notification is shown outside any session.
+  const senderAvatarUrl = avatar?.startsWith('/') ? `${realm.realm_url}${avatar}` : avatar;
+  const payload = { ...job.notice, sender_avatar_url: senderAvatarUrl, ...realm, type: 'message', user_id: job.userId };
   const reached = await pushToDevices(services, relay, job, devices, payload, 'alert');
   if (!reached) return;
   await services.db.$executeRawUnsafe(

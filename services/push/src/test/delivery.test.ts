@@ -2,10 +2,9 @@ import { flagBit } from '@chat/contracts';
 import { QueueStore } from '@chat/queues';
 import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
-import { decryptPayload } from '../lib/crypto';
 import { TestRelay } from './relay-server';
 import { createChannel, markRead, sendMessage, userFlags } from './messages';
-import { clientDevice, fullRegistration, post, startPush, waitFor, type ClientDevice } from './support';
+import { clientDecrypt, clientDevice, fullRegistration, post, startPush, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -33,7 +32,7 @@ function pushesTo(user: SeededUser): Array<Record<string, any>> {
     for (const req of r.body.push_requests as Array<Record<string, any>>) {
       if (req.token_id !== d.tokenId) continue;
       expect(req.payload.push_key_id).toBe(d.pushKeyId);
-      out.push(decryptPayload(d.keyBytes, req.payload.encrypted_data) as Record<string, any>);
+      out.push(clientDecrypt(d.keyBytes, req.payload.encrypted_data) as Record<string, any>);
     }
   }
   return out;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
+import nacl from 'tweetnacl';
 import { keyspace } from '@chat/bus';
 import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
 import { start, type PushHandle } from '../app';
@@ -105,4 +106,17 @@ export async function streamEvents(env: TestEnv, realmId: number, type: string):
     if (f.type === type) out.push(JSON.parse(f.payload!));
   }
   return out;
+}
+
+/**
+ * What a client does with a notification: Base64-decode encrypted_data, split off the 24-byte
+ * nonce, and open the rest with libsodium's crypto_secretbox_open_easy under the 32 key bytes
+ * that follow the 0x31 prefix of its push_key. Written against tweetnacl directly, not the
+ * service's own helper, so that a wrong layout cannot pass by being wrong the same way twice.
+ */
+export function clientDecrypt(pushKey: Buffer, encryptedData: string): Record<string, any> | null {
+  expect(pushKey[0]).toBe(0x31);
+  const bytes = Buffer.from(encryptedData, 'base64');
+  const opened = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), pushKey.subarray(1));
+  return opened ? JSON.parse(Buffer.from(opened).toString('utf8')) : null;
 }

@@ -1,8 +1,7 @@
 import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
-import { decryptPayload } from '../lib/crypto';
 import { TestRelay, type RelayMode } from './relay-server';
-import { clientDevice, fullRegistration, post, startPush, streamEvents, waitFor, type ClientDevice } from './support';
+import { clientDecrypt, clientDevice, fullRegistration, post, startPush, streamEvents, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -57,7 +56,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
       [requests[1]!, tablet],
     ] as const) {
       expect(r.payload.push_key_id).toBe(d.pushKeyId);
-      const plain = decryptPayload(d.keyBytes, r.payload.encrypted_data) as Record<string, unknown>;
+      const plain = clientDecrypt(d.keyBytes, r.payload.encrypted_data) as Record<string, unknown>;
       expect(plain).toEqual({
         realm_name: 'Test Organization',
         realm_url: 'https://chat.example.com',
@@ -68,7 +67,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
       expect(Math.abs((plain.time as number) - Date.now() / 1000)).toBeLessThan(30);
     }
     // One device's key does not open the other's payload.
-    expect(decryptPayload(phone.keyBytes, requests[1]!.payload.encrypted_data)).toBeNull();
+    expect(clientDecrypt(phone.keyBytes, requests[1]!.payload.encrypted_data)).toBeNull();
   });
 
   it('notifies only the device named by device_id', async () => {
