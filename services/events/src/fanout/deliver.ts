@@ -67,7 +67,8 @@ export class Fanout {
       const results = (await pipe.exec()) ?? [];
       results.forEach(([err, id], i) => {
         const a = chunk[i]!;
-        if (err) throw err;
+        // One broken queue must not hold the partition back: the others' appends are in.
+        if (err) return void this.log?.error({ err, queueId: a.queueId }, 'append failed');
         if (id === -1) stale.push(a.queueId);
         else if (Number(id) >= 0) this.appended += a.events.length;
       });
