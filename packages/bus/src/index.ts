@@ -3,3 +3,5 @@ export * from './keys';
 export * from './outbox';
 export { publishRows, type OutboxRow, type PublishOptions, type PublishResult } from './publish';
 export * from './relay';
+export * from './entries';
+export * from './consumer';

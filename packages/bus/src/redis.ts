@@ -88,6 +88,16 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
   return redis;
 }
 
+/**
+ * A dedicated blocking connection to the same server, database and credentials as `redis`, for
+ * code that is handed a connection rather than a URL.
+ */
+export function duplicateBlocking(redis: Redis, name: string, onError?: (err: Error) => void): Redis {
+  const copy = redis.duplicate({ connectionName: connectionName(name), maxRetriesPerRequest: null });
+  reportOncePerOutage(copy, onError ?? ((err) => console.warn(`[redis ${connectionName(name)}] ${err.message}`)));
+  return copy;
+}
+
 /** A connection for one blocking loop or subscriber; see createRedis. */
 export function createBlockingRedis(url: string = redisUrl(), opts: Omit<CreateRedisOptions, 'blocking'> = {}): Redis {
   return createRedis(url, { ...opts, blocking: true });

@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { createRedis } from '../redis';
 import { recordEvent } from '../outbox';
 import { OutboxRelay } from '../relay';
+import { StreamConsumer } from '../consumer';
+import type { StreamEntry } from '../entries';
 import {
   createTestDatabase,
   deleteKeys,
@@ -116,6 +118,39 @@ describe('outbox to stream', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0].fields).toMatchObject({ outbox_id: id, realm_id: '2', type: 'typing' });
     expect(JSON.parse(entries[0].fields.payload)).toEqual({ event: { type: 'typing', op: 'start' }, users: [4, 5] });
+  });
+
+  it('delivers committed events to a consumer group, each realm in commit order', async () => {
+    const seen: StreamEntry[] = [];
+    const consumer = new StreamConsumer({
+      redis,
+      keys,
+      group: keys.groups.events,
+      consumer: 'outbox-test',
+      handler: async (entries) => {
+        seen.push(...entries);
+      },
+    });
+    await consumer.start();
+    try {
+      const ids: string[] = [];
+      for (const op of ['add', 'update', 'remove']) {
+        ids.push(
+          await inTransaction(db.pool, (tx) =>
+            recordEvent(tx, { realmId: 4, type: 'reaction', event: { type: 'reaction', op }, users: [1, 2] }),
+          ),
+        );
+      }
+      await waitFor(() => seen.length === 3);
+      expect(seen.map((e) => [e.outboxId, e.realmId, e.type, e.payload.event])).toEqual([
+        [ids[0], 4, 'reaction', { type: 'reaction', op: 'add' }],
+        [ids[1], 4, 'reaction', { type: 'reaction', op: 'update' }],
+        [ids[2], 4, 'reaction', { type: 'reaction', op: 'remove' }],
+      ]);
+      expect(seen[0].payload.users).toEqual([1, 2]);
+    } finally {
+      await consumer.stop();
+    }
   });
 
   it('wakes on NOTIFY rather than waiting for the poll', async () => {
