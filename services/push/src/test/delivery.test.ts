@@ -42,7 +42,7 @@ const messagePushes = (user: SeededUser, messageId: number) => pushesTo(user).fi
 
 async function setSettings(user: SeededUser, changes: Record<string, unknown>) {
   const row = await env.db.user.findUniqueOrThrow({ where: { id: user.id } });
-  await env.db.user.update({ where: { id: user.id }, data: { settings: { ...(row.settings as object), ...changes } } });
+  await env.db.user.update({ where: { id: user.id }, data: { settings: { ...(row.settings as Record<string, string | number | boolean>), ...(changes as Record<string, boolean>) } } });
 }
 
 /** Waits long enough for the consumer and worker to have acted on whatever was sent. */
