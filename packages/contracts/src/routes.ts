@@ -35,6 +35,7 @@ export const API_ROUTES: readonly RouteRule[] = [
 
   // Push devices.
   { pattern: r('/mobile_push(/.*)?'), service: 'push', auth: 'required' },
+  { pattern: r('/register_client_device'), service: 'push', auth: 'required' },
   { pattern: r('/users/me/apns_device_token'), service: 'push', auth: 'required' },
   { pattern: r('/users/me/android_gcm_reg_id'), service: 'push', auth: 'required' },
 

@@ -230,3 +230,22 @@ async function removeMatchingLegacyTokens(tx: Tx, userId: number, tokenId: bigin
   const matching = legacy.filter((t) => tokenIdOfToken(t.token) === tokenId).map((t) => t.id);
   if (matching.length) await tx.pushDeviceToken.deleteMany({ where: { id: { in: matching } } });
 }
+
+/**
+ * POST /register_client_device: a new device id for the caller, to pass to
+ * /mobile_push/register. Ids count up per user; a client may also pick its own id, which the
+ * first full registration then creates.
+ */
+export async function doRegisterClientDevice(services: Services, identity: AuthedIdentity): Promise<number> {
+  if (identity.isBot) throw errors.botsNotAllowed();
+  const { realmId, userId } = identity;
+  return services.db.$transaction(async (tx) => {
+    // Serialises id allocation per user; released at commit.
+    await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('push_devices:' || $1::text))) AS l`, userId);
+    const last = await tx.pushDevice.aggregate({ where: { userId }, _max: { deviceId: true } });
+    const deviceId = Number((last._max.deviceId ?? 0n) + 1n);
+    await tx.pushDevice.create({ data: { realmId, userId, deviceId: BigInt(deviceId) } });
+    await recordDeviceEvent(tx, realmId, userId, { type: 'device', op: 'add', device_id: deviceId });
+    return deviceId;
+  });
+}

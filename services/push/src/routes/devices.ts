@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { checkRegisterPushDevice, doRegisterPushDevice } from '../actions/devices';
+import { checkRegisterPushDevice, doRegisterClientDevice, doRegisterPushDevice } from '../actions/devices';
 
 export function deviceRoutes(router: Router, services: Services): void {
   router.post(
@@ -18,5 +18,9 @@ export function deviceRoutes(router: Router, services: Services): void {
       });
       await doRegisterPushDevice(services, identity, checked);
     }),
+  );
+  router.post(
+    '/register_client_device',
+    endpoint(async ({ identity }) => ({ device_id: await doRegisterClientDevice(services, identity) })),
   );
 }

@@ -246,3 +246,31 @@ describe('POST /mobile_push/register lifecycle', () => {
     expect(other.body.msg).toBe('No push registration exists to rotate key for.');
   });
 });
+
+describe('POST /register_client_device', () => {
+  it('hands out device ids per user that /mobile_push/register then uses', async () => {
+    const first = await post(push, realm.realmId, realm.moderator, '/register_client_device');
+    const second = await post(push, realm.realmId, realm.moderator, '/register_client_device');
+    expect(first.body).toEqual({ result: 'success', msg: '', device_id: 1 });
+    expect(second.body.device_id).toBe(2);
+    const events = await waitFor('device add events', async () => {
+      const all = (await streamEvents(env, realm.realmId, 'device')).filter((e) => (e.users as number[])[0] === realm.moderator.id);
+      return all.length >= 2 && all;
+    });
+    expect(events.map((e) => e.event)).toEqual([
+      { type: 'device', op: 'add', device_id: 1 },
+      { type: 'device', op: 'add', device_id: 2 },
+    ]);
+
+    // A device that exists but was never set up for push: rotation is refused, registration works.
+    const d = clientDevice(2);
+    const rotate = await post(push, realm.realmId, realm.moderator, '/mobile_push/register', { device_id: 2, ...keyFields(d) });
+    expect(rotate.body.msg).toBe('No push registration exists to rotate key for.');
+    expect((await post(push, realm.realmId, realm.moderator, '/mobile_push/register', fullRegistration(d))).body.result).toBe('success');
+    expect(await env.db.pushDevice.count({ where: { userId: realm.moderator.id } })).toBe(2);
+  });
+
+  it('refuses bots', async () => {
+    expect((await post(push, realm.realmId, realm.bot, '/register_client_device')).body.msg).toBe('This endpoint does not accept bot requests.');
+  });
+});
