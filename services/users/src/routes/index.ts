@@ -3,6 +3,7 @@ import type { Services } from '../context';
 import { serverSettingsRoutes } from './server-settings';
 import { usersRoutes } from './users';
 import { profileFieldRoutes } from './profile-fields';
+import { botRoutes } from './bots';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -10,6 +11,7 @@ export function apiRoutes(router: Router, services: Services): void {
   // Specific /users/me/... paths first: /users/:user would otherwise take them.
   profileFieldRoutes(router, services);
   usersRoutes(router, services);
+  botRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */

@@ -1,0 +1,151 @@
+import { recordEvent } from '@chat/bus';
+import { BOT_TYPE, errors, ROLE } from '@chat/contracts';
+import type { Tx } from '@chat/db';
+import { doCreateUserInTx } from '@chat/realm';
+import type { Services } from '../context';
+import { avatarUrl } from '../lib/avatars';
+import { fakeEmailDomain } from '../lib/emails';
+import { hasRealmPermission } from '../lib/groups';
+import { checkFullName } from '../lib/names';
+import { accessBot, isAdmin, type Actor } from './actor';
+import { botAudience, doRegenerateApiKey } from './api-keys';
+import { doChangeFullName } from './manage-users';
+
+type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
+
+/** Bot types this server runs: generic bots and incoming webhooks (no outgoing services here). */
+const ALLOWED_BOT_TYPES: readonly number[] = [BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK];
+
+export function formatBot(bot: UserRow, realmUrl: string): Record<string, unknown> {
+  return {
+    user_id: bot.id,
+    email: bot.email,
+    username: bot.email,
+    full_name: bot.fullName,
+    bot_type: bot.botType,
+    is_active: bot.isActive,
+    api_key: bot.apiKey,
+    avatar_url: avatarUrl(bot, { realmUrl, clientGravatar: false, emailPublic: true }),
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    owner_id: bot.botOwnerId,
+    services: [],
+  };
+}
+
+/** Bots and guests cannot own or create bots. */
+function checkHumanMember(actor: Actor) {
+  if (actor.isBot) throw errors.badRequest('This endpoint does not accept bot requests.');
+  if (actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+}
+
+export async function listBots(services: Services, actor: Actor) {
+  const bots = await services.db.user.findMany({
+    where: { realmId: actor.realmId, isBot: true, isActive: true, ...(isAdmin(actor) ? {} : { botOwnerId: actor.id }) },
+    orderBy: { id: 'asc' },
+  });
+  return bots.map((b) => formatBot(b, actor.realmUrl));
+}
+
+export async function doCreateBot(
+  services: Services,
+  actor: Actor,
+  input: { fullName: string; shortName: string; botType?: number },
+): Promise<Record<string, unknown>> {
+  checkHumanMember(actor);
+  const botType = input.botType ?? BOT_TYPE.GENERIC;
+  if (!ALLOWED_BOT_TYPES.includes(botType)) throw errors.badRequest('Invalid bot type');
+  const shortName = input.shortName.trim();
+  if (!shortName || !/^[A-Za-z0-9._-]+$/.test(shortName)) throw errors.badRequest('Bad name or username');
+  const fullName = checkFullName(input.fullName);
+  const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
+  return services.db.$transaction(async (tx) => {
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    const allowed =
+      (await hasRealmPermission(tx, actor.realmId, 'can_create_bots_group', me)) ||
+      (botType === BOT_TYPE.INCOMING_WEBHOOK && (await hasRealmPermission(tx, actor.realmId, 'can_create_write_only_bots_group', me)));
+    if (!allowed) throw errors.insufficientPermission();
+    if (await tx.user.findFirst({ where: { realmId: actor.realmId, email: { equals: email, mode: 'insensitive' } } })) {
+      throw errors.badRequest('Username already in use');
+    }
+    if (await tx.user.findFirst({ where: { realmId: actor.realmId, fullName, isActive: true } })) {
+      throw errors.badRequest('Name is already in use.');
+    }
+    const bot = await doCreateUserInTx(tx, {
+      realmId: actor.realmId,
+      email,
+      fullName,
+      role: ROLE.MEMBER,
+      isBot: true,
+      botType,
+      botOwnerId: actor.id,
+    });
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'realm_bot',
+      users: await botAudience(tx, actor.realmId, actor.id),
+      event: { type: 'realm_bot', op: 'add', bot: formatBot(bot, actor.realmUrl) },
+    });
+    const f = formatBot(bot, actor.realmUrl);
+    return {
+      user_id: bot.id,
+      api_key: bot.apiKey,
+      avatar_url: f.avatar_url,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+    };
+  });
+}
+
+export async function doUpdateBot(
+  services: Services,
+  actor: Actor,
+  botId: number,
+  input: { fullName?: string; botOwnerId?: number },
+): Promise<Record<string, unknown>> {
+  return services.db.$transaction(async (tx) => {
+    const bot = await accessBot(tx, actor, botId);
+    if (input.fullName !== undefined && input.fullName.trim() !== '' && input.fullName !== bot.fullName) {
+      await doChangeFullName(tx, bot, checkFullName(input.fullName));
+    }
+    if (input.botOwnerId !== undefined && input.botOwnerId !== bot.botOwnerId) {
+      const owner = await tx.user.findFirst({ where: { id: input.botOwnerId, realmId: actor.realmId } });
+      if (!owner) throw errors.badRequest('Failed to change owner, no such user');
+      if (!owner.isActive) throw errors.badRequest('Failed to change owner, user is deactivated');
+      if (owner.isBot) throw errors.badRequest("Failed to change owner, bots can't own other bots");
+      const before = await botAudience(tx, actor.realmId, bot.botOwnerId);
+      await tx.user.update({ where: { id: bot.id }, data: { botOwnerId: owner.id } });
+      const after = await botAudience(tx, actor.realmId, owner.id);
+      const lost = before.filter((id) => !after.includes(id));
+      if (lost.length) {
+        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: lost, event: { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } } });
+      }
+      const fresh = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
+      const gained = after.filter((id) => !before.includes(id));
+      if (gained.length) {
+        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: gained, event: { type: 'realm_bot', op: 'add', bot: formatBot(fresh, actor.realmUrl) } });
+      }
+      const kept = after.filter((id) => before.includes(id));
+      if (kept.length) {
+        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: kept, event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } } });
+      }
+      const everyone = await tx.user.findMany({ where: { realmId: actor.realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } });
+      await recordEvent(tx, {
+        realmId: actor.realmId,
+        type: 'realm_user',
+        users: everyone.map((u) => u.id),
+        event: { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: owner.id } },
+      });
+    }
+    const fresh = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
+    const f = formatBot(fresh, actor.realmUrl);
+    return { full_name: fresh.fullName, avatar_url: f.avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false, bot_owner_id: fresh.botOwnerId };
+  });
+}
+
+export async function doRegenerateBotKey(services: Services, actor: Actor, botId: number): Promise<string> {
+  const bot = await accessBot(services.db, actor, botId);
+  return doRegenerateApiKey(services, bot);
+}
