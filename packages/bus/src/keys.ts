@@ -62,7 +62,6 @@ export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
 
   const stream = (partition: number) => `${prefix}{s:${checkPartition(partition)}}:events`;
   const queue = (queueId: string) => `${prefix}{q:${queueId}}`;
-  const realm = (realmId: number) => `${prefix}{r:${realmId}}`;
 
   return {
     prefix,
@@ -89,23 +88,29 @@ export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
     publishedMarker: (partition: number, outboxId: string) =>
       `${prefix}{s:${checkPartition(partition)}}:published:${outboxId}`,
 
-    /** One client's event queue (events service). All of a queue's keys share a slot. */
+    /** One client's event queue (packages/queues). A queue's data keys share one slot. */
     queueEvents: (queueId: string) => `${queue(queueId)}:events`,
-    /** The queue's descriptor: owner, event_types, narrow, capabilities, last activity. */
+    /** The queue's registration, sequence and per-partition positions. */
     queueMeta: (queueId: string) => `${queue(queueId)}:meta`,
-    /** Pub/sub channel that wakes long-polls waiting on the queue. */
-    queueWakeChannel: (queueId: string) => `${queue(queueId)}:wake`,
-    /** Ids of the queues of one user, so fan-out finds them without scanning. */
-    userQueues: (realmId: number, userId: number) => `${realm(realmId)}:user:${userId}:queues`,
-    /** Ids of every queue in a realm, for events addressed to the whole realm. */
-    realmQueues: (realmId: number) => `${realm(realmId)}:queues`,
-    /** Queue ids scored by last activity, for garbage collection of abandoned queues. */
-    queueActivity: () => `${prefix}queues:activity`,
+    /** Pub/sub channel that wakes the long-polls waiting on a queue; channels have no slot. */
+    queueWakeChannel: (queueId: string) => `${prefix}wake:${queueId}`,
+    /** Index sets fan-out uses to find queues: one user's, a realm's, and all_public_streams ones. */
+    userQueues: (realmId: number, userId: number) => `${prefix}qidx:user:${realmId}:${userId}`,
+    realmQueues: (realmId: number) => `${prefix}qidx:realm:${realmId}`,
+    publicStreamQueues: (realmId: number) => `${prefix}qidx:public:${realmId}`,
 
-    /** Gateway: cached result of authenticating one credential. */
-    authCache: (credentialHash: string) => `${prefix}auth:${credentialHash}`,
+    /** events service: the lease on reading one partition, and the set of live replicas. */
+    partitionLease: (partition: number) => `${prefix}events:lease:${checkPartition(partition)}`,
+    eventsReplicas: () => `${prefix}events:replicas`,
+
+    /** Gateway: cached result of authenticating one API key (by its SHA-256, hex). */
+    authCache: (apiKeySha256: string) => `${prefix}auth:${apiKeySha256}`,
     /** Gateway: key prefix handed to the rate limiter. */
-    rateLimitPrefix: () => `${prefix}ratelimit`,
+    rateLimitPrefix: () => `${prefix}rl`,
+    /** Uploads: lock on one tus upload, and the channel that asks its holder to release it. */
+    tusLock: (uploadId: string) => `${prefix}tus:lock:${uploadId}`,
+    tusReleaseChannel: () => `${prefix}tus:release`,
+
     /**
      * BullMQ prefix. BullMQ's scripts touch many keys of one queue, so on a cluster wrap queue
      * names in braces (`{push}`) to keep each queue on one slot.

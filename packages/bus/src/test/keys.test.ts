@@ -32,7 +32,16 @@ describe('keyspace', () => {
     expect(hashTag(keys.stream(3))).not.toBe(hashTag(keys.stream(4)));
     expect(keys.queueEvents('abc')).toBe('test:keys:{q:abc}:events');
     expect(hashTag(keys.queueMeta('abc'))).toBe(hashTag(keys.queueEvents('abc')));
-    expect(hashTag(keys.userQueues(2, 7))).toBe(hashTag(keys.realmQueues(2)));
+  });
+
+  it('names the keys other packages use under the same prefix', () => {
+    expect(keys.queueWakeChannel('abc')).toBe('test:keys:wake:abc');
+    expect(keys.userQueues(2, 7)).toBe('test:keys:qidx:user:2:7');
+    expect(keys.realmQueues(2)).toBe('test:keys:qidx:realm:2');
+    expect(keys.publicStreamQueues(2)).toBe('test:keys:qidx:public:2');
+    expect(keys.partitionLease(3)).toBe('test:keys:events:lease:3');
+    expect(keys.authCache('ff')).toBe('test:keys:auth:ff');
+    expect(keys.rateLimitPrefix()).toBe('test:keys:rl');
   });
 
   it('rejects prefixes that would break hash tags', () => {
