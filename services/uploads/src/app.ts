@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createRedis, keyspace, OutboxRelay } from '@chat/bus';
+import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
 import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
@@ -11,6 +11,8 @@ import { startLinkConsumer } from './workers/links';
 import { uploadRoutes } from './routes/uploads';
 import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
+import { createTusServer, tusRoutes } from './routes/tus';
+import { RedisLocker } from './lib/tus-locker';
 
 export interface UploadsHandle extends ServiceHandle {
   services: Services;
@@ -31,8 +33,17 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   await storage.init();
 
   const base = { db, redis, keys, config, log, storage };
-  const jobs = new UploadJobs(base);
+  const tusExpiryMs = config.TUS_EXPIRY_HOURS * 3600 * 1000;
+  // The periodic sweep also drops resumable uploads abandoned for longer than their expiry.
+  const jobs = new UploadJobs(base, () => storage.tusDataStore(tusExpiryMs).deleteExpired());
   const services: Services = { ...base, requestThumbnails: (id) => jobs.requestThumbnails(id) };
+  const locker = new RedisLocker(
+    redis,
+    createBlockingRedis(config.REDIS_URL, { name: 'uploads:tus-locks', onError: (err) => log.warn({ err }, 'redis error') }),
+    config.REDIS_PREFIX,
+  );
+  const tus = createTusServer(services, locker);
+
   const stops: Array<() => Promise<void>> = [];
   if (config.OUTBOX_RELAY) {
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.warn({ err }, 'outbox relay error') });
@@ -58,6 +69,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     api: (router: Router) => {
       uploadRoutes(router, services);
       attachmentRoutes(router, services);
+      tusRoutes(router, tus);
     },
     site: (router: Router) => fileRoutes(router, services),
   });
@@ -71,6 +83,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       await server.close(config.SHUTDOWN_GRACE_MS);
       for (const stop of stops.reverse()) await stop().catch((err) => log.warn({ err }, 'stop failed'));
       await jobs.close();
+      locker.close();
       storage.close();
       redis.disconnect();
       await db.$disconnect();

@@ -116,6 +116,8 @@ export async function removeStoredFile(s: Services, a: { pathId: string; thumbna
   for (const key of keys) {
     await s.storage.remove(key).catch((err) => s.log.warn({ err, key }, 'could not delete stored file'));
   }
+  // A resumable upload leaves its bookkeeping behind until the file goes.
+  await s.storage.forgetTusUpload(a.pathId).catch((err) => s.log.warn({ err, key: a.pathId }, 'could not delete upload state'));
 }
 
 export function thumbnailKeys(pathId: string, thumbnails: unknown): string[] {

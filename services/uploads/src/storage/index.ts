@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { DataStore } from '@tus/utils';
 import type { UploadsConfig } from '../config';
 import { LocalStorage } from './local';
 import { S3Storage } from './s3';
@@ -35,6 +36,16 @@ export interface Storage {
   directUrl(key: string, opts: ServeOptions): Promise<string | null>;
   /** Absolute path of the object on local disk, for sendFile (ranges, conditional GETs). */
   localPath(key: string): string | null;
+  /**
+   * The tus datastore writing into this same storage, so that every replica sharing it can
+   * continue any unfinished upload. Upload ids are path ids: a finished upload is already at
+   * its final key.
+   */
+  tusDataStore(expirationMs: number): DataStore;
+  /** Marks a tus upload finished, so the expiry sweep leaves its bytes alone (an attachment's now). */
+  finishTusUpload(id: string): Promise<void>;
+  /** Forgets a tus upload's bookkeeping, if any (when its attachment is deleted). */
+  forgetTusUpload(id: string): Promise<void>;
   /** Creates what the backend needs (folder, bucket); safe to call on every start. */
   init(): Promise<void>;
   close(): void;

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileStore } from '@tus/file-store';
+import type { DataStore } from '@tus/utils';
 import type { ServeOptions, Storage } from './index';
+import { FolderKvStore } from './tus-state';
+
+/** State of unfinished resumable uploads, beside the files (never a valid path id: no realm). */
+const TUS_STATE_DIR = '.tus';
 
 /**
  * Files on a local (or network-mounted) disk below one root folder. Writes go to a temporary
@@ -13,6 +19,7 @@ import type { ServeOptions, Storage } from './index';
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
   readonly root: string;
+  private tusStore?: DataStore;
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -91,6 +98,26 @@ export class LocalStorage implements Storage {
 
   localPath(key: string): string {
     return this.resolve(key);
+  }
+
+  tusDataStore(expirationMs: number): DataStore {
+    this.tusStore ??= new FileStore({
+      directory: this.root,
+      configstore: new FolderKvStore(path.join(this.root, TUS_STATE_DIR)),
+      expirationPeriodInMilliseconds: expirationMs,
+    }) as unknown as DataStore;
+    return this.tusStore;
+  }
+
+  async finishTusUpload(id: string): Promise<void> {
+    // FileStore's sweep reads the stored offset, which it never updates itself.
+    const state = new FolderKvStore(path.join(this.root, TUS_STATE_DIR));
+    const upload = await state.get(id);
+    if (upload && upload.size !== undefined) await state.set(id, { ...upload, offset: upload.size } as typeof upload);
+  }
+
+  async forgetTusUpload(id: string): Promise<void> {
+    await new FolderKvStore(path.join(this.root, TUS_STATE_DIR)).delete(id);
   }
 
   close(): void {}

@@ -9,7 +9,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { DataStore } from '@tus/utils';
 import { contentDisposition, type ServeOptions, type Storage } from './index';
+import { ChunkedS3Store } from './s3-tus';
 
 export interface S3Options {
   bucket: string;
@@ -36,6 +38,7 @@ export class S3Storage implements Storage {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   readonly bucket: string;
+  private tusStore?: ChunkedS3Store;
 
   constructor(private readonly opts: S3Options) {
     this.bucket = opts.bucket;
@@ -119,6 +122,19 @@ export class S3Storage implements Storage {
 
   localPath(): null {
     return null;
+  }
+
+  tusDataStore(expirationMs: number): DataStore {
+    this.tusStore ??= new ChunkedS3Store(this.client, this.bucket, expirationMs);
+    return this.tusStore;
+  }
+
+  async finishTusUpload(): Promise<void> {
+    // The chunked store's state already says offset === size once the last byte is in.
+  }
+
+  async forgetTusUpload(id: string): Promise<void> {
+    await (this.tusDataStore(0) as ChunkedS3Store).forget(id);
   }
 
   close(): void {

@@ -1,0 +1,108 @@
+import type { Request, Response, Router } from 'express';
+import { Server } from '@tus/server';
+import type { Locker } from '@tus/utils';
+import { errors, type Identity } from '@chat/contracts';
+import type { Services } from '../context';
+import { doCreateAttachment } from '../actions/attachments';
+import { fileInfo, isPathId, newPathId } from '../lib/files';
+import { uploadResult } from './uploads';
+
+export const TUS_PATH = '/api/v1/tus';
+
+type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]['onUploadCreate']>>[0];
+
+/** The express request behind the tus library's request object (it keeps the Node one). */
+function identityOf(req: TusRequest): Identity | undefined {
+  return (req as unknown as { runtime?: { node?: { req?: Request } } }).runtime?.node?.req?.identity;
+}
+
+/** A tus hook's way of answering with our error envelope. */
+function refuse(err: { status: number; toJSON(): unknown }) {
+  return { status_code: err.status, body: JSON.stringify(err.toJSON()) };
+}
+
+/**
+ * The resumable upload endpoint: the tus protocol (creation, creation-with-upload, deferred
+ * length, termination, expiration) served by @tus/server. Upload ids are path ids, so a finished
+ * upload is already where a plain upload would be, and the last request answers like
+ * POST /user_uploads. Unfinished uploads and their locks live in the shared storage and Redis,
+ * so any replica can continue any upload.
+ */
+export function createTusServer(s: Services, locker: Locker): Server {
+  const maxMib = s.config.MAX_FILE_UPLOAD_SIZE_MIB;
+  const datastore = s.storage.tusDataStore(s.config.TUS_EXPIRY_HOURS * 3600 * 1000);
+  const encodeId = (id: string) => Buffer.from(id).toString('base64url');
+
+  return new Server({
+    path: TUS_PATH,
+    datastore,
+    locker,
+    maxSize: maxMib * 1024 * 1024,
+    // A finished upload is an attachment: deleting it goes through DELETE /attachments/{id}.
+    disableTerminationForFinishedUploads: true,
+    namingFunction: (req, metadata) => {
+      const identity = identityOf(req);
+      if (!identity?.userId) throw refuse(errors.notLoggedIn());
+      const { name } = fileInfo(metadata?.filename ?? undefined, metadata?.filetype ?? undefined);
+      return newPathId(identity.realmId, name);
+    },
+    // Path ids contain slashes; the URL carries them encoded as one segment.
+    generateUrl: (_req, { path, id }) => `${path}/${encodeId(id)}`,
+    getFileIdFromRequest: (req, segment) => {
+      if (!segment) return undefined;
+      const id = Buffer.from(segment, 'base64url').toString();
+      const identity = identityOf(req);
+      if (!isPathId(id) || !identity || Number(id.split('/')[0]) !== identity.realmId) return undefined;
+      return id;
+    },
+    onIncomingRequest: async (req, id) => {
+      const identity = identityOf(req);
+      if (!identity?.userId) throw refuse(errors.notLoggedIn());
+      if (req.method === 'POST') return;
+      // Only the uploader may see or continue an upload; to anyone else it does not exist.
+      const upload = await datastore.getUpload(id).catch(() => null);
+      if (!upload || upload.metadata?.owner_id !== String(identity.userId)) {
+        throw { status_code: 404, body: 'The file for this url was not found\n' };
+      }
+    },
+    onUploadCreate: async (req, upload) => {
+      const identity = identityOf(req)!;
+      const { name, contentType } = fileInfo(upload.metadata?.filename ?? undefined, upload.metadata?.filetype ?? undefined);
+      return { metadata: { ...upload.metadata, filename: name, filetype: contentType, owner_id: String(identity.userId) } };
+    },
+    onUploadFinish: async (req, upload) => {
+      const identity = identityOf(req)!;
+      const name = upload.metadata?.filename ?? 'uploaded-file';
+      await doCreateAttachment(s, {
+        realmId: identity.realmId,
+        ownerId: identity.userId!,
+        pathId: upload.id,
+        fileName: name,
+        size: upload.size ?? upload.offset,
+        contentType: upload.metadata?.filetype ?? 'application/octet-stream',
+      });
+      await s.storage.finishTusUpload(upload.id);
+      return {
+        status_code: 200,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ result: 'success', msg: '', ...uploadResult(upload.id, name) }),
+      };
+    },
+    onResponseError: (_req, err) => {
+      if ('status_code' in err && err.status_code === 413) return refuse(errors.fileTooLarge(maxMib));
+      return undefined;
+    },
+  });
+}
+
+export function tusRoutes(router: Router, tus: Server): void {
+  const handle = async (req: Request, res: Response) => {
+    if (!req.identity?.userId) throw errors.notLoggedIn();
+    // The router saw a path relative to /api/v1; the tus server matches the full one.
+    req.url = req.originalUrl;
+    await tus.handle(req, res);
+  };
+  router.all(['/tus', '/tus/*rest'], (req, res, next) => {
+    handle(req, res).catch(next);
+  });
+}
