@@ -4,9 +4,13 @@ import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Deps } from './lib/context';
 import { messageRoutes } from './routes/messages';
+import { streamRoutes } from './routes/streams';
+import { subscriptionRoutes } from './routes/subscriptions';
 
 export function mountRoutes(router: Router, deps: Deps): void {
   messageRoutes(router, deps);
+  subscriptionRoutes(router, deps);
+  streamRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */

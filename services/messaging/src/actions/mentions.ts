@@ -1,15 +1,12 @@
 /** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
-import type { Stream, Tx } from '@chat/db';
+import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
-import { settingOrDefault, SYSTEM_GROUPS, userInGroupSetting } from '../lib/groups';
+import { hasRealmPermission } from '../lib/groups';
 import type { RenderResult } from '../markdown';
 
-async function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
-  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
-  const stored = (realm.settings as Record<string, unknown> | null)?.can_mention_many_users_group;
-  const value = await settingOrDefault(deps.db as unknown as Tx, actor.realmId, stored, SYSTEM_GROUPS.administrators);
-  return userInGroupSetting(deps.db as unknown as Tx, actor.userId, value);
+function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
+  return hasRealmPermission(deps.db, actor.realmId, actor.userId, 'can_mention_many_users_group');
 }
 
 /**

@@ -31,8 +31,8 @@ export function checkStreamName(raw: string): string {
   return name;
 }
 
-/** Creates one channel and tells everyone who may see it. */
-export async function doCreateStream(tx: Tx, actor: Actor, spec: NewStream): Promise<Stream> {
+/** Creates one channel and tells everyone who may see it (`subscriberIds`: about to join). */
+export async function doCreateStream(tx: Tx, actor: Actor, spec: NewStream, subscriberIds: number[] = []): Promise<Stream> {
   const name = checkStreamName(spec.name);
   const description = (spec.description ?? '').replace(/\n/g, ' ');
   if ([...description].length > LIMITS.maxStreamDescriptionLength) {
@@ -60,7 +60,7 @@ export async function doCreateStream(tx: Tx, actor: Actor, spec: NewStream): Pro
       canSendMessageGroup: (spec.canSendMessageGroup ?? undefined) as never,
     },
   });
-  const viewers = await streamViewerIds(tx, stream, []);
+  const viewers = await streamViewerIds(tx, stream, subscriberIds);
   if (viewers.length) {
     await recordEvent(tx, {
       realmId: actor.realmId,

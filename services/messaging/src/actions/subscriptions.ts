@@ -51,3 +51,29 @@ export async function doSubscribeUsers(tx: Tx, actor: Actor, stream: Stream, use
   }
   return added;
 }
+
+/** Ends the subscriptions of `userIds`; returns who was actually subscribed. */
+export async function doUnsubscribeUsers(tx: Tx, actor: Actor, stream: Stream, userIds: number[]): Promise<number[]> {
+  const subs = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds }, active: true } });
+  const removed = subs.map((s) => s.userId);
+  if (!removed.length) return [];
+  await tx.subscription.updateMany({ where: { streamId: stream.id, userId: { in: removed } }, data: { active: false } });
+  for (const userId of removed) {
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'subscription',
+      users: [userId],
+      event: { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] },
+    });
+  }
+  const peers = (await streamViewerIds(tx, stream, [])).filter((id) => !removed.includes(id));
+  if (peers.length) {
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'subscription',
+      users: peers,
+      event: { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: removed },
+    });
+  }
+  return removed;
+}

@@ -4,9 +4,11 @@
  * the system role groups contain the roles above them.
  */
 import type { Tx } from '@chat/db';
-import { SYSTEM_GROUPS } from '@chat/realm';
+import { errors } from '@chat/contracts';
+import { REALM_GROUP_SETTING_DEFAULTS, SYSTEM_GROUPS } from '@chat/realm';
 
-export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+export type { GroupSettingValue } from '@chat/realm';
+import type { GroupSettingValue } from '@chat/realm';
 
 export function isGroupSettingValue(v: unknown): v is GroupSettingValue {
   if (typeof v === 'number') return Number.isSafeInteger(v);
@@ -57,3 +59,31 @@ export async function settingOrDefault(tx: Tx, realmId: number, stored: unknown,
 }
 
 export { SYSTEM_GROUPS };
+
+/** Whether the user belongs to a realm-level group setting (defaults from @chat/realm). */
+export async function hasRealmPermission(tx: Tx, realmId: number, userId: number, key: string): Promise<boolean> {
+  const realm = await tx.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
+  const stored = (realm.settings as Record<string, unknown> | null)?.[key];
+  const fallback = REALM_GROUP_SETTING_DEFAULTS[key];
+  if (!fallback && !isGroupSettingValue(stored)) throw new Error(`unknown realm group setting ${key}`);
+  return userInGroupSetting(tx, userId, await settingOrDefault(tx, realmId, stored, fallback));
+}
+
+/**
+ * Checks a group-setting value a client sent: groups must exist in the realm (system groups
+ * are the only named groups allowed where `systemOnly`), users must be active members of it.
+ */
+export async function checkGroupSettingValue(tx: Tx, realmId: number, value: unknown, name: string): Promise<GroupSettingValue> {
+  if (!isGroupSettingValue(value)) throw errors.badRequest(`Invalid ${name}`);
+  const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
+  const userIds = typeof value === 'number' ? [] : value.direct_members;
+  const groups = await tx.userGroup.count({ where: { id: { in: groupIds }, realmId } });
+  if (groups !== new Set(groupIds).size) throw errors.badRequest('Invalid user group ID');
+  const users = await tx.user.count({ where: { id: { in: userIds }, realmId } });
+  if (users !== new Set(userIds).size) throw errors.badRequest('Invalid user ID');
+  // A group of exactly one system group is stored as that group's id, as clients send it back.
+  if (typeof value !== 'number' && value.direct_members.length === 0 && value.direct_subgroups.length === 1) {
+    return value.direct_subgroups[0];
+  }
+  return value;
+}

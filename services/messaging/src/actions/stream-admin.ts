@@ -1,0 +1,166 @@
+/** Changing and archiving channels (PATCH and DELETE /streams/{id}). */
+import type { Stream, Tx } from '@chat/db';
+import { errors, LIMITS } from '@chat/contracts';
+import { isAdmin, type Actor, type Deps } from '../lib/context';
+import { checkGroupSettingValue, hasRealmPermission, settingOrDefault } from '../lib/groups';
+import { recordEvent } from '../lib/outbox';
+import { emptyRenderContext, renderMarkdown } from '../markdown';
+import { STREAM_GROUP_DEFAULTS, streamDict, streamViewerIds } from './stream-dicts';
+import { checkStreamName } from './streams';
+
+export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
+const GROUP_SETTINGS = {
+  can_add_subscribers_group: 'canAddSubscribersGroup',
+  can_remove_subscribers_group: 'canRemoveSubscribersGroup',
+  can_send_message_group: 'canSendMessageGroup',
+} as const;
+
+export interface StreamChanges {
+  description?: string;
+  newName?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  topicsPolicy?: string;
+  messageRetentionDays?: number | null;
+  folderId?: number | null;
+  isArchived?: boolean;
+  groups?: Partial<Record<keyof typeof GROUP_SETTINGS, { new: unknown; old?: unknown }>>;
+}
+
+/** Channel administration is for realm administrators (can_administer_channel_group is "nobody"). */
+function checkCanAdminister(actor: Actor): void {
+  if (!isAdmin(actor)) throw errors.mustBeAdmin();
+}
+
+async function emit(tx: Tx, actor: Actor, stream: Stream, users: number[], property: string, value: unknown, extra: Record<string, unknown> = {}) {
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'stream',
+    users,
+    event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra },
+  });
+}
+
+export async function doUpdateStream(deps: Deps, actor: Actor, streamId: number, c: StreamChanges): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    let stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
+    if (!stream) throw errors.invalidStreamId();
+    checkCanAdminister(actor);
+    const viewersBefore = await streamViewerIds(tx, stream, []);
+    if (c.description !== undefined) {
+      const description = c.description.replace(/\n/g, ' ');
+      if ([...description].length > LIMITS.maxStreamDescriptionLength) {
+        throw errors.badRequest(`Channel description too long (limit: ${LIMITS.maxStreamDescriptionLength} characters).`);
+      }
+      const rendered = description ? renderMarkdown(description, emptyRenderContext(actor.realmUrl)).html : '';
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { description, renderedDescription: rendered } });
+      await emit(tx, actor, stream, viewersBefore, 'description', description, { rendered_description: rendered });
+    }
+    if (c.newName !== undefined) {
+      const name = checkStreamName(c.newName);
+      const clash = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase(), id: { not: stream.id } } });
+      if (clash) throw errors.badRequest(`Channel '${name}' already exists`);
+      const old = stream;
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { name, nameKey: name.toLowerCase() } });
+      await emit(tx, actor, old, viewersBefore, 'name', name);
+    }
+    if (c.topicsPolicy !== undefined) {
+      if (!TOPICS_POLICIES.includes(c.topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
+      if (!isAdmin(actor) && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_set_topics_policy_group'))) {
+        throw errors.insufficientPermission();
+      }
+      if (c.topicsPolicy === 'empty_topic_only' && (await tx.message.count({ where: { streamId: stream.id, topic: { not: '' } } })) > 0) {
+        throw errors.badRequest(
+          'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
+        );
+      }
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { topicsPolicy: c.topicsPolicy } });
+      await emit(tx, actor, stream, viewersBefore, 'topics_policy', c.topicsPolicy);
+    }
+    if (c.messageRetentionDays !== undefined) {
+      if (actor.role !== 100) throw errors.mustBeOwner();
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { messageRetentionDays: c.messageRetentionDays } });
+      await emit(tx, actor, stream, viewersBefore, 'message_retention_days', c.messageRetentionDays);
+    }
+    if (c.folderId !== undefined) {
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { folderId: c.folderId } });
+      await emit(tx, actor, stream, viewersBefore, 'folder_id', c.folderId);
+    }
+    for (const [setting, change] of Object.entries(c.groups ?? {})) {
+      const column = GROUP_SETTINGS[setting as keyof typeof GROUP_SETTINGS];
+      const current = await settingOrDefault(tx, actor.realmId, stream[column], STREAM_GROUP_DEFAULTS[setting as keyof typeof GROUP_SETTINGS]);
+      if (change!.old !== undefined && JSON.stringify(change!.old) !== JSON.stringify(current)) {
+        throw errors.badRequest("'old' value does not match the expected value.");
+      }
+      const value = await checkGroupSettingValue(tx, actor.realmId, change!.new, setting);
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { [column]: value } });
+      await emit(tx, actor, stream, viewersBefore, setting, value);
+    }
+    if (c.isPrivate !== undefined || c.historyPublicToSubscribers !== undefined || c.isWebPublic !== undefined) {
+      stream = await changePrivacy(tx, actor, stream, c, viewersBefore);
+    }
+    if (c.isArchived === false && stream.isArchived) {
+      stream = await tx.stream.update({ where: { id: stream.id }, data: { isArchived: false } });
+      await emit(tx, actor, stream, await streamViewerIds(tx, stream, []), 'is_archived', false);
+    }
+  });
+}
+
+async function changePrivacy(tx: Tx, actor: Actor, stream: Stream, c: StreamChanges, viewersBefore: number[]): Promise<Stream> {
+  const inviteOnly = c.isPrivate ?? stream.inviteOnly;
+  const isWebPublic = inviteOnly ? false : (c.isWebPublic ?? stream.isWebPublic);
+  // A public channel's history is always readable; a private one keeps or takes the new value.
+  const history = inviteOnly ? (c.historyPublicToSubscribers ?? (c.isPrivate === true && !stream.inviteOnly ? true : stream.historyPublicToSubscribers)) : true;
+  if (isWebPublic && !stream.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
+    throw errors.insufficientPermission();
+  }
+  const updated = await tx.stream.update({
+    where: { id: stream.id },
+    data: { inviteOnly, isWebPublic, historyPublicToSubscribers: history },
+  });
+  const viewersAfter = await streamViewerIds(tx, updated, []);
+  const gained = viewersAfter.filter((id) => !viewersBefore.includes(id));
+  const lost = viewersBefore.filter((id) => !viewersAfter.includes(id));
+  if (gained.length) {
+    await recordEvent(tx, { realmId: actor.realmId, type: 'stream', users: gained, event: { type: 'stream', op: 'create', streams: [await streamDict(tx, updated)] } });
+  }
+  if (lost.length) {
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'stream',
+      users: lost,
+      event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, updated)], stream_ids: [updated.id] },
+    });
+  }
+  const stay = viewersAfter.filter((id) => viewersBefore.includes(id));
+  await emit(tx, actor, updated, stay, 'invite_only', inviteOnly, { history_public_to_subscribers: history, is_web_public: isWebPublic });
+  return updated;
+}
+
+/** Archives a channel: it keeps its messages and subscriptions but takes no new messages. */
+export async function doArchiveStream(deps: Deps, actor: Actor, streamId: number): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
+    if (!stream) throw errors.invalidStreamId();
+    checkCanAdminister(actor);
+    if (stream.isArchived) throw errors.badRequest('Channel is already deactivated');
+    const archived = await tx.stream.update({ where: { id: stream.id }, data: { isArchived: true } });
+    const viewers = await streamViewerIds(tx, archived, []);
+    // Clients with the archived_channels capability get the update; older ones the delete.
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'stream',
+      users: viewers,
+      event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: true },
+      routing: { requires_capability: 'archived_channels' },
+    });
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'stream',
+      users: viewers,
+      event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived)], stream_ids: [stream.id] },
+      routing: { unless_capability: 'archived_channels' },
+    });
+  });
+}

@@ -1,0 +1,109 @@
+/** Read side of channels: listings, one channel, subscribers, topics. */
+import type { Stream } from '@chat/db';
+import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
+import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
+import { activeSubscriberIds, streamDict, subscriptionDict } from './stream-dicts';
+import { accessStream, streamAccessOf } from './streams-access';
+
+export interface StreamListQuery {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  excludeArchived: boolean;
+  includeAllActive: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+  includeCanAccessContent: boolean;
+}
+
+export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) {
+  const { db } = deps;
+  if (q.includeAllActive && !isAdmin(actor)) throw errors.badRequest('User not authorized for this query');
+  const all = await db.stream.findMany({ where: { realmId: actor.realmId, ...(q.excludeArchived ? { isArchived: false } : {}) }, orderBy: { id: 'asc' } });
+  const subs = await db.subscription.findMany({ where: { userId: actor.userId, active: true }, select: { streamId: true } });
+  const subscribed = new Set(subs.map((s) => s.streamId));
+  let ownerSubscribed = new Set<number>();
+  if (q.includeOwnerSubscribed && actor.isBot) {
+    const bot = await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { botOwnerId: true } });
+    if (bot.botOwnerId) {
+      const rows = await db.subscription.findMany({ where: { userId: bot.botOwnerId, active: true }, select: { streamId: true } });
+      ownerSubscribed = new Set(rows.map((r) => r.streamId));
+    }
+  }
+  const picked = all.filter((s) => {
+    if (q.includeAllActive) return true;
+    if (q.includeSubscribed && subscribed.has(s.id)) return true;
+    if (q.includePublic && !s.inviteOnly && !isGuest(actor)) return true;
+    if (q.includeWebPublic && s.isWebPublic) return true;
+    if (ownerSubscribed.has(s.id)) return true;
+    // Channels whose messages the user can read: public ones (not for guests) and their own.
+    return q.includeCanAccessContent && ((!s.inviteOnly && !isGuest(actor)) || subscribed.has(s.id));
+  });
+  const streams = [];
+  for (const s of picked) streams.push(await streamDict(db, s));
+  if (q.includeDefault) {
+    // Default channels are a realm setting: a list of channel ids new users join.
+    const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
+    const defaults = new Set(((realm.settings as Record<string, unknown>)?.default_stream_ids as number[] | undefined) ?? []);
+    for (const d of streams) d.is_default = defaults.has(d.stream_id as number);
+  }
+  return streams;
+}
+
+export async function getStream(deps: Deps, actor: Actor, streamId: number) {
+  const { stream } = await accessStream(deps.db, actor, streamId);
+  return streamDict(deps.db, stream);
+}
+
+export async function getStreamId(deps: Deps, actor: Actor, name: string): Promise<number> {
+  const stream = await deps.db.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
+  const sub = stream ? await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } }) : null;
+  if (!stream || !streamAccessOf(actor, stream, sub).canSee) throw errors.badRequest(`Invalid channel name '${name}'`);
+  return stream.id;
+}
+
+export async function streamMembers(deps: Deps, actor: Actor, streamId: number): Promise<number[]> {
+  const access = await accessStream(deps.db, actor, streamId);
+  if (isGuest(actor) && !access.sub?.active) throw errors.invalidStreamId();
+  return activeSubscriberIds(deps.db, streamId);
+}
+
+export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number, streamId: number): Promise<boolean> {
+  await accessStream(deps.db, actor, streamId);
+  const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
+  if (!user) throw errors.badRequest('No such user');
+  const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
+  return !!sub?.active;
+}
+
+/** The user's subscriptions with every field of the subscription object. */
+export async function listSubscriptions(deps: Deps, actor: Actor, includeSubscribers: boolean) {
+  const subs = await deps.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
+  const out = [];
+  for (const sub of subs) {
+    const subscribers = includeSubscribers ? await activeSubscriberIds(deps.db, sub.streamId) : undefined;
+    out.push(await subscriptionDict(deps.db, sub.stream as Stream, sub, subscribers));
+  }
+  return out;
+}
+
+/** Topics of a channel the user may read, most recently active first. */
+export async function streamTopics(deps: Deps, actor: Actor, streamId: number, allowEmptyTopicName: boolean) {
+  const access = await accessStream(deps.db, actor, streamId);
+  const rows = access.canReadHistory
+    ? await deps.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
+        `SELECT DISTINCT ON (lower(topic)) topic AS name, max(id) OVER (PARTITION BY lower(topic)) AS max_id
+           FROM messages WHERE stream_id = $1 ORDER BY lower(topic), id DESC`,
+        streamId,
+      )
+    : await deps.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
+        `SELECT DISTINCT ON (lower(m.topic)) m.topic AS name, max(m.id) OVER (PARTITION BY lower(m.topic)) AS max_id
+           FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = $2
+          WHERE m.stream_id = $1 ORDER BY lower(m.topic), m.id DESC`,
+        streamId,
+        actor.userId,
+      );
+  return rows
+    .sort((a, b) => b.max_id - a.max_id)
+    .map((r) => ({ name: r.name === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : r.name, max_id: r.max_id }));
+}

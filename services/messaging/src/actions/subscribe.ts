@@ -1,0 +1,127 @@
+/**
+ * POST and DELETE /users/me/subscriptions: resolving channel names (creating missing ones),
+ * principals, and who may subscribe or unsubscribe whom.
+ */
+import type { Stream, Tx } from '@chat/db';
+import { errors } from '@chat/contracts';
+import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
+import { hasRealmPermission, settingOrDefault, userInGroupSetting } from '../lib/groups';
+import { checkStreamName, doCreateStream, type NewStream } from './streams';
+import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
+import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
+
+export interface SubscribeRequest {
+  streams: Array<{ name: string; description?: string }>;
+  principals?: Array<number | string>;
+  authorizationErrorsFatal: boolean;
+  /** Settings of channels created by this request. */
+  create: Omit<NewStream, 'name' | 'description'>;
+}
+
+/** Users named by `principals` (ids or emails), all active members of the realm. */
+export async function resolvePrincipals(tx: Tx, actor: Actor, principals: Array<number | string>) {
+  const users = [];
+  for (const p of principals) {
+    const where = typeof p === 'number' ? { id: p, realmId: actor.realmId } : { realmId: actor.realmId, email: { equals: p, mode: 'insensitive' as const } };
+    const u = await tx.user.findFirst({ where, select: { id: true, email: true, isActive: true } });
+    if (!u || !u.isActive) throw errors.badRequest('No such user');
+    users.push(u);
+  }
+  return users;
+}
+
+async function canSubscribeOthers(tx: Tx, actor: Actor, stream: Stream | null): Promise<boolean> {
+  if (isAdmin(actor)) return true;
+  if (isGuest(actor)) return false;
+  if (await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_add_subscribers_group')) return true;
+  if (!stream) return false;
+  const value = await settingOrDefault(tx, actor.realmId, stream.canAddSubscribersGroup, STREAM_GROUP_DEFAULTS.can_add_subscribers_group);
+  return userInGroupSetting(tx, actor.userId, value);
+}
+
+/** Whether the actor may join (or add people to) an existing channel at all. */
+async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Promise<boolean> {
+  if (stream.isArchived) return false;
+  if (!stream.inviteOnly && !isGuest(actor)) return true;
+  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
+  if (sub?.active) return true;
+  // Administrators may add subscribers to private channels they are not in.
+  return stream.inviteOnly && isAdmin(actor);
+}
+
+export async function doAddSubscriptions(deps: Deps, actor: Actor, req: SubscribeRequest) {
+  return deps.db.$transaction(async (tx) => {
+    const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
+    const others = principals.some((u) => u.id !== actor.userId);
+    const streams: Stream[] = [];
+    const unauthorized: string[] = [];
+    const seen = new Set<string>();
+    for (const spec of req.streams) {
+      const name = checkStreamName(spec.name);
+      if (seen.has(name.toLowerCase())) continue;
+      seen.add(name.toLowerCase());
+      const existing = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() } });
+      if (existing) {
+        if (!(await canAccessForSubscribe(tx, actor, existing))) {
+          if (req.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${existing.name}).`);
+          unauthorized.push(existing.name);
+          continue;
+        }
+        if (others && !(await canSubscribeOthers(tx, actor, existing))) throw errors.insufficientPermission();
+        streams.push(existing);
+        continue;
+      }
+      const key = req.create.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+      if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, actor.userId, key))) throw errors.insufficientPermission();
+      if (req.create.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
+        throw errors.insufficientPermission();
+      }
+      streams.push(await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id)));
+    }
+    const subscribed: Record<string, string[]> = {};
+    const already: Record<string, string[]> = {};
+    for (const stream of streams) {
+      const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id)));
+      for (const u of principals) {
+        const bucket = added.has(u.id) ? subscribed : already;
+        (bucket[String(u.id)] ??= []).push(stream.name);
+      }
+    }
+    const result: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
+    if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized;
+    return result;
+  });
+}
+
+async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<boolean> {
+  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
+  return !!sub?.active;
+}
+
+export async function doRemoveSubscriptions(deps: Deps, actor: Actor, names: string[], principals?: Array<number | string>) {
+  return deps.db.$transaction(async (tx) => {
+    const users = principals?.length ? await resolvePrincipals(tx, actor, principals) : [{ id: actor.userId, email: actor.email }];
+    const streams: Stream[] = [];
+    const missing: string[] = [];
+    for (const raw of names) {
+      const s = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: raw.trim().toLowerCase() } });
+      if (!s) missing.push(raw);
+      else streams.push(s);
+    }
+    if (missing.length) throw errors.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+    const removed: string[] = [];
+    const notRemoved: string[] = [];
+    for (const stream of streams) {
+      if (users.some((u) => u.id !== actor.userId)) {
+        const value = await settingOrDefault(tx, actor.realmId, stream.canRemoveSubscribersGroup, STREAM_GROUP_DEFAULTS.can_remove_subscribers_group);
+        if (!isAdmin(actor) && !(await userInGroupSetting(tx, actor.userId, value))) throw errors.insufficientPermission();
+        if (stream.inviteOnly && !isAdmin(actor) && !(await isSubscribed(tx, actor.userId, stream.id))) {
+          throw errors.badRequest(`Unable to access channel (${stream.name}).`);
+        }
+      }
+      const gone = await doUnsubscribeUsers(tx, actor, stream, users.map((u) => u.id));
+      for (const u of users) (gone.includes(u.id) ? removed : notRemoved).push(stream.name);
+    }
+    return { removed, not_removed: notRemoved };
+  });
+}

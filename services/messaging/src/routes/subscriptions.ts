@@ -1,0 +1,90 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { endpoint } from '@chat/kit';
+import { errors } from '@chat/contracts';
+import { loadActor, type Deps } from '../lib/context';
+import { doAddSubscriptions, doRemoveSubscriptions } from '../actions/subscribe';
+import { doUpdateSubscriptionProperties } from '../actions/subscription-properties';
+import { listSubscriptions } from '../actions/stream-queries';
+import { TOPICS_POLICIES } from '../actions/stream-admin';
+import { retentionDays } from './streams';
+
+const principalsSchema = z.array(z.union([z.number().int(), z.string()]));
+const streamSpecs = z.array(z.object({ name: z.string(), description: z.string().optional() }).passthrough());
+const propertyChanges = z.array(z.object({ stream_id: z.number().int(), property: z.string(), value: z.unknown() }));
+
+export function subscriptionRoutes(router: Router, deps: Deps): void {
+  router.get(
+    '/users/me/subscriptions',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      const include = ctx.p.str('include_subscribers');
+      return { subscriptions: await listSubscriptions(deps, actor, include === 'true' || include === 'partial') };
+    }),
+  );
+
+  router.post(
+    '/users/me/subscriptions',
+    endpoint(async (ctx) => {
+      const { p } = ctx;
+      const actor = await loadActor(deps.db, ctx.identity);
+      const topicsPolicy = p.str('topics_policy');
+      if (topicsPolicy !== undefined && !TOPICS_POLICIES.includes(topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
+      const group = (name: string) => p.json(name, z.unknown());
+      p.accept('announce', 'is_default_stream', 'send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
+      return doAddSubscriptions(deps, actor, {
+        streams: p.reqJson('subscriptions', streamSpecs),
+        principals: p.json('principals', principalsSchema),
+        authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
+        create: {
+          inviteOnly: p.bool('invite_only', false),
+          isWebPublic: p.bool('is_web_public', false),
+          historyPublicToSubscribers: p.bool('history_public_to_subscribers'),
+          topicsPolicy,
+          messageRetentionDays: retentionDays(p.str('message_retention_days')) ?? null,
+          folderId: p.json('folder_id', z.number().int().nullable()) ?? null,
+          canAddSubscribersGroup: group('can_add_subscribers_group'),
+          canRemoveSubscribersGroup: group('can_remove_subscribers_group'),
+          canSendMessageGroup: group('can_send_message_group'),
+        },
+      });
+    }),
+  );
+
+  router.delete(
+    '/users/me/subscriptions',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return doRemoveSubscriptions(deps, actor, ctx.p.reqJson('subscriptions', z.array(z.string())), ctx.p.json('principals', principalsSchema));
+    }),
+  );
+
+  router.post(
+    '/users/me/subscriptions/properties',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      const changes = ctx.p.reqJson('subscription_data', propertyChanges);
+      await doUpdateSubscriptionProperties(deps, actor, changes);
+      return { subscription_data: changes };
+    }),
+  );
+
+  // The older single-property form.
+  router.patch(
+    '/users/me/subscriptions/:stream_id',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      const property = ctx.p.reqStr('property');
+      let value: unknown = ctx.p.raw('value');
+      if (value === undefined) throw errors.missingArgument('value');
+      if (typeof value === 'string' && property !== 'color') {
+        try {
+          value = JSON.parse(value);
+        } catch {
+          // left as the string; the property's check reports it
+        }
+      }
+      await doUpdateSubscriptionProperties(deps, actor, [{ stream_id: ctx.p.pathInt('stream_id'), property, value }]);
+    }),
+  );
+}
