@@ -4,6 +4,7 @@ import { serverSettingsRoutes } from './server-settings';
 import { usersRoutes } from './users';
 import { profileFieldRoutes } from './profile-fields';
 import { botRoutes } from './bots';
+import { settingsRoutes } from './settings';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -12,6 +13,7 @@ export function apiRoutes(router: Router, services: Services): void {
   profileFieldRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);
+  settingsRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */

@@ -1,0 +1,33 @@
+import type { Router } from 'express';
+import { endpoint, type Params } from '@chat/kit';
+import type { Services } from '../context';
+import { actorOf } from '../actions/actor';
+import { doUpdateOwnSettings, doUpdateRealmDefaults } from '../actions/settings';
+import { parseSetting, SETTING_NAMES } from '../lib/settings-schema';
+
+function readSettings(p: Params): Record<string, boolean | number | string> {
+  const out: Record<string, boolean | number | string> = {};
+  for (const name of SETTING_NAMES) {
+    if (p.has(name)) out[name] = parseSetting(name, p.raw(name));
+  }
+  return out;
+}
+
+export function settingsRoutes(router: Router, services: Services): void {
+  router.patch(
+    '/settings',
+    endpoint(async ({ p, identity }) => {
+      await doUpdateOwnSettings(services, actorOf(identity), {
+        settings: readSettings(p),
+        fullName: p.str('full_name'),
+        timezone: p.str('timezone'),
+      });
+    }),
+  );
+  router.patch(
+    '/realm/user_settings_defaults',
+    endpoint(async ({ p, identity }) => {
+      await doUpdateRealmDefaults(services, actorOf(identity), () => readSettings(p));
+    }),
+  );
+}
