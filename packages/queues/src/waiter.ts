@@ -2,6 +2,9 @@ import type Redis from 'ioredis';
 
 export type WakeReason = 'woken' | 'timeout' | 'closed';
 
+/** How long a queue's subscription outlives its last waiter. */
+const LINGER_MS = 5000;
+
 /**
  * Long-poll waiting without a Redis connection per client: one subscriber connection per
  * process, one channel per queue with someone waiting, local callbacks woken by PUBLISH.
@@ -9,6 +12,8 @@ export type WakeReason = 'woken' | 'timeout' | 'closed';
 export class QueueWaiter {
   private readonly waiting = new Map<string, Set<(reason: WakeReason) => void>>();
   private readonly subscribed = new Map<string, Promise<unknown>>();
+  /** Unsubscribes scheduled for queues nobody waits on any more; see LINGER_MS. */
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
   constructor(
@@ -38,7 +43,12 @@ export class QueueWaiter {
     if (!set) {
       set = new Set();
       this.waiting.set(queueId, set);
-      this.subscribed.set(queueId, this.subscriber.subscribe(this.channelOf(queueId)));
+      if (!this.subscribed.has(queueId)) this.subscribed.set(queueId, this.subscriber.subscribe(this.channelOf(queueId)));
+    }
+    const linger = this.lingering.get(queueId);
+    if (linger) {
+      clearTimeout(linger);
+      this.lingering.delete(queueId);
     }
     let settle!: (reason: WakeReason) => void;
     const done = new Promise<WakeReason>((resolve) => (settle = resolve));
@@ -56,8 +66,17 @@ export class QueueWaiter {
       set.delete(settle);
       if (set.size === 0 && this.waiting.get(queueId) === set) {
         this.waiting.delete(queueId);
-        this.subscribed.delete(queueId);
-        this.subscriber.unsubscribe(this.channelOf(queueId)).catch(() => {});
+        // A client re-polls right after each answer: keeping the subscription a moment saves
+        // an UNSUBSCRIBE/SUBSCRIBE pair and the round trip the next wait would spend on it.
+        this.lingering.set(
+          queueId,
+          setTimeout(() => {
+            this.lingering.delete(queueId);
+            if (this.waiting.has(queueId)) return;
+            this.subscribed.delete(queueId);
+            this.subscriber.unsubscribe(this.channelOf(queueId)).catch(() => {});
+          }, LINGER_MS).unref(),
+        );
       }
     }
   }
@@ -65,6 +84,8 @@ export class QueueWaiter {
   /** Ends every wait (process draining): long-polls answer and clients re-poll elsewhere. */
   closeAll(): void {
     this.closed = true;
+    for (const timer of this.lingering.values()) clearTimeout(timer);
+    this.lingering.clear();
     for (const set of this.waiting.values()) for (const wake of [...set]) wake('closed');
   }
 }

@@ -73,3 +73,17 @@ it('appends each source position once and in order, and indexes queues by realm'
   await store.delete(q, 1);
   expect(await store.realmQueues(7)).not.toContain(q);
 });
+
+it('keeps a subscription a moment after its last waiter, and still wakes the next one', async () => {
+  const waiter = new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(`${prefix}wake:`.length));
+  const q = await store.create(spec());
+  const first = waiter.wait(q, 5000, async () => false);
+  setTimeout(() => void store.append(q, [{ type: 'x' }]), 50);
+  expect(await first).toBe('woken');
+  const channels = await redis.pubsub('CHANNELS', `${prefix}wake:*`);
+  expect(channels).toContain(store.wakeChannel(q));
+  const second = waiter.wait(q, 5000, async () => false);
+  setTimeout(() => void store.append(q, [{ type: 'y' }]), 50);
+  expect(await second).toBe('woken');
+  waiter.closeAll();
+});
