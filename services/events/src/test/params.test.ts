@@ -77,6 +77,26 @@ describe('include_subscribers', () => {
     }
   });
 
+  it('sends partial_subscribers (bots and recent senders) instead for channels of 250 or more', async () => {
+    const big = await env.db.stream.create({ data: { realmId: realm.realmId, name: 'Big', nameKey: 'big' } });
+    await env.db.user.createMany({
+      data: Array.from({ length: 250 }, (_, i) => ({
+        realmId: realm.realmId, email: `crowd${i}@chat.test`, deliveryEmail: `crowd${i}@chat.test`, fullName: `Crowd ${i}`, apiKey: `crowd-key-${i}-${realm.realmId}`,
+      })),
+    });
+    const crowd = await env.db.user.findMany({ where: { realmId: realm.realmId, email: { startsWith: 'crowd' } } });
+    const members = [...crowd.map((u) => u.id), realm.member.id, realm.bot.id];
+    await env.db.subscription.createMany({ data: members.map((userId) => ({ userId, streamId: big.id })) });
+    await env.db.message.create({ data: { realmId: realm.realmId, senderId: crowd[0]!.id, recipientType: 'stream', streamId: big.id, topic: 't', content: 'x', renderedContent: '<p>x</p>' } });
+    const bigOf = (body: { subscriptions: Array<Record<string, unknown>> }) => body.subscriptions.find((s) => s.name === 'Big')!;
+    const partial = bigOf((await reg({ include_subscribers: 'partial' })).body);
+    expect(partial).not.toHaveProperty('subscribers');
+    expect(partial.partial_subscribers).toEqual([crowd[0]!.id, realm.bot.id].sort((a, b) => a - b));
+    const full = bigOf((await reg({ include_subscribers: 'true' })).body);
+    expect((full.subscribers as number[]).length).toBe(252);
+    expect(full).not.toHaveProperty('partial_subscribers');
+  });
+
   it('rejects other values', async () => {
     const res = await reg({ include_subscribers: 'maybe' });
     expect(res.status).toBe(400);
@@ -107,7 +127,9 @@ it('gives every field of the subscription object', async () => {
 it('keeps private channels from those outside them', async () => {
   const body = (await reg({ include_subscribers: 'true' }, realm.member2)).body;
   const seen = [...body.subscriptions, ...body.unsubscribed, ...body.never_subscribed].map((s: { name: string }) => s.name);
-  expect(seen).toEqual(['Denmark']);
+  // Big (a public channel of the partial_subscribers case) is visible to everyone; Secret is not.
+  expect(seen).not.toContain('Secret');
+  expect(seen).toContain('Denmark');
   const admin = (await reg({ include_subscribers: 'true' }, realm.admin)).body;
   const secretForAdmin = admin.never_subscribed.find((s: { name: string }) => s.name === 'Secret');
   expect(secretForAdmin.subscribers).toEqual([realm.member.id]);
