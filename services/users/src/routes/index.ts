@@ -5,6 +5,7 @@ import { usersRoutes } from './users';
 import { profileFieldRoutes } from './profile-fields';
 import { botRoutes } from './bots';
 import { settingsRoutes } from './settings';
+import { channelFolderRoutes } from './channel-folders';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -14,6 +15,7 @@ export function apiRoutes(router: Router, services: Services): void {
   usersRoutes(router, services);
   botRoutes(router, services);
   settingsRoutes(router, services);
+  channelFolderRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
