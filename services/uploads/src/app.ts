@@ -11,6 +11,7 @@ import { startLinkConsumer } from './workers/links';
 import { uploadRoutes } from './routes/uploads';
 import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
+import { avatarApiRoutes, avatarFileRoutes, avatarRedirectRoutes } from './routes/avatars';
 import { createTusServer, tusRoutes } from './routes/tus';
 import { RedisLocker } from './lib/tus-locker';
 
@@ -70,8 +71,14 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       uploadRoutes(router, services);
       attachmentRoutes(router, services);
       tusRoutes(router, tus);
+      avatarApiRoutes(router, services);
+      avatarRedirectRoutes(router, services);
     },
-    site: (router: Router) => fileRoutes(router, services),
+    site: (router: Router) => {
+      fileRoutes(router, services);
+      avatarFileRoutes(router, services);
+      avatarRedirectRoutes(router, services);
+    },
   });
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
   return {

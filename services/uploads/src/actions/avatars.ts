@@ -1,0 +1,126 @@
+import { createHash, createHmac } from 'node:crypto';
+import sharp from 'sharp';
+import { recordEvent } from '@chat/bus';
+import { errors, ROLE, type Identity } from '@chat/contracts';
+import { realmPolicies } from '@chat/realm';
+import type { Services } from '../context';
+
+/** Sizes clients of this API family expect: the default avatar and the "medium" one. */
+const DEFAULT_SIZE = 100;
+const MEDIUM_SIZE = 500;
+/** Larger images are refused rather than decoded (decompression bombs). */
+const MAX_PIXELS = 50_000_000;
+
+type AvatarUser = { id: number; realmId: number; deliveryEmail: string; avatarSource: string; avatarVersion: number };
+
+/**
+ * Storage key of a user's avatar files. Salted, so that avatars cannot be fetched by walking
+ * user ids; every replica derives the same key from the shared salt.
+ */
+export function avatarBaseKey(salt: string, realmId: number, userId: number): string {
+  return `avatars/${realmId}/${createHmac('sha1', salt).update(String(userId)).digest('hex')}`;
+}
+
+function gravatarUrl(email: string, version: number, medium: boolean): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? `&s=${MEDIUM_SIZE}` : ''}&version=${version}`;
+}
+
+/**
+ * The avatar URL other services hand out too: uploaded avatars through /avatar/{id} (which
+ * redirects to the current file), others on Gravatar. `version` busts caches on change.
+ */
+export function avatarUrl(realmUrl: string, user: AvatarUser, medium = false): string {
+  if (user.avatarSource === 'U') return `${realmUrl}/avatar/${user.id}${medium ? '/medium' : ''}?version=${user.avatarVersion}`;
+  return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
+}
+
+/** Where GET /avatar/{id} sends the browser: the stored file itself for an uploaded avatar. */
+export function avatarTarget(salt: string, user: AvatarUser, medium: boolean): string {
+  if (user.avatarSource !== 'U') return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
+  return `/user_${avatarBaseKey(salt, user.realmId, user.id)}${medium ? '-medium' : ''}.png?version=${user.avatarVersion}`;
+}
+
+async function checkAvatarChangeAllowed(s: Services, identity: Identity): Promise<void> {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId }, select: { settings: true } });
+  const isAdmin = identity.role !== undefined && identity.role <= ROLE.ADMINISTRATOR;
+  if (realmPolicies(realm.settings).avatar_changes_disabled && !isAdmin) throw errors.avatarChangesDisabled();
+}
+
+/** Square PNGs of the uploaded image at both sizes; refuses what is not a decodable image. */
+async function renderAvatar(image: Buffer): Promise<{ small: Buffer; medium: Buffer }> {
+  try {
+    const source = sharp(image, { limitInputPixels: MAX_PIXELS }).rotate();
+    const [small, medium] = await Promise.all([
+      source.clone().resize(DEFAULT_SIZE, DEFAULT_SIZE, { fit: 'cover' }).png().toBuffer(),
+      source.clone().resize(MEDIUM_SIZE, MEDIUM_SIZE, { fit: 'cover', withoutEnlargement: false }).png().toBuffer(),
+    ]);
+    return { small, medium };
+  } catch {
+    throw errors.badImage();
+  }
+}
+
+/** Records the new avatar source, bumps the version and tells the realm, in one transaction. */
+async function doChangeAvatarFields(s: Services, identity: Identity, source: 'U' | 'G') {
+  return s.db.$transaction(async (tx) => {
+    const user = await tx.user.update({
+      where: { id: identity.userId! },
+      data: { avatarSource: source, avatarVersion: { increment: 1 } },
+    });
+    await recordEvent(tx, {
+      realmId: identity.realmId,
+      type: 'realm_user',
+      users: 'realm',
+      event: {
+        type: 'realm_user',
+        op: 'update',
+        person: {
+          user_id: user.id,
+          avatar_source: user.avatarSource,
+          avatar_url: avatarUrl(identity.realmUrl, user),
+          avatar_url_medium: avatarUrl(identity.realmUrl, user, true),
+          avatar_version: user.avatarVersion,
+        },
+      },
+    });
+    return user;
+  });
+}
+
+export async function checkAndSetAvatar(s: Services, identity: Identity, image: Buffer) {
+  await checkAvatarChangeAllowed(s, identity);
+  const { small, medium } = await renderAvatar(image);
+  const base = avatarBaseKey(s.config.AVATAR_SALT, identity.realmId, identity.userId!);
+  await s.storage.write(`${base}.original`, image, 'application/octet-stream');
+  await s.storage.write(`${base}-medium.png`, medium, 'image/png');
+  await s.storage.write(`${base}.png`, small, 'image/png');
+  const user = await doChangeAvatarFields(s, identity, 'U');
+  return { avatar_url: avatarUrl(identity.realmUrl, user) };
+}
+
+export async function checkAndDeleteAvatar(s: Services, identity: Identity) {
+  await checkAvatarChangeAllowed(s, identity);
+  let user = await s.db.user.findUniqueOrThrow({ where: { id: identity.userId! } });
+  if (user.avatarSource === 'U') {
+    user = await doChangeAvatarFields(s, identity, 'G');
+    const base = avatarBaseKey(s.config.AVATAR_SALT, identity.realmId, identity.userId!);
+    for (const key of [`${base}.png`, `${base}-medium.png`, `${base}.original`]) {
+      await s.storage.remove(key).catch((err) => s.log.warn({ err, key }, 'could not delete avatar file'));
+    }
+  }
+  return { avatar_url: avatarUrl(identity.realmUrl, user) };
+}
+
+/** The user an /avatar/{id or email} path names, in the caller's realm; null when there is none. */
+export async function findAvatarUser(s: Services, realmId: number, idOrEmail: string) {
+  const select = { id: true, realmId: true, deliveryEmail: true, avatarSource: true, avatarVersion: true } as const;
+  if (/^\d+$/.test(idOrEmail)) {
+    const id = Number(idOrEmail);
+    if (!Number.isSafeInteger(id)) return null;
+    return s.db.user.findFirst({ where: { id, realmId }, select });
+  }
+  return s.db.user.findFirst({ where: { realmId, email: { equals: idOrEmail, mode: 'insensitive' } }, select });
+}
+
+export { gravatarUrl };
