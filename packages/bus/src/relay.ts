@@ -133,7 +133,11 @@ export class OutboxRelay {
       const client = new Client({
         connectionString: this.opts.databaseUrl,
         application_name: this.opts.applicationName,
+        connectionTimeoutMillis: 10_000,
+        // Start probing an idle session after 10 s instead of the OS default of two hours, so a
+        // vanished database is noticed in minutes (the probe interval and count stay the OS's).
         keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
       });
       let broken: Error | undefined;
       // An unhandled 'error' on a pg client kills the process; a dead session is a normal event.
