@@ -6,6 +6,7 @@ import { profileFieldRoutes } from './profile-fields';
 import { botRoutes } from './bots';
 import { settingsRoutes } from './settings';
 import { channelFolderRoutes } from './channel-folders';
+import { inviteRoutes, joinRoutes } from './invites';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -16,7 +17,10 @@ export function apiRoutes(router: Router, services: Services): void {
   botRoutes(router, services);
   settingsRoutes(router, services);
   channelFolderRoutes(router, services);
+  inviteRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
-export function siteRoutes(_router: Router, _services: Services): void {}
+export function siteRoutes(router: Router, services: Services): void {
+  joinRoutes(router, services);
+}

@@ -1,0 +1,82 @@
+import { recordEvent } from '@chat/bus';
+import { errors, ROLE } from '@chat/contracts';
+import type { Tx } from '@chat/db';
+import { doCreateUserInTx } from '@chat/realm';
+import type { Services } from '../context';
+import { activeUserIds } from '../lib/audience';
+import { fakeEmailDomain } from '../lib/emails';
+import { checkNewUser } from './create-user';
+import { defaultStreamIds } from './invites';
+
+const STREAM_COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#b0a5fd', '#f5ce6e', '#e4523d', '#c2726a', '#94c849'];
+
+/** An invitation that still works: not revoked, not expired, of this realm. */
+export async function accessUsableInvite(db: Services['db'] | Tx, realmId: number, key: string) {
+  const invite = await db.multiuseInvite.findUnique({ where: { key } });
+  const usable = invite && invite.realmId === realmId && !invite.revoked && (invite.expiresAt === null || invite.expiresAt > new Date());
+  if (!usable) throw errors.resourceNotFound('Whoops. The confirmation link has expired or been deactivated.');
+  return invite;
+}
+
+/** Everyone who may see a channel's subscribers: its subscribers, and for public channels all non-guests. */
+async function peerAudience(tx: Tx, stream: { id: number; realmId: number; inviteOnly: boolean }) {
+  const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
+  const ids = new Set(subs.map((s) => s.userId));
+  if (!stream.inviteOnly) {
+    const members = await tx.user.findMany({ where: { realmId: stream.realmId, isActive: true, role: { lte: ROLE.MEMBER } }, select: { id: true } });
+    for (const m of members) ids.add(m.id);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * Creates the account an invitation link promises: its role, its channels (and the realm's
+ * default channels when it says so) and its groups, all in one transaction.
+ */
+export async function doSignUpWithInvite(
+  services: Services,
+  realm: { id: number; url: string },
+  key: string,
+  input: { email: string; fullName: string },
+) {
+  return services.db.$transaction(async (tx) => {
+    const invite = await accessUsableInvite(tx, realm.id, key);
+    const checked = await checkNewUser(tx, { realmId: realm.id, email: input.email, fullName: input.fullName, role: invite.inviteAs });
+    const user = await doCreateUserInTx(tx, {
+      realmId: realm.id,
+      email: checked.email,
+      fullName: checked.fullName,
+      role: invite.inviteAs,
+      fakeEmailDomain: fakeEmailDomain(realm.url),
+    });
+    const realmRow = await tx.realm.findUniqueOrThrow({ where: { id: realm.id } });
+    const wanted = new Set(invite.streamIds);
+    if (invite.includeRealmDefaultSubscriptions) for (const id of defaultStreamIds(realmRow.settings)) wanted.add(id);
+    const streams = await tx.stream.findMany({ where: { id: { in: [...wanted] }, realmId: realm.id, isArchived: false }, orderBy: { id: 'asc' } });
+    for (const [i, stream] of streams.entries()) {
+      const audience = await peerAudience(tx, stream);
+      await tx.subscription.create({ data: { userId: user.id, streamId: stream.id, color: STREAM_COLORS[i % STREAM_COLORS.length]! } });
+      await recordEvent(tx, {
+        realmId: realm.id,
+        type: 'subscription',
+        users: audience,
+        event: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [user.id] },
+        routing: { stream_id: stream.id },
+      });
+    }
+    const groups = await tx.userGroup.findMany({ where: { id: { in: invite.groupIds }, realmId: realm.id, deactivated: false, isSystemGroup: false } });
+    if (groups.length) {
+      const everyone = await activeUserIds(tx, realm.id);
+      for (const group of groups) {
+        await tx.userGroupMember.create({ data: { groupId: group.id, userId: user.id } });
+        await recordEvent(tx, {
+          realmId: realm.id,
+          type: 'user_group',
+          users: everyone,
+          event: { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [user.id] },
+        });
+      }
+    }
+    return user;
+  });
+}
