@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { Upload } from '@tus/utils';
 import { readConfig } from '../config';
 import { createStorage, type Storage } from '../storage';
 import { startS3, type S3Server } from './support';
@@ -81,5 +82,28 @@ describe.each(Object.keys(backends))('%s storage', (name) => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="report.pdf"');
     expect(res.headers.get('content-type')).toBe('application/pdf');
     // (s3rver accepts any V4 signature, so refusal of a forged one is S3's to prove, not ours.)
+  });
+
+  it('sweeps abandoned resumable uploads but never finished ones', async () => {
+    const fresh = name === 'local' ? backends.local() : backends.s3();
+    const store = fresh.tusDataStore(50);
+    const mk = (id: string) => new Upload({ id, size: 10, offset: 0, metadata: {}, creation_date: new Date().toISOString() });
+    const abandoned = '1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/abandoned.bin';
+    const finished = '1/ab/BBBBBBBBBBBBBBBBBBBBBBBB/finished.bin';
+    await store.create(mk(abandoned));
+    await store.create(mk(finished));
+    expect(await store.write(Readable.from([Buffer.alloc(4)]), abandoned, 0)).toBe(4);
+    expect(await store.write(Readable.from([Buffer.alloc(10)]), finished, 0)).toBe(10);
+    await fresh.finishTusUpload(finished);
+    expect((await store.getUpload(abandoned)).offset).toBe(4);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await store.deleteExpired()).toBe(1);
+    await expect(store.getUpload(abandoned)).rejects.toBeDefined();
+    expect(await fresh.exists(abandoned)).toBe(false);
+    expect((await fresh.readBuffer(finished))!.length).toBe(10);
+    await fresh.forgetTusUpload(finished);
+    await expect(store.getUpload(finished)).rejects.toBeDefined();
+    expect(await fresh.exists(finished)).toBe(true);
+    fresh.close();
   });
 });
