@@ -107,22 +107,23 @@ async function subscriptionsOf(db: Db, streamId: number, userIds: number[]) {
 }
 
 /**
- * Followed and muted topics live in the messaging service's user_topics table. Push reads it
- * by its documented columns and treats a database without it as "no topic policies".
+ * Followed and muted topics live in the messaging service's user_topics table (topic_key is
+ * the lower-cased topic). A failing read (an older schema) counts as "no topic policies" rather
+ * than holding up every notification.
  */
 async function topicPolicies(db: Db, streamId: number, topic: string, userIds: number[]) {
   const out = new Map<number, RecipientFacts['topicPolicy']>();
   try {
     const rows = await db.$queryRawUnsafe<Array<{ user_id: number; visibility_policy: number }>>(
       `SELECT user_id, visibility_policy FROM user_topics
-       WHERE stream_id = $1 AND lower(topic_name) = lower($2) AND user_id = ANY($3::int[])`,
+       WHERE stream_id = $1 AND topic_key = lower($2) AND user_id = ANY($3::int[])`,
       streamId,
       topic,
       userIds,
     );
     for (const r of rows) if (POLICIES[r.visibility_policy]) out.set(r.user_id, POLICIES[r.visibility_policy]!);
   } catch {
-    // No user_topics table (yet): no user follows or mutes any topic.
+    // Without the table, no user follows or mutes any topic.
   }
   return out;
 }
