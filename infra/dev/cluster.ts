@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
-import { seedDevelopmentRealm } from './seed';
+import { seedChannels, seedDevelopmentRealm } from './seed';
 
 const root = path.resolve(__dirname, '../..');
 const dataDir = path.join(root, '.data');
@@ -44,6 +44,20 @@ async function writeZuliprcs(databaseUrl: string): Promise<string> {
       writeFileSync(path.join(dir, `${local}.zuliprc`), `[api]\nemail=${u.email}\nkey=${u.apiKey}\nsite=${site}\n`, { mode: 0o600 });
     }
     return dir;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** Channels are seeded through the running cluster; retried on the next start if interrupted. */
+async function seedChannelsIfNone(databaseUrl: string, gateway: string): Promise<void> {
+  const db = createDb(databaseUrl, { poolSize: 1 });
+  try {
+    const realm = await db.realm.findUnique({ where: { stringId: '' } });
+    if (!realm || (await db.stream.count({ where: { realmId: realm.id } })) > 0) return;
+    const users = await db.user.findMany({ where: { realmId: realm.id }, select: { id: true, email: true, apiKey: true, fullName: true, role: true } });
+    await seedChannels(gateway, users);
+    console.log('Seeded the development channels.');
   } finally {
     await db.$disconnect();
   }
@@ -94,7 +108,7 @@ async function main(): Promise<void> {
         child.exitCode !== null ? undefined : new Promise<void>((resolve) => {
           child.once('exit', () => resolve());
           child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 15000).unref();
+          setTimeout(() => child.kill("SIGKILL"), 15000);
         }),
       ),
     );
@@ -118,6 +132,7 @@ async function main(): Promise<void> {
     });
     await waitReady(`http://${host}:${s.port}`, child, s.name);
   }
+  await seedChannelsIfNone(databaseUrl, `http://${host}:${gatewayPort}`);
   console.log(`\nThe cluster is running. Gateway: ${site}`);
   console.log(`zuliprc files for the development users: ${zuliprcDir}`);
   console.log('Press Ctrl-C to stop.');

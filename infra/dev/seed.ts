@@ -26,8 +26,10 @@ const CHANNELS = [
 ];
 
 /**
- * The development realm: an owner, an administrator, two members, a guest and a generic bot,
- * three public channels and one private one. Idempotent: does nothing when the realm exists.
+ * The development realm's people: an owner, an administrator, two members, a guest and a
+ * generic bot. Idempotent: does nothing when the realm exists. Channels are created afterwards
+ * through the running cluster (seedChannels), so they go through the messaging service's own
+ * actions and events.
  */
 export async function seedDevelopmentRealm(db: Db, domain: string): Promise<SeededUser[] | null> {
   if (await db.realm.findUnique({ where: { stringId: '' } })) return null;
@@ -43,19 +45,22 @@ export async function seedDevelopmentRealm(db: Db, domain: string): Promise<Seed
     isBot: true, botType: BOT_TYPE.GENERIC, botOwnerId: owner.id,
   });
   byLocal.set('bot', { id: bot.id, email: bot.email, apiKey: bot.apiKey, fullName: bot.fullName, role: bot.role });
-  const creator = byLocal.get('desdemona')!;
-  for (const c of CHANNELS) {
-    const stream = await db.stream.create({
-      data: {
-        realmId: realm.id, name: c.name, nameKey: c.name.toLowerCase(), description: c.description,
-        renderedDescription: `<p>${c.description}</p>`, inviteOnly: c.inviteOnly, creatorId: creator.id,
-      },
-    });
-    await db.subscription.createMany({
-      data: c.members.map((m, i) => ({ userId: byLocal.get(m)!.id, streamId: stream.id, color: COLORS[i % COLORS.length]! })),
-    });
-  }
   return [...byLocal.values()];
 }
 
-const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55'];
+/** Creates the channels as the owner through the gateway, subscribing their members. */
+export async function seedChannels(site: string, users: SeededUser[]): Promise<void> {
+  const byLocal = new Map(users.map((u) => [u.email.split('@')[0]!, u]));
+  const owner = byLocal.get('desdemona')!;
+  const auth = `Basic ${Buffer.from(`${owner.email}:${owner.apiKey}`).toString('base64')}`;
+  for (const c of CHANNELS) {
+    const body = new URLSearchParams({
+      subscriptions: JSON.stringify([{ name: c.name, description: c.description }]),
+      principals: JSON.stringify(c.members.map((m) => byLocal.get(m)!.id)),
+      invite_only: String(c.inviteOnly),
+    });
+    const res = await fetch(`${site}/api/v1/users/me/subscriptions`, { method: 'POST', headers: { authorization: auth }, body });
+    const answer = (await res.json()) as { result: string; msg: string };
+    if (answer.result !== 'success') throw new Error(`seeding channel ${c.name} failed: ${answer.msg}`);
+  }
+}
