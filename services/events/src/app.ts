@@ -32,7 +32,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     ? new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.error({ err }, 'outbox relay') })
     : null;
   const leases = new PartitionLeases({ redis, prefix: config.REDIS_PREFIX, partitions: config.STREAM_PARTITIONS, leaseMs: config.PARTITION_LEASE_MS });
-  const fanout = new Fanout(store, log);
+  const fanout = new Fanout(store, log, db);
   const consumer = new FanoutConsumer({ redis, blocking, keys, leases, fanout, batch: config.FANOUT_BATCH, leaseMs: config.PARTITION_LEASE_MS, log });
   const sweeper = new IndexSweeper(store, config.INDEX_SWEEP_MS, log);
 

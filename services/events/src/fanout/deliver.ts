@@ -5,6 +5,7 @@
  * stream position, so re-delivering a batch (after a crash or a lease handover) appends
  * nothing twice.
  */
+import type { Db } from '@chat/db';
 import type { QueueInfo, QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
 import { formatMessage, formatOther, type Payload } from './format';
@@ -39,13 +40,39 @@ export class Fanout {
   private readonly meta = new Map<string, QueueInfo>();
   appended = 0;
 
+  /** sender id -> (whether client_gravatar queues get avatar_url null, until when that is known). */
+  private readonly gravatar = new Map<number, { value: boolean; until: number }>();
+
   constructor(
     private readonly store: QueueStore,
     private readonly log?: Logger,
+    private readonly db?: Db,
   ) {}
+
+  /**
+   * Producers may say whether the sender's avatar is a gravatar everyone may compute
+   * (`sender_gravatar`); when they do not, it is looked up once a minute per sender.
+   */
+  private async fillSenderGravatar(entries: StreamEntry[]): Promise<void> {
+    if (!this.db) return;
+    const now = Date.now();
+    for (const { payload } of entries) {
+      if (payload.event.type !== 'message' || typeof payload.sender_gravatar === 'boolean' || payload.sender_id === undefined) continue;
+      let known = this.gravatar.get(payload.sender_id);
+      if (!known || known.until < now) {
+        const u = await this.db.user.findUnique({ where: { id: payload.sender_id }, select: { avatarSource: true, settings: true } });
+        const visibility = Number((u?.settings as Record<string, unknown> | null)?.email_address_visibility ?? 1);
+        known = { value: !!u && u.avatarSource !== 'U' && visibility === 1, until: now + 60_000 };
+        if (this.gravatar.size > 50_000) this.gravatar.clear();
+        this.gravatar.set(payload.sender_id, known);
+      }
+      payload.sender_gravatar = known.value;
+    }
+  }
 
   async deliver(partition: number, entries: StreamEntry[]): Promise<void> {
     if (!entries.length) return;
+    await this.fillSenderGravatar(entries);
     const { targets, foundIn } = await this.resolveTargets(entries);
     const stale = await this.loadMeta([...foundIn.keys()]);
 

@@ -3,7 +3,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/t
 import type { QueueStore } from '@chat/queues';
 import type Redis from 'ioredis';
 import { start, type EventsHandle } from '../app';
-import { recordMessage, register, storeFor, waitForEvents } from './helpers';
+import { outboxDrained, recordMessage, register, storeFor, waitForEvents } from './helpers';
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -18,6 +18,7 @@ beforeAll(async () => {
   other = await seedRealm(env.db, 'other');
   service = await start({ ...env.env, STREAM_PARTITIONS: '4', PARTITION_LEASE_MS: '1000' });
   ({ store, redis } = storeFor(env));
+  await outboxDrained(env.db);
 });
 
 afterAll(async () => {
@@ -118,4 +119,16 @@ it('drops collected queues from the indexes it meets them in', async () => {
     await new Promise((r) => setTimeout(r, 50));
   }
   expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), q)).toBe(0);
+});
+
+it('nulls avatar_url for client_gravatar queues when the producer left the gravatar decision out', async () => {
+  const gravatarQ = await queueOf(realm.member, { client_gravatar: 'true' });
+  const plainQ = await queueOf(realm.member, { client_gravatar: 'false' });
+  await env.db.$transaction((tx) => recordEvent(tx, {
+    realmId: realm.realmId, type: 'message', users: [realm.member.id],
+    event: { type: 'message', message: { id: 77, type: 'private', sender_id: realm.owner.id, avatar_url: 'https://secure.gravatar.com/avatar/x', content: '<p>x</p>', content_type: 'text/html', subject: '' } },
+    routing: { stream_id: null, sender_id: realm.owner.id, user_flags: {}, raw_content: 'x', topic: '' },
+  }));
+  expect((await drain(gravatarQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: null } });
+  expect((await drain(plainQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: 'https://secure.gravatar.com/avatar/x' } });
 });

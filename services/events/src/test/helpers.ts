@@ -81,3 +81,18 @@ export function storeFor(env: TestEnv): { store: QueueStore; redis: Redis } {
   const redis = new Redis(env.redisUrl);
   return { store: new QueueStore(redis, env.prefix), redis };
 }
+
+/**
+ * Waits until the relay has moved every outbox row to the streams. A queue receives every event
+ * relayed after its creation, including ones committed just before it (they are in its initial
+ * state too); tests that count events register after the seeding's events are through.
+ */
+export async function outboxDrained(db: Db, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ n }] = await db.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM outbox');
+    if (n === 0) return;
+    if (Date.now() > deadline) throw new Error(`outbox still holds ${n} rows`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
