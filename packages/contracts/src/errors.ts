@@ -40,6 +40,8 @@ export const errors = {
   basicAuthRequired: () => new ApiError('UNAUTHORIZED', 'This endpoint requires HTTP basic authentication.', 401),
   invalidApiKey: () => new ApiError('INVALID_API_KEY', 'Invalid API key', 401),
   userDeactivated: () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401),
+  authenticationFailed: () =>
+    new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401),
   realmDeactivated: () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401),
   nonexistentRealm: () =>
     new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404),

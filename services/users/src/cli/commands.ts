@@ -5,6 +5,7 @@ import type { Services } from '../context';
 import { doRegenerateApiKey } from '../actions/api-keys';
 import { doCreateCheckedUser } from '../actions/create-user';
 import { fakeEmailDomain } from '../lib/emails';
+import { JWT_ALGORITHMS } from '../actions/jwt';
 import { realmSiteUrl, zuliprc } from './site';
 
 export type CliServices = Pick<Services, 'db' | 'redis' | 'config'>;
@@ -108,6 +109,38 @@ export const COMMANDS: Record<string, Command> = {
       const user = await findUser(services, realm.id, required(v, 'email'));
       const key = await doRegenerateApiKey(services, user);
       out(`New API key for ${user.deliveryEmail}: ${key}`);
+    },
+  },
+  'set-jwt-key': {
+    usage: '--key <secret or PEM public key> [--realm <string id>] [--algorithms HS256,...] | --disable',
+    summary: 'let the realm accept JSON Web Tokens at /jwt/fetch_api_key (or stop accepting them)',
+    async run(services, args, out) {
+      const v = parse(args, { realm: { type: 'string' }, key: { type: 'string' }, algorithms: { type: 'string' }, disable: { type: 'boolean' } });
+      const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
+      if (v.disable === true) {
+        await services.db.realmJwtConfig.deleteMany({ where: { realmId: realm.id } });
+        out(`JWT login disabled for realm ${realm.id}`);
+        return;
+      }
+      const key = required(v, 'key');
+      const algorithms = (typeof v.algorithms === 'string' ? v.algorithms : 'HS256').split(',').map((a) => a.trim()).filter(Boolean);
+      const unknown = algorithms.filter((a) => !(JWT_ALGORITHMS as readonly string[]).includes(a));
+      if (!algorithms.length || unknown.length) throw new UsageError(`--algorithms must be among ${JWT_ALGORITHMS.join(', ')}`);
+      await services.db.realmJwtConfig.upsert({ where: { realmId: realm.id }, create: { realmId: realm.id, key, algorithms }, update: { key, algorithms } });
+      out(`JWT login enabled for realm ${realm.id} (${algorithms.join(', ')})`);
+    },
+  },
+  'grant-permission': {
+    usage: '--email <email> --permission can_change_user_emails [--realm <string id>] [--revoke]',
+    summary: 'grant (or revoke) a special permission no role gives',
+    async run(services, args, out) {
+      const v = parse(args, { realm: { type: 'string' }, email: { type: 'string' }, permission: { type: 'string' }, revoke: { type: 'boolean' } });
+      if (v.permission !== 'can_change_user_emails') throw new UsageError('--permission must be can_change_user_emails');
+      const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
+      const user = await findUser(services, realm.id, required(v, 'email'));
+      const value = v.revoke !== true;
+      await services.db.userSpecialPermission.upsert({ where: { userId: user.id }, create: { userId: user.id, canChangeUserEmails: value }, update: { canChangeUserEmails: value } });
+      out(`${value ? 'Granted' : 'Revoked'} can_change_user_emails ${value ? 'to' : 'from'} ${user.deliveryEmail}`);
     },
   },
   zuliprc: {

@@ -7,10 +7,12 @@ import { botRoutes } from './bots';
 import { settingsRoutes } from './settings';
 import { channelFolderRoutes } from './channel-folders';
 import { inviteRoutes, joinRoutes } from './invites';
+import { authRoutes } from './auth';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
   serverSettingsRoutes(router, services);
+  authRoutes(router, services);
   // Specific /users/me/... paths first: /users/:user would otherwise take them.
   profileFieldRoutes(router, services);
   usersRoutes(router, services);
