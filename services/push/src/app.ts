@@ -40,7 +40,11 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       })
     : undefined;
   const queue = createDeliveryQueue(bullRedis, keys.bullPrefix(), config);
-  const realms = new RealmDirectory(db, config.EXTERNAL_URL);
+  const realms = new RealmDirectory(db, {
+    scheme: config.EXTERNAL_SCHEME,
+    host: config.EXTERNAL_HOST,
+    rootRealm: config.ROOT_REALM,
+  });
   const services: Services = { db, redis, keys, config, log, relay, queue, realms };
 
   const stops: Array<() => Promise<void>> = [];

@@ -38,8 +38,13 @@ export const configSchema = baseConfigSchema.extend({
   PUSH_RUN_WORKERS: bool('true'),
   /** Runs an outbox relay in this replica (device events are written to the outbox). */
   OUTBOX_RELAY: bool('true'),
-  /** Public URL of the root-domain realm; other realms are subdomains of its host. */
-  EXTERNAL_URL: z.string().default('http://127.0.0.1:9991'),
+  /**
+   * Where clients reach the server, as the gateway is configured: a realm's URL is
+   * <scheme>://<string_id>.<host>, and the ROOT_REALM's is <scheme>://<host>.
+   */
+  EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
+  EXTERNAL_SCHEME: z.enum(['http', 'https']).default('http'),
+  ROOT_REALM: z.string().default(''),
   /** Name of this replica in the stream consumer group; defaults to host name and pid. */
   CONSUMER_NAME: z.string().default(''),
 });

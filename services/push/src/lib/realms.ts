@@ -8,13 +8,17 @@ export interface RealmInfo {
 /**
  * Realm name and URL, which every notification payload carries so that a client logged in to
  * several organizations knows which one a push belongs to. Workers have no request (and so no
- * Host header) to take the URL from: it is derived from EXTERNAL_URL, the root-domain realm's
- * URL, with the realm's subdomain in front of its host.
+ * Host header) to take the URL from: it is built the way the gateway maps hosts to realms.
  */
-export function realmUrl(externalUrl: string, stringId: string): string {
-  const url = new URL(externalUrl);
-  if (stringId) url.hostname = `${stringId}.${url.hostname}`;
-  return url.origin;
+export interface ExternalAddress {
+  scheme: 'http' | 'https';
+  host: string;
+  rootRealm: string;
+}
+
+export function realmUrl(address: ExternalAddress, stringId: string): string {
+  const host = stringId === address.rootRealm ? address.host : `${stringId}.${address.host}`;
+  return `${address.scheme}://${host}`;
 }
 
 const TTL_MS = 60_000;
@@ -25,14 +29,14 @@ export class RealmDirectory {
 
   constructor(
     private readonly db: Db,
-    private readonly externalUrl: string,
+    private readonly address: ExternalAddress,
   ) {}
 
   async get(realmId: number): Promise<RealmInfo> {
     const hit = this.cache.get(realmId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
     const realm = await this.db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { name: true, stringId: true } });
-    const info = { realm_name: realm.name, realm_url: realmUrl(this.externalUrl, realm.stringId) };
+    const info = { realm_name: realm.name, realm_url: realmUrl(this.address, realm.stringId) };
     this.cache.set(realmId, { info, at: Date.now() });
     return info;
   }

@@ -12,7 +12,7 @@ let relay: TestRelay;
 let push: PushHandle;
 const devices = new Map<number, ClientDevice>();
 
-const overrides = () => ({ PUSH_RELAY_URL: relay.url, EXTERNAL_URL: 'https://chat.example.com', PUSH_ACTIVE_USER_DELAY_MS: '3000' });
+const overrides = () => ({ PUSH_RELAY_URL: relay.url, EXTERNAL_HOST: 'chat.example.com', EXTERNAL_SCHEME: 'https', PUSH_ACTIVE_USER_DELAY_MS: '3000' });
 
 async function registerDevice(user: SeededUser, deviceId: number) {
   const d = clientDevice(deviceId);

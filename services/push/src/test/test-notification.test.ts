@@ -23,7 +23,7 @@ beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
   relay = await TestRelay.start();
-  push = await startPush(env, { PUSH_RELAY_URL: relay.url, EXTERNAL_URL: 'https://chat.example.com' });
+  push = await startPush(env, { PUSH_RELAY_URL: relay.url, EXTERNAL_HOST: 'chat.example.com', EXTERNAL_SCHEME: 'https' });
   phone = clientDevice(1, 'fcm');
   tablet = clientDevice(2, 'apns');
   await registerActive(realm.member, phone);

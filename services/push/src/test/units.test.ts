@@ -49,9 +49,11 @@ describe('codec', () => {
     expect(tokenIdToBase64(tokenIdOfToken('c0ffee'))).toBe(tokenIdOf('c0ffee'));
   });
 
-  it('derives realm URLs from the external URL', () => {
-    expect(realmUrl('https://chat.example.com', '')).toBe('https://chat.example.com');
-    expect(realmUrl('https://chat.example.com:8443/', 'lear')).toBe('https://lear.chat.example.com:8443');
+  it('derives realm URLs the way the gateway maps hosts', () => {
+    const address = { scheme: 'https' as const, host: 'chat.example.com:8443', rootRealm: '' };
+    expect(realmUrl(address, '')).toBe('https://chat.example.com:8443');
+    expect(realmUrl(address, 'lear')).toBe('https://lear.chat.example.com:8443');
+    expect(realmUrl({ ...address, rootRealm: 'lear' }, 'lear')).toBe('https://chat.example.com:8443');
   });
 });
 
