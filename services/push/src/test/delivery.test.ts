@@ -1,3 +1,4 @@
+import { recordEvent } from '@chat/bus';
 import { flagBit } from '@chat/contracts';
 import { QueueStore } from '@chat/queues';
 import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
@@ -273,6 +274,23 @@ describe('withdrawal', () => {
       user_id: realm.member.id,
     });
     await waitFor('flag cleared', async () => !(await userFlags(env.db, realm.member, msg.id) & flagBit('active_mobile_push_notification')));
+  });
+  it('removes the notification of a deleted message', async () => {
+    const msg = await sendMessage(env.db, realm.realmId, { sender: realm.member2, recipients: [realm.member], content: 'oops' });
+    await waitFor('notification', async () => messagePushes(realm.member, msg.id).length === 1);
+    await env.db.$transaction(async (tx) => {
+      await tx.message.delete({ where: { id: msg.id } });
+      await recordEvent(tx, {
+        realmId: realm.realmId,
+        type: 'delete_message',
+        users: [realm.member.id, realm.member2.id],
+        event: { type: 'delete_message', message_type: 'private', message_ids: [msg.id] },
+      });
+    });
+    const removal = await waitFor('removal', async () =>
+      pushesTo(realm.member).find((p) => p.type === 'remove' && (p.message_ids as number[]).includes(msg.id)),
+    );
+    expect(removal.message_ids).toEqual([msg.id]);
   });
 });
 
