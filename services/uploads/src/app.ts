@@ -12,6 +12,7 @@ import { uploadRoutes } from './routes/uploads';
 import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
 import { avatarApiRoutes, avatarFileRoutes, avatarRedirectRoutes } from './routes/avatars';
+import { emojiApiRoutes, emojiFileRoutes } from './routes/emoji';
 import { createTusServer, tusRoutes } from './routes/tus';
 import { RedisLocker } from './lib/tus-locker';
 
@@ -73,10 +74,12 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       tusRoutes(router, tus);
       avatarApiRoutes(router, services);
       avatarRedirectRoutes(router, services);
+      emojiApiRoutes(router, services);
     },
     site: (router: Router) => {
       fileRoutes(router, services);
       avatarFileRoutes(router, services);
+      emojiFileRoutes(router, services);
       avatarRedirectRoutes(router, services);
     },
   });

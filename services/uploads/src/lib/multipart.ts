@@ -90,3 +90,27 @@ export async function receiveOneFile(req: Request, res: Response, opts: ReceiveO
   const [f] = files;
   return { key: f.path, size: f.size, name: f.filename, contentType: f.mimetype };
 }
+
+/**
+ * Reads the single file of a multipart body into memory, for small images (avatars, emoji)
+ * whose limit is a few MiB. `wrongCount` is the error for no file or more than one.
+ */
+export async function receiveSmallFile(req: Request, res: Response, maxMib: number, wrongCount: () => Error): Promise<Buffer> {
+  if (!req.is('multipart/form-data')) throw wrongCount();
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxMib * 1024 * 1024 + 64 * 1024) {
+    res.setHeader('Connection', 'close');
+    throw errors.fileTooLarge(maxMib);
+  }
+  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxMib * 1024 * 1024, files: 1, fields: 20 } }).any();
+  try {
+    await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    if (err instanceof MulterError && err.code === 'LIMIT_FILE_SIZE') throw errors.fileTooLarge(maxMib);
+    if (err instanceof MulterError && err.code === 'LIMIT_FILE_COUNT') throw wrongCount();
+    throw errors.badRequest('Invalid multipart body');
+  }
+  const files = (req.files as Express.Multer.File[] | undefined) ?? [];
+  if (files.length !== 1) throw wrongCount();
+  return files[0].buffer;
+}

@@ -1,38 +1,17 @@
-import type { Request, Response, Router } from 'express';
-import multer, { MulterError } from 'multer';
+import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import { errors, type Identity } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import type { Services } from '../context';
 import { avatarTarget, checkAndDeleteAvatar, checkAndSetAvatar, findAvatarUser, gravatarUrl } from '../actions/avatars';
+import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
-
-/** Reads the single avatar file of a multipart body; avatars are small enough to hold. */
-async function receiveAvatar(req: Request, res: Response, maxMib: number): Promise<Buffer> {
-  if (!req.is('multipart/form-data')) throw errors.exactlyOneAvatar();
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxMib * 1024 * 1024 + 64 * 1024) {
-    res.setHeader('Connection', 'close');
-    throw errors.fileTooLarge(maxMib);
-  }
-  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxMib * 1024 * 1024, files: 1, fields: 20 } }).any();
-  try {
-    await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-  } catch (err) {
-    if (err instanceof MulterError && err.code === 'LIMIT_FILE_SIZE') throw errors.fileTooLarge(maxMib);
-    if (err instanceof MulterError && err.code === 'LIMIT_FILE_COUNT') throw errors.exactlyOneAvatar();
-    throw errors.badRequest('Invalid multipart body');
-  }
-  const files = (req.files as Express.Multer.File[] | undefined) ?? [];
-  if (files.length !== 1) throw errors.exactlyOneAvatar();
-  return files[0].buffer;
-}
 
 export function avatarApiRoutes(router: Router, s: Services): void {
   router.post(
     '/users/me/avatar',
     endpoint(async ({ req, res, identity }) =>
-      checkAndSetAvatar(s, identity, await receiveAvatar(req, res, s.config.MAX_AVATAR_FILE_SIZE_MIB)),
+      checkAndSetAvatar(s, identity, await receiveSmallFile(req, res, s.config.MAX_AVATAR_FILE_SIZE_MIB, errors.exactlyOneAvatar)),
     ),
   );
   router.delete(

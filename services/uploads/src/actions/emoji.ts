@@ -1,0 +1,125 @@
+import sharp from 'sharp';
+import type { Tx } from '@chat/db';
+import { recordEvent } from '@chat/bus';
+import { errors, ROLE, type Identity } from '@chat/contracts';
+import { realmGroupSettings, type GroupSettingValue } from '@chat/realm';
+import type { Services } from '../context';
+
+/** Emoji are shown at 64 px at most; larger images are scaled down on upload. */
+const EMOJI_SIZE = 64;
+const MAX_PIXELS = 50_000_000;
+
+type EmojiRow = { id: number; realmId: number; name: string; fileName: string | null; isAnimated: boolean; deactivated: boolean; authorId: number | null };
+
+/** Where a realm's emoji images live, both as storage keys and (with "/user_" in front) as URLs. */
+const emojiKey = (realmId: number, file: string) => `avatars/${realmId}/emoji/images/${file}`;
+
+/** The custom emoji object of GET /realm/emoji and realm_emoji events. */
+export function emojiDict(e: EmojiRow) {
+  const file = e.fileName ?? String(e.id);
+  const stillFile = `${file.replace(/\.[^.]+$/, '')}.png`;
+  return {
+    id: String(e.id),
+    name: e.name,
+    source_url: `/user_${emojiKey(e.realmId, file)}`,
+    still_url: e.isAnimated ? `/user_${emojiKey(e.realmId, `still/${stillFile}`)}` : null,
+    deactivated: e.deactivated,
+    author_id: e.authorId,
+  };
+}
+
+/** Every custom emoji of the realm, deactivated ones included, keyed by id. */
+export async function realmEmojiDicts(db: Pick<Tx, 'realmEmoji'>, realmId: number) {
+  const rows = await db.realmEmoji.findMany({ where: { realmId, fileName: { not: null } }, orderBy: { id: 'asc' } });
+  return Object.fromEntries(rows.map((r) => [String(r.id), emojiDict(r)]));
+}
+
+/** Name rules of this API family: lowercase letters, digits, "-" and "_", ending in a letter or digit. */
+export function checkValidEmojiName(name: string): void {
+  if (!name) throw errors.badRequest('Emoji name is missing');
+  if (/^[0-9a-z_-]+$/.test(name)) {
+    if (/[_-]$/.test(name)) throw errors.badRequest('Emoji names must end with either a letter or digit.');
+    return;
+  }
+  throw errors.badRequest('Emoji names must contain only lowercase alphanumeric characters, hyphen, and underscore.');
+}
+
+/** Whether the user is in a group-setting value (a group, or members and subgroups), subgroups followed. */
+async function inGroupSetting(s: Services, userId: number, value: GroupSettingValue): Promise<boolean> {
+  const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
+  if (typeof value !== 'number' && value.direct_members.includes(userId)) return true;
+  if (groups.length === 0) return false;
+  const rows = await s.db.$queryRawUnsafe<unknown[]>(
+    `WITH RECURSIVE g(id) AS (
+        SELECT unnest($1::int[])
+        UNION SELECT sg.subgroup_id FROM user_group_subgroups sg JOIN g ON sg.supergroup_id = g.id)
+     SELECT 1 FROM user_group_members m JOIN g ON m.group_id = g.id WHERE m.user_id = $2 LIMIT 1`,
+    groups,
+    userId,
+  );
+  return rows.length > 0;
+}
+
+async function canAddEmoji(s: Services, identity: Identity): Promise<boolean> {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId }, select: { settings: true } });
+  const systemGroups = await s.db.userGroup.findMany({ where: { realmId: identity.realmId, isSystemGroup: true }, select: { id: true, name: true } });
+  const setting = realmGroupSettings(realm.settings, new Map(systemGroups.map((g) => [g.name, g.id]))).can_add_custom_emoji_group;
+  return inGroupSetting(s, identity.userId!, setting);
+}
+
+/** Scaled emoji image: animated GIF for animations, PNG otherwise; plus a still frame for animations. */
+async function renderEmoji(image: Buffer): Promise<{ animated: boolean; main: Buffer; still: Buffer }> {
+  try {
+    const meta = await sharp(image, { animated: true, limitInputPixels: MAX_PIXELS }).metadata();
+    const animated = (meta.pages ?? 1) > 1;
+    const fit = { width: EMOJI_SIZE, height: EMOJI_SIZE, fit: 'inside' as const, withoutEnlargement: true };
+    const still = await sharp(image, { limitInputPixels: MAX_PIXELS }).resize(fit).png().toBuffer();
+    const main = animated ? await sharp(image, { animated: true, limitInputPixels: MAX_PIXELS }).resize(fit).gif().toBuffer() : still;
+    return { animated, main, still };
+  } catch {
+    throw errors.badImage();
+  }
+}
+
+function emojiEvents(added: EmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
+  return {
+    event: { type: 'realm_emoji', op, realm_emoji: emojiDict(added) },
+    // Clients without the individual_emoji_changes capability get the whole set instead.
+    routing: { capability: 'individual_emoji_changes', fallback_event: { type: 'realm_emoji', op: 'update', realm_emoji: all } },
+  };
+}
+
+export async function checkAddRealmEmoji(s: Services, identity: Identity, rawName: string, image: Buffer) {
+  const name = rawName.trim().replace(/ /g, '_');
+  checkValidEmojiName(name);
+  if (!(await canAddEmoji(s, identity))) throw errors.insufficientPermission();
+  const rendered = await renderEmoji(image);
+  return s.db.$transaction(async (tx) => {
+    // One writer per realm at a time, so two uploads cannot both take a free name.
+    await tx.$queryRawUnsafe('SELECT 1 FROM realms WHERE id = $1 FOR UPDATE', identity.realmId);
+    const taken = await tx.realmEmoji.findFirst({ where: { realmId: identity.realmId, name, deactivated: false } });
+    if (taken) throw errors.badRequest('A custom emoji with this name already exists.');
+    const row = await tx.realmEmoji.create({ data: { realmId: identity.realmId, authorId: identity.userId!, name, isAnimated: rendered.animated } });
+    const fileName = `${row.id}.${rendered.animated ? 'gif' : 'png'}`;
+    // Written inside the transaction: if storage fails, no emoji row points at a missing file.
+    await s.storage.write(emojiKey(identity.realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
+    if (rendered.animated) await s.storage.write(emojiKey(identity.realmId, `still/${row.id}.png`), rendered.still, 'image/png');
+    await s.storage.write(emojiKey(identity.realmId, `${row.id}.original`), image, 'application/octet-stream');
+    const saved = await tx.realmEmoji.update({ where: { id: row.id }, data: { fileName } });
+    const { event, routing } = emojiEvents(saved, 'add', await realmEmojiDicts(tx, identity.realmId));
+    await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });
+  }, { timeout: 30_000 });
+}
+
+/** Deactivates an emoji (administrators, or its author). Its image stays for old messages. */
+export async function checkRemoveRealmEmoji(s: Services, identity: Identity, name: string) {
+  await s.db.$transaction(async (tx) => {
+    const emoji = await tx.realmEmoji.findFirst({ where: { realmId: identity.realmId, name, deactivated: false } });
+    if (!emoji) throw errors.resourceNotFound(`Emoji '${name}' does not exist`);
+    const isAdmin = identity.role !== undefined && identity.role <= ROLE.ADMINISTRATOR;
+    if (!isAdmin && emoji.authorId !== identity.userId) throw errors.badRequest('Must be an organization administrator or emoji author');
+    const saved = await tx.realmEmoji.update({ where: { id: emoji.id }, data: { deactivated: true } });
+    const { event, routing } = emojiEvents(saved, 'edit', await realmEmojiDicts(tx, identity.realmId));
+    await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });
+  });
+}
