@@ -66,10 +66,9 @@ async function applyVisibility(tx: Tx, me: UserRow, visibility: number, realmUrl
   return true;
 }
 
-/** Deletes the drafts stored for a user, where the drafts table exists in this deployment. */
+/** Turning synchronisation off deletes the drafts stored on the server; clients keep their copies. */
 async function deleteStoredDrafts(tx: Tx, userId: number) {
-  const [{ exists }] = await tx.$queryRawUnsafe<Array<{ exists: boolean }>>(`SELECT to_regclass('drafts') IS NOT NULL AS exists`);
-  if (exists) await tx.$executeRawUnsafe('DELETE FROM drafts WHERE user_id = $1', userId);
+  await tx.draft.deleteMany({ where: { userId } });
 }
 
 export interface OwnSettingsChange {

@@ -8,6 +8,7 @@ import { settingsRoutes } from './settings';
 import { channelFolderRoutes } from './channel-folders';
 import { inviteRoutes, joinRoutes } from './invites';
 import { authRoutes } from './auth';
+import { statusRoutes } from './status';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -15,6 +16,7 @@ export function apiRoutes(router: Router, services: Services): void {
   authRoutes(router, services);
   // Specific /users/me/... paths first: /users/:user would otherwise take them.
   profileFieldRoutes(router, services);
+  statusRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);
   settingsRoutes(router, services);

@@ -75,6 +75,17 @@ describe('PATCH /settings', () => {
     expect(res.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['dense_mode'] });
   });
 
+  it('deletes the stored drafts when drafts synchronisation is turned off', async () => {
+    const me = await makeUser(h, ROLE.MEMBER);
+    const other = await makeUser(h, ROLE.MEMBER);
+    for (const userId of [me.id, other.id]) {
+      await h.db.draft.create({ data: { realmId: h.realm.realmId, userId, type: '', content: 'unsent', lastEditTime: new Date() } });
+    }
+    await h.as(me).patch('/settings').send({ enable_drafts_synchronization: 'false' });
+    expect(await h.db.draft.count({ where: { userId: me.id } })).toBe(0);
+    expect(await h.db.draft.count({ where: { userId: other.id } })).toBe(1);
+  });
+
   it('changes the time zone, telling the user and everyone who can see them', async () => {
     const me = await makeUser(h, ROLE.MEMBER);
     const before = await h.lastEventId();

@@ -1,0 +1,113 @@
+import { recordEvent } from '@chat/bus';
+import { errors, LIMITS, ROLE } from '@chat/contracts';
+import type { Tx } from '@chat/db';
+import type { Services } from '../context';
+import { usersWhoCanAccess } from '../lib/audience';
+import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
+import type { Actor } from './actor';
+import { accessUserById } from './read-users';
+
+export interface StatusInput {
+  statusText?: string;
+  away?: boolean;
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
+
+interface Emoji {
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+}
+
+/** Resolves and checks the emoji of a status the way reactions check theirs. */
+async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<Emoji | undefined> {
+  if (input.emojiName === undefined) {
+    if (input.emojiCode !== undefined || input.reactionType !== undefined) {
+      throw errors.badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+    }
+    return undefined;
+  }
+  const name = input.emojiName;
+  if (name === '') return { emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' };
+  let code = input.emojiCode;
+  let type = input.reactionType;
+  if (code === undefined || type === undefined) {
+    const custom = await tx.realmEmoji.findFirst({ where: { realmId, name, deactivated: false } });
+    if (custom) [code, type] = [String(custom.id), 'realm_emoji'];
+    else if (EXTRA_EMOJI.includes(name)) [code, type] = [name, 'svc_extra_emoji'];
+    else if (unicodeEmojiCode(name)) [code, type] = [unicodeEmojiCode(name)!, 'unicode_emoji'];
+    else throw errors.badRequest(`Emoji '${name}' does not exist`);
+  }
+  if (type === 'realm_emoji') {
+    const custom = /^\d+$/.test(code) ? await tx.realmEmoji.findFirst({ where: { id: Number(code), realmId } }) : null;
+    if (!custom) throw errors.badRequest('Invalid custom emoji.');
+    if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
+    if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
+  } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
+    if (!EXTRA_EMOJI.includes(code)) throw errors.badRequest('Invalid emoji code.');
+    if (name !== code) throw errors.badRequest('Invalid emoji name.');
+  } else if (type === 'unicode_emoji') {
+    if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code.');
+    if (unicodeEmojiCode(name) !== code) throw errors.badRequest('Invalid emoji name.');
+  } else {
+    throw errors.badRequest('Invalid emoji type.');
+  }
+  return { emojiName: name, emojiCode: code, reactionType: type };
+}
+
+function checkText(input: StatusInput): string | undefined {
+  if (input.statusText === undefined) return undefined;
+  const text = input.statusText.trim();
+  if ([...text].length > LIMITS.statusTextLength) {
+    throw errors.badRequest(`status_text is too long (limit: ${LIMITS.statusTextLength} characters)`);
+  }
+  return text;
+}
+
+/**
+ * Sets a status and announces it: the caller's own (/users/me/status), or through
+ * /users/{id}/status, which only administrators (people or bots of that role) may use.
+ */
+export async function doUpdateStatus(
+  services: Services,
+  actor: Actor,
+  target: { id: number; asAdmin: boolean },
+  input: StatusInput,
+): Promise<void> {
+  if (target.asAdmin && actor.role > ROLE.ADMINISTRATOR) throw errors.insufficientPermission();
+  const targetId = target.id;
+  const text = checkText(input);
+  if (text === undefined && input.away === undefined && input.emojiName === undefined) {
+    if (input.emojiCode !== undefined || input.reactionType !== undefined) {
+      throw errors.badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+    }
+    throw errors.badRequest('Client did not pass any new values.');
+  }
+  await services.db.$transaction(async (tx) => {
+    const user = await accessUserById(tx, actor.realmId, targetId);
+    if (!user.isActive) throw errors.badRequest('User is deactivated');
+    const emoji = await checkEmoji(tx, actor.realmId, input);
+    const data = {
+      ...(text !== undefined ? { statusText: text } : {}),
+      ...(emoji ?? {}),
+    };
+    await tx.userStatus.upsert({ where: { userId: user.id }, create: { userId: user.id, realmId: actor.realmId, ...data }, update: data });
+    const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
+    if (input.away !== undefined) event.away = input.away;
+    if (text !== undefined) event.status_text = text;
+    if (emoji) Object.assign(event, { emoji_name: emoji.emojiName, emoji_code: emoji.emojiCode, reaction_type: emoji.reactionType });
+    await recordEvent(tx, { realmId: actor.realmId, type: 'user_status', users: await usersWhoCanAccess(tx, actor.realmId, user), event });
+  });
+}
+
+/** A user's status as clients read it: only the parts that are set. */
+export async function getStatus(services: Services, actor: Actor, targetId: number): Promise<Record<string, unknown>> {
+  const target = await accessUserById(services.db, actor.realmId, targetId);
+  const row = await services.db.userStatus.findUnique({ where: { userId: target.id } });
+  const status: Record<string, unknown> = {};
+  if (row?.statusText) status.status_text = row.statusText;
+  if (row?.emojiName) Object.assign(status, { emoji_name: row.emojiName, emoji_code: row.emojiCode, reaction_type: row.reactionType });
+  return status;
+}

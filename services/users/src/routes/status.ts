@@ -1,0 +1,38 @@
+import type { Router } from 'express';
+import { endpoint, type Params } from '@chat/kit';
+import type { Services } from '../context';
+import { actorOf } from '../actions/actor';
+import { doUpdateStatus, getStatus } from '../actions/status';
+
+function statusInput(p: Params) {
+  return {
+    statusText: p.str('status_text'),
+    away: p.bool('away'),
+    emojiName: p.str('emoji_name'),
+    emojiCode: p.str('emoji_code'),
+    reactionType: p.str('reaction_type'),
+  };
+}
+
+export function statusRoutes(router: Router, services: Services): void {
+  router.post(
+    '/users/me/status',
+    endpoint(async ({ p, identity }) => {
+      await doUpdateStatus(services, actorOf(identity), { id: identity.userId, asAdmin: false }, statusInput(p));
+    }),
+  );
+  router.get(
+    '/users/me/status',
+    endpoint(async ({ identity }) => ({ status: await getStatus(services, actorOf(identity), identity.userId) })),
+  );
+  router.post(
+    '/users/:user_id/status',
+    endpoint(async ({ p, identity }) => {
+      await doUpdateStatus(services, actorOf(identity), { id: p.pathInt('user_id'), asAdmin: true }, statusInput(p));
+    }),
+  );
+  router.get(
+    '/users/:user_id/status',
+    endpoint(async ({ p, identity }) => ({ status: await getStatus(services, actorOf(identity), p.pathInt('user_id')) })),
+  );
+}
