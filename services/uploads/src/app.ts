@@ -13,6 +13,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
 import { avatarApiRoutes, avatarFileRoutes, avatarRedirectRoutes } from './routes/avatars';
 import { emojiApiRoutes, emojiFileRoutes } from './routes/emoji';
+import { realmIconApiRoutes, realmIconFileRoutes } from './routes/realm-icon';
 import { createTusServer, tusRoutes } from './routes/tus';
 import { RedisLocker } from './lib/tus-locker';
 
@@ -75,11 +76,13 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       avatarApiRoutes(router, services);
       avatarRedirectRoutes(router, services);
       emojiApiRoutes(router, services);
+      realmIconApiRoutes(router, services);
     },
     site: (router: Router) => {
       fileRoutes(router, services);
       avatarFileRoutes(router, services);
       emojiFileRoutes(router, services);
+      realmIconFileRoutes(router, services);
       avatarRedirectRoutes(router, services);
     },
   });

@@ -99,3 +99,28 @@ it('lets the author or an administrator deactivate an emoji, and then reuse its 
   await api().post('/api/v1/realm/emoji/admin_owned').set(h.as(h.realm.member2)).attach('f', await png(16), 't.png').expect(200);
   await api().delete('/api/v1/realm/emoji/admin_owned').set(h.as(h.realm.admin)).expect(200);
 });
+
+describe('realm icon', () => {
+  it('lets administrators upload and remove the icon, and tells the realm', async () => {
+    for (const user of [h.realm.moderator, h.realm.member, h.realm.guest]) {
+      const res = await api().post('/api/v1/realm/icon').set(h.as(user)).attach('f', await png(300), 'i.png').expect(400);
+      expect(res.body).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
+    }
+    const none = await api().post('/api/v1/realm/icon').set(h.as(h.realm.admin)).field('x', '1').expect(400);
+    expect(none.body.msg).toBe('You must upload exactly one icon.');
+    const first = await api().post('/api/v1/realm/icon').set(h.as(h.realm.admin)).attach('f', await png(300), 'i.png').expect(200);
+    expect(first.body.icon_url).toBe(`/user_avatars/${h.realm.realmId}/realm/icon.png?version=1`);
+    const second = await api().post('/api/v1/realm/icon').set(h.as(h.realm.owner)).attach('f', await png(300), 'i.png').expect(200);
+    expect(second.body.icon_url).toBe(`/user_avatars/${h.realm.realmId}/realm/icon.png?version=2`);
+    expect((await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } })).iconUrl).toBe(second.body.icon_url);
+    const file = await api().get(`/user_avatars/${h.realm.realmId}/realm/icon.png`).set(h.as()).expect(200);
+    expect((await sharp(file.body).metadata()).width).toBe(100);
+    const event = await eventually(async () => (await streamEvents(h, 'realm')).find((e) => e.event.property === 'icon'));
+    expect(event.event).toEqual({ type: 'realm', op: 'update_dict', property: 'icon', data: { icon_url: first.body.icon_url, icon_source: 'U' } });
+
+    const removed = await api().delete('/api/v1/realm/icon').set(h.as(h.realm.admin)).expect(200);
+    expect(removed.body.icon_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon$/);
+    expect((await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } })).iconUrl).toBeNull();
+    await api().get(`/user_avatars/${h.realm.realmId}/realm/icon.png`).set(h.as()).expect(404);
+  });
+});
