@@ -9,6 +9,8 @@ export const THUMBNAIL_FORMATS = [
 
 /** Images with more pixels than this are not decoded at all (decompression bombs). */
 const MAX_PIXELS = 100_000_000;
+/** Larger files are not read into memory for a thumbnail; clients show the original instead. */
+const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
 
 export interface ThumbnailResult {
   width: number;
@@ -24,6 +26,10 @@ export interface ThumbnailResult {
 export async function makeThumbnails(s: Services, attachmentId: number): Promise<ThumbnailResult | null> {
   const a = await s.db.attachment.findUnique({ where: { id: attachmentId } });
   if (!a) return null; // deleted before its turn came
+  if (a.size > BigInt(MAX_SOURCE_BYTES)) {
+    await s.db.attachment.update({ where: { id: a.id }, data: { thumbnails: [] } });
+    return null;
+  }
   const original = await s.storage.readBuffer(a.pathId);
   if (!original) return null;
   let meta: Metadata;
