@@ -9,6 +9,7 @@ import { channelFolderRoutes } from './channel-folders';
 import { inviteRoutes, joinRoutes } from './invites';
 import { authRoutes } from './auth';
 import { statusRoutes } from './status';
+import { linkifierRoutes } from './linkifiers';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -22,6 +23,7 @@ export function apiRoutes(router: Router, services: Services): void {
   settingsRoutes(router, services);
   channelFolderRoutes(router, services);
   inviteRoutes(router, services);
+  linkifierRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
