@@ -5,10 +5,14 @@ import { readConfig } from './config';
 import type { Deps } from './lib/context';
 import { messageRoutes } from './routes/messages';
 import { streamRoutes } from './routes/streams';
+import { messageActionRoutes } from './routes/message-actions';
+import { otherRoutes } from './routes/other';
 import { subscriptionRoutes } from './routes/subscriptions';
 
 export function mountRoutes(router: Router, deps: Deps): void {
   messageRoutes(router, deps);
+  messageActionRoutes(router, deps);
+  otherRoutes(router, deps);
   subscriptionRoutes(router, deps);
   streamRoutes(router, deps);
 }

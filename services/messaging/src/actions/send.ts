@@ -9,11 +9,12 @@ import { errors, flagBit, flagNames } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
-import { buildWireMessages } from '../lib/wire';
+import { avatarUrlOf, buildWireMessages } from '../lib/wire';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
 import { checkWildcardMentions, mentionFlags } from './mentions';
-import { applyAutomaticTopicPolicy } from './user-topics';
+import { groupSettingMembers } from '../lib/groups';
+import { applyAutomaticTopicPolicy, followWhereMentioned } from './user-topics';
 
 export interface SendInput {
   type: string;
@@ -103,8 +104,12 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
   } else {
     target = { kind: 'private', recipients: await resolveDirectRecipients(db, actor, input.to) };
   }
-  const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content);
+  const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
   const rendered = renderMarkdown(content, ctx);
+  if (rendered.mentionedGroupIds.size) {
+    const members = await groupSettingMembers(db, { direct_members: [], direct_subgroups: [...rendered.mentionedGroupIds] });
+    members.forEach((id) => rendered.mentionedUserIds.add(id));
+  }
   if (target.kind === 'stream') {
     await checkWildcardMentions(deps, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
@@ -186,6 +191,7 @@ export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): P
         stream_id: target.kind === 'stream' ? target.stream.id : null,
         public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
         sender_id: actor.userId,
+        sender_gravatar: wire.avatar_url !== null && (await senderAvatarIsPublicGravatar(tx, actor.userId)),
         ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
         user_flags: userFlags,
         raw_content: plan.content,
@@ -196,6 +202,8 @@ export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): P
     if (target.kind === 'stream') {
       const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, message.id);
       if (policy !== null) result.automatic_new_visibility_policy = policy;
+      const mentioned = rows.filter((r) => r.userId !== actor.userId && (r.flags & flagBit('mentioned')) !== 0n).map((r) => r.userId);
+      await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
     }
     return result;
   });
@@ -208,4 +216,10 @@ async function topicParticipantIds(tx: Tx, streamId: number, topic: string): Pro
     distinct: ['senderId'],
   });
   return new Set(rows.map((r) => r.senderId));
+}
+
+/** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
+async function senderAvatarIsPublicGravatar(tx: Tx, userId: number): Promise<boolean> {
+  const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+  return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
 }

@@ -153,14 +153,10 @@ export async function doArchiveStream(deps: Deps, actor: Actor, streamId: number
       type: 'stream',
       users: viewers,
       event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: true },
-      routing: { requires_capability: 'archived_channels' },
-    });
-    await recordEvent(tx, {
-      realmId: actor.realmId,
-      type: 'stream',
-      users: viewers,
-      event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived)], stream_ids: [stream.id] },
-      routing: { unless_capability: 'archived_channels' },
+      routing: {
+        capability: 'archived_channels',
+        fallback_event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived)], stream_ids: [stream.id] },
+      },
     });
   });
 }

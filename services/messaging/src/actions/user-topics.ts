@@ -1,16 +1,87 @@
+/** Per-user topic visibility: muted, unmuted, followed, set by hand or automatically on send. */
 import type { Stream, Tx } from '@chat/db';
-import type { Actor } from '../lib/context';
+import { errors } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { recordEvent } from '../lib/outbox';
+import { normalizeTopic } from '../lib/text';
+import { accessStream } from './streams-access';
+
+export const VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+/** automatically_*_policy values: 1 on participation, 2 on send, 3 on initiation, 4 never. */
+const AUTO = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
+
+export async function currentVisibility(tx: Tx, userId: number, streamId: number, topic: string): Promise<number> {
+  const row = await tx.userTopic.findUnique({ where: { userId_streamId_topicKey: { userId, streamId, topicKey: topic.toLowerCase() } } });
+  return row?.visibilityPolicy ?? VISIBILITY.INHERIT;
+}
+
+/** Stores the policy and tells the user's clients. */
+export async function doSetUserTopic(tx: Tx, realmId: number, userId: number, streamId: number, topic: string, policy: number): Promise<void> {
+  const now = new Date();
+  const key = { userId_streamId_topicKey: { userId, streamId, topicKey: topic.toLowerCase() } };
+  if (policy === VISIBILITY.INHERIT) await tx.userTopic.deleteMany({ where: { userId, streamId, topicKey: topic.toLowerCase() } });
+  else {
+    await tx.userTopic.upsert({
+      where: key,
+      create: { realmId, userId, streamId, topicName: topic, topicKey: topic.toLowerCase(), visibilityPolicy: policy, lastUpdated: now },
+      update: { topicName: topic, visibilityPolicy: policy, lastUpdated: now },
+    });
+  }
+  await recordEvent(tx, {
+    realmId,
+    type: 'user_topic',
+    users: [userId],
+    event: { type: 'user_topic', stream_id: streamId, topic_name: topic, last_updated: Math.floor(now.getTime() / 1000), visibility_policy: policy },
+  });
+}
+
+function policyApplies(policy: number, isInitiator: boolean): boolean {
+  if (policy === AUTO.ON_SEND || policy === AUTO.ON_PARTICIPATION) return true;
+  return policy === AUTO.ON_INITIATION && isInitiator;
+}
 
 /**
- * The sender's topic visibility policy after sending (automatically_follow_topics_policy and
- * friends). Returns the new policy when sending changed it, else null.
+ * After a send: the sender follows (or, in a muted channel, unmutes) the topic when their
+ * automatically_follow_topics_policy / automatically_unmute_topics_in_muted_streams_policy say
+ * so. Returns the new policy, or null when nothing changed.
  */
-export async function applyAutomaticTopicPolicy(
-  _tx: Tx,
-  _actor: Actor,
-  _stream: Stream,
-  _topic: string,
-  _messageId: number,
-): Promise<number | null> {
-  return null;
+export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number): Promise<number | null> {
+  const current = await currentVisibility(tx, actor.userId, stream.id, topic);
+  if (current === VISIBILITY.FOLLOWED) return null;
+  const earlier = await tx.message.count({ where: { streamId: stream.id, topic: { equals: topic, mode: 'insensitive' }, id: { lt: messageId } } });
+  const isInitiator = earlier === 0;
+  const settings = actor.settings;
+  let next: number | null = null;
+  if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) {
+    next = VISIBILITY.FOLLOWED;
+  } else if (current !== VISIBILITY.UNMUTED) {
+    const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
+    const muted = !!sub?.isMuted || current === VISIBILITY.MUTED;
+    if (muted && policyApplies(Number(settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION), isInitiator)) {
+      next = VISIBILITY.UNMUTED;
+    }
+  }
+  if (next === null) return null;
+  await doSetUserTopic(tx, actor.realmId, actor.userId, stream.id, topic, next);
+  return next;
+}
+
+/** Mentioned users who asked to follow topics where they are mentioned. */
+export async function followWhereMentioned(tx: Tx, realmId: number, streamId: number, topic: string, userIds: number[]): Promise<void> {
+  if (!userIds.length) return;
+  const users = await tx.user.findMany({ where: { id: { in: userIds } }, select: { id: true, settings: true } });
+  for (const u of users) {
+    const settings = (u.settings ?? {}) as Record<string, unknown>;
+    if (settings.automatically_follow_topics_where_mentioned === false) continue;
+    if ((await currentVisibility(tx, u.id, streamId, topic)) === VISIBILITY.FOLLOWED) continue;
+    await doSetUserTopic(tx, realmId, u.id, streamId, topic, VISIBILITY.FOLLOWED);
+  }
+}
+
+/** POST /user_topics. */
+export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
+  if (!Object.values(VISIBILITY).includes(policy as 0)) throw errors.badRequest('Invalid visibility_policy');
+  const topic = normalizeTopic(rawTopic);
+  await accessStream(deps.db, actor, streamId);
+  await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, policy));
 }

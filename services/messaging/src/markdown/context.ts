@@ -1,5 +1,5 @@
-import type { Db } from '@chat/db';
-import type { RenderContext } from './types';
+import type { Db, Tx } from '@chat/db';
+import type { MentionableUser, RenderContext } from './types';
 
 export function emptyRenderContext(realmUrl: string): RenderContext {
   return {
@@ -13,7 +13,82 @@ export function emptyRenderContext(realmUrl: string): RenderContext {
   };
 }
 
-/** Everything `source` can refer to, looked up in the realm. */
-export async function loadRenderContext(_db: Db, _realmId: number, realmUrl: string, _source: string): Promise<RenderContext> {
-  return emptyRenderContext(realmUrl);
+const USER_SYNTAX = /@_?\*\*([^*\n]+?)\*\*/g;
+const GROUP_SYNTAX = /@_?\*([^*\n]+?)\*/g;
+const CHANNEL_SYNTAX = /#\*\*([^*\n>]+)/g;
+const EMOJI_SYNTAX = /:([\w+-]+):/g;
+
+/**
+ * Everything `source` can refer to, looked up in the realm: users and groups named in mention
+ * syntax, channels named in link syntax that the author may see, custom emoji, linkifiers.
+ */
+export async function loadRenderContext(db: Db | Tx, realmId: number, realmUrl: string, source: string, authorId?: number): Promise<RenderContext> {
+  const ctx = emptyRenderContext(realmUrl);
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  for (const m of source.matchAll(USER_SYNTAX)) {
+    const text = m[1].trim();
+    const bar = text.lastIndexOf('|');
+    if (bar >= 0 && /^\d+$/.test(text.slice(bar + 1))) ids.add(Number(text.slice(bar + 1)));
+    else names.add(text.toLowerCase());
+  }
+  if (names.size || ids.size) {
+    const users = await db.$queryRawUnsafe<MentionableUser[]>(
+      `SELECT id, full_name AS "fullName", email FROM users
+        WHERE realm_id = $1 AND is_active AND (lower(full_name) = ANY($2::text[]) OR id = ANY($3::int[]))`,
+      realmId,
+      [...names],
+      [...ids],
+    );
+    for (const u of users) {
+      ctx.usersById.set(u.id, u);
+      const key = u.fullName.toLowerCase();
+      ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), u]);
+    }
+  }
+  const groupNames = [...source.matchAll(GROUP_SYNTAX)].map((m) => m[1].trim().toLowerCase());
+  if (groupNames.length) {
+    const groups = await db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
+      `SELECT id, name FROM user_groups WHERE realm_id = $1 AND NOT deactivated AND NOT is_system_group AND lower(name) = ANY($2::text[])`,
+      realmId,
+      groupNames,
+    );
+    for (const g of groups) ctx.groupsByName.set(g.name.toLowerCase(), g);
+  }
+  const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
+  if (channelNames.length) {
+    // Private channels are linked only when the author is subscribed to them.
+    const streams = await db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
+      `SELECT s.id, s.name FROM streams s
+        WHERE s.realm_id = $1 AND s.name_key = ANY($2::text[])
+          AND (NOT s.invite_only OR EXISTS (SELECT 1 FROM subscriptions sub WHERE sub.stream_id = s.id AND sub.user_id = $3 AND sub.active))`,
+      realmId,
+      channelNames,
+      authorId ?? 0,
+    );
+    for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
+  }
+  const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
+  if (emojiNames.length) {
+    for (const e of await customEmoji(db, realmId, emojiNames)) ctx.realmEmoji.set(e.name, e);
+  }
+  ctx.linkifiers = await linkifiers(db, realmId);
+  return ctx;
+}
+
+/** Custom emoji of the realm, where the uploads area has created its table. */
+async function customEmoji(db: Db | Tx, realmId: number, names: string[]) {
+  const [exists] = await db.$queryRawUnsafe<Array<{ t: string | null }>>(`SELECT to_regclass('realm_emoji')::text AS t`);
+  if (!exists?.t) return [];
+  const rows = await db.$queryRawUnsafe<Array<{ id: number; name: string; file_name: string | null }>>(
+    `SELECT id, name, file_name FROM realm_emoji WHERE realm_id = $1 AND NOT deactivated AND name = ANY($2::text[])`,
+    realmId,
+    names,
+  );
+  return rows.map((r) => ({ id: String(r.id), name: r.name, url: `/user_avatars/${realmId}/emoji/images/${r.file_name ?? r.id}` }));
+}
+
+async function linkifiers(db: Db | Tx, realmId: number) {
+  const rows = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  return rows.map((r) => ({ id: r.id, pattern: r.pattern, urlTemplate: r.urlTemplate }));
 }

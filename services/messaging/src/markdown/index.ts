@@ -16,8 +16,7 @@ export { loadRenderContext, emptyRenderContext } from './context';
 
 function createParser(): Md {
   const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
-  // Headings are not part of the dialect ("# foo" is a plain line in chat) and neither are
-  // setext underlines, horizontal rules or reference-style definitions.
+  // Setext underlines and reference-style definitions are not part of the dialect.
   md.disable(['lheading', 'reference']);
   md.renderer.rules.fence = highlightFence(md);
   installDialect(md);

@@ -1,0 +1,68 @@
+/** DELETE /messages/{id} and GET /messages/{id}/history. */
+import { errors } from '@chat/contracts';
+import { realmPolicies } from '@chat/realm';
+import type { Actor, Deps } from '../lib/context';
+import { hasRealmPermission } from '../lib/groups';
+import { htmlDiff } from '../lib/html-diff';
+import { recordEvent } from '../lib/outbox';
+import { displayTopic } from '../lib/wire';
+import { accessMessage, messageAudience } from './message-access';
+
+export async function doDeleteMessage(deps: Deps, actor: Actor, messageId: number): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { message } = await accessMessage(tx, actor, messageId);
+    const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+    const mayDeleteAny = await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_delete_any_message_group');
+    if (!mayDeleteAny) {
+      const own = message.senderId === actor.userId && (await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_delete_own_message_group'));
+      if (!own) throw errors.badRequest("You don't have permission to delete this message");
+      const limit = realmPolicies(realm.settings).message_content_delete_limit_seconds;
+      if (limit !== null && Date.now() - message.dateSent.getTime() > limit * 1000) {
+        throw errors.badRequest('The time limit for deleting this message has passed');
+      }
+    }
+    const audience = await messageAudience(tx, [message.id], [message.streamId]);
+    await tx.message.delete({ where: { id: message.id } });
+    const event: Record<string, unknown> = { type: 'delete_message', message_ids: [message.id] };
+    if (message.streamId !== null) Object.assign(event, { message_type: 'stream', stream_id: message.streamId, topic: message.topic });
+    else event.message_type = 'private';
+    await recordEvent(tx, { realmId: actor.realmId, type: 'delete_message', users: audience, event });
+  });
+}
+
+/** Snapshots oldest first, each holding the message as it was after that edit. */
+export async function messageHistory(deps: Deps, actor: Actor, messageId: number, allowEmptyTopicName: boolean) {
+  const { message } = await accessMessage(deps.db, actor, messageId);
+  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+  if (!realm.allowEditHistory) throw errors.badRequest('Message edit history is disabled in this organization');
+  const entries = Array.isArray(message.editHistory) ? (message.editHistory as Record<string, unknown>[]) : [];
+  const topic = (t: string) => displayTopic(t, allowEmptyTopicName || message.streamId === null);
+  let content = message.content;
+  let rendered = message.renderedContent;
+  let currentTopic = message.topic;
+  const snapshots: Record<string, unknown>[] = [];
+  for (const e of entries) {
+    const snap: Record<string, unknown> = { user_id: e.user_id ?? null, timestamp: e.timestamp, topic: topic(currentTopic), content, rendered_content: rendered };
+    if (typeof e.prev_topic === 'string') {
+      snap.prev_topic = topic(e.prev_topic);
+      currentTopic = e.prev_topic;
+    }
+    if (e.prev_stream !== undefined) Object.assign(snap, { prev_stream: e.prev_stream, stream: e.stream });
+    if (typeof e.prev_content === 'string') {
+      snap.prev_content = e.prev_content;
+      snap.prev_rendered_content = e.prev_rendered_content;
+      snap.content_html_diff = htmlDiff(String(e.prev_rendered_content ?? ''), rendered);
+      content = e.prev_content;
+      rendered = String(e.prev_rendered_content ?? '');
+    }
+    snapshots.push(snap);
+  }
+  snapshots.push({
+    topic: topic(currentTopic),
+    content,
+    rendered_content: rendered,
+    timestamp: Math.floor(message.dateSent.getTime() / 1000),
+    user_id: message.senderId,
+  });
+  return snapshots.reverse();
+}

@@ -1,0 +1,90 @@
+/** Drafts kept on the server so a user's clients share them (when the user allows it). */
+import type { Draft, Tx } from '@chat/db';
+import { errors } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { recordEvent } from '../lib/outbox';
+import { accessStream } from './streams-access';
+
+export interface DraftInput {
+  type: string;
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp?: number;
+}
+
+export function draftDict(d: Draft): Record<string, unknown> {
+  return {
+    id: d.id,
+    type: d.type,
+    to: d.type === 'stream' ? [d.streamId] : d.toUserIds,
+    topic: d.topic,
+    content: d.content,
+    timestamp: Math.floor(d.lastEditTime.getTime() / 1000),
+  };
+}
+
+function checkSyncEnabled(actor: Actor): void {
+  if (actor.settings.enable_drafts_synchronization === false) throw errors.badRequest('User has disabled synchronizing drafts.');
+}
+
+/** The columns of a valid draft, or the error the API gives for it. */
+async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
+  if (!['', 'stream', 'private'].includes(d.type)) throw errors.badRequest('Invalid draft type');
+  if (d.content.includes('\u0000')) throw errors.badRequest('Content must not contain null bytes');
+  if (d.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
+  const lastEditTime = d.timestamp !== undefined ? new Date(d.timestamp * 1000) : new Date();
+  if (Number.isNaN(lastEditTime.getTime()) || (d.timestamp !== undefined && d.timestamp < 0)) throw errors.badRequest('Timestamp must not be negative.');
+  if (d.type === 'stream') {
+    if (d.to.length !== 1) throw errors.badRequest('Must specify exactly 1 channel ID for channel messages');
+    await accessStream(tx, actor, d.to[0]);
+    return { type: d.type, streamId: d.to[0], toUserIds: [], topic: d.topic, content: d.content, lastEditTime };
+  }
+  if (d.type === 'private') {
+    const ids = [...new Set(d.to)].sort((a, b) => a - b);
+    const found = await tx.user.findMany({ where: { id: { in: ids }, realmId: actor.realmId }, select: { id: true } });
+    const missing = ids.find((id) => !found.some((u) => u.id === id));
+    if (missing !== undefined) throw errors.badRequest(`Invalid user ID ${missing}`);
+    return { type: d.type, streamId: null, toUserIds: ids, topic: '', content: d.content, lastEditTime };
+  }
+  return { type: '', streamId: null, toUserIds: [], topic: '', content: d.content, lastEditTime };
+}
+
+export async function listDrafts(deps: Deps, actor: Actor) {
+  const drafts = await deps.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
+  return drafts.map(draftDict);
+}
+
+export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
+  checkSyncEnabled(actor);
+  return deps.db.$transaction(async (tx) => {
+    const created: Draft[] = [];
+    for (const d of inputs) {
+      created.push(await tx.draft.create({ data: { realmId: actor.realmId, userId: actor.userId, ...(await checkDraft(tx, actor, d)) } }));
+    }
+    if (created.length) {
+      await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'add', drafts: created.map(draftDict) } });
+    }
+    return created.map((d) => d.id);
+  });
+}
+
+export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, input: DraftInput): Promise<void> {
+  checkSyncEnabled(actor);
+  await deps.db.$transaction(async (tx) => {
+    const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
+    if (!draft) throw errors.badRequest('Draft does not exist');
+    const updated = await tx.draft.update({ where: { id: draftId }, data: await checkDraft(tx, actor, input) });
+    await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'update', draft: draftDict(updated) } });
+  });
+}
+
+export async function doDeleteDraft(deps: Deps, actor: Actor, draftId: number): Promise<void> {
+  checkSyncEnabled(actor);
+  await deps.db.$transaction(async (tx) => {
+    const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
+    if (!draft) throw errors.badRequest('Draft does not exist');
+    await tx.draft.delete({ where: { id: draftId } });
+    await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'remove', draft_id: draftId } });
+  });
+}

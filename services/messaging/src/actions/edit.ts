@@ -1,0 +1,164 @@
+/**
+ * PATCH /messages/{id}: content edits, topic edits and moves to another channel (one message,
+ * it and later ones, or the whole topic), with edit history and one update_message event.
+ */
+import type { Message, Stream, Tx } from '@chat/db';
+import { errors, flagBit } from '@chat/contracts';
+import { realmPolicies } from '@chat/realm';
+import { isModerator, type Actor, type Deps } from '../lib/context';
+import { hasRealmPermission } from '../lib/groups';
+import { recordEvent } from '../lib/outbox';
+import { normalizeContent, normalizeTopic } from '../lib/text';
+import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
+import { accessMessage, messageAudience } from './message-access';
+import { checkStreamPostAllowed, effectiveTopicsPolicy, streamAccessOf } from './streams-access';
+import { mentionFlags } from './mentions';
+import { moveMessages, RESOLVED_PREFIX } from './move';
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+export interface EditRequest {
+  content?: string;
+  topic?: string;
+  streamId?: number;
+  propagateMode: string;
+}
+
+const MENTION_BITS = flagBit('mentioned') | flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned');
+
+function overLimit(message: Message, limitSeconds: number | null): boolean {
+  return limitSeconds !== null && limitSeconds > 0 && Date.now() - message.dateSent.getTime() > limitSeconds * 1000;
+}
+
+async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
+  const key = resolving ? 'can_resolve_topics_group' : kind === 'topic' ? 'can_move_messages_between_topics_group' : 'can_move_messages_between_channels_group';
+  const allowed = await hasRealmPermission(tx, actor.realmId, actor.userId, key);
+  if (!allowed) throw errors.badRequest(kind === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
+  if (isModerator(actor) || resolving) return;
+  const limit = kind === 'topic' ? policies.move_messages_within_stream_limit_seconds : policies.move_messages_between_streams_limit_seconds;
+  if (overLimit(message, limit)) {
+    throw errors.badRequest(kind === 'topic' ? "The time limit for editing this message's topic has passed." : "The time limit for editing this message's channel has passed.");
+  }
+}
+
+export async function doEditMessage(deps: Deps, actor: Actor, messageId: number, req: EditRequest): Promise<void> {
+  if (!['change_one', 'change_later', 'change_all'].includes(req.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
+  if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw errors.badRequest('Nothing to change');
+  if (req.propagateMode !== 'change_one' && req.topic === undefined && req.streamId === undefined) {
+    throw errors.badRequest('Invalid propagate_mode without topic edit');
+  }
+  await deps.db.$transaction(async (tx) => {
+    const { message } = await accessMessage(tx, actor, messageId);
+    const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+    const policies = realmPolicies(realm.settings);
+    const isStream = message.streamId !== null;
+    if (!isStream && (req.topic !== undefined || req.streamId !== undefined)) {
+      throw errors.badRequest(req.streamId !== undefined ? 'Direct messages cannot be moved to channels.' : 'Direct messages cannot have topics.');
+    }
+    if (req.content !== undefined && req.streamId !== undefined && req.streamId !== message.streamId) {
+      throw errors.badRequest('Cannot change message content while changing channel');
+    }
+    const now = new Date();
+    const event: Record<string, unknown> = {
+      type: 'update_message',
+      user_id: actor.userId,
+      edit_timestamp: Math.floor(now.getTime() / 1000),
+      message_id: message.id,
+      rendering_only: false,
+    };
+    if (isStream) event.stream_id = message.streamId;
+    let historyEntry: Record<string, unknown> = { user_id: actor.userId, timestamp: Math.floor(now.getTime() / 1000) };
+    let rendered: RenderResult | null = null;
+
+    if (req.content !== undefined) {
+      if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
+      if (!policies.allow_message_editing) throw errors.badRequest('Your organization has turned off message editing');
+      if (overLimit(message, policies.message_content_edit_limit_seconds)) throw errors.badRequest('The time limit for editing this message has passed');
+      const content = req.content.trim() === '' ? '(deleted)' : normalizeContent(req.content);
+      rendered = renderMarkdown(content, await loadRenderContext(tx, actor.realmId, actor.realmUrl, content, actor.userId));
+      historyEntry = { ...historyEntry, prev_content: message.content, prev_rendered_content: message.renderedContent };
+      Object.assign(event, {
+        orig_content: message.content,
+        orig_rendered_content: message.renderedContent,
+        content,
+        rendered_content: rendered.html,
+        is_me_message: rendered.isMeMessage,
+      });
+      await tx.message.update({
+        where: { id: message.id },
+        data: {
+          content,
+          renderedContent: rendered.html,
+          isMeMessage: rendered.isMeMessage,
+          hasLink: rendered.hasLink,
+          hasImage: rendered.hasImage,
+          hasAttachment: rendered.hasAttachment,
+          lastEditTime: now,
+        },
+      });
+      await refreshMentionFlags(tx, message, rendered);
+    }
+
+    let moved = [message.id];
+    let losers: number[] = [];
+    let target: Stream | null = null;
+    if (req.topic !== undefined || req.streamId !== undefined) {
+      const newTopic = req.topic !== undefined ? normalizeTopic(req.topic) : message.topic;
+      const resolving = newTopic.replace(RESOLVED_PREFIX, '') === message.topic.replace(RESOLVED_PREFIX, '') && newTopic !== message.topic;
+      const changesStream = req.streamId !== undefined && req.streamId !== message.streamId;
+      if (newTopic !== message.topic) await checkMovePermission(tx, actor, message, 'topic', policies, resolving);
+      if (changesStream) {
+        await checkMovePermission(tx, actor, message, 'stream', policies, false);
+        target = await tx.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
+        if (!target) throw errors.invalidStreamId();
+        const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: target.id } } });
+        if (!streamAccessOf(actor, target, sub).canSee) throw errors.invalidStreamId();
+        await checkStreamPostAllowed(tx, actor, target, !!sub?.active);
+      }
+      const destination = target ?? (await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } }));
+      const policy = effectiveTopicsPolicy(destination, realm);
+      if (newTopic === '' && policy === 'disable_empty_topic') throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
+      if (newTopic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
+      if (newTopic !== message.topic || changesStream) {
+        const result = await moveMessages(tx, actor, message, req.propagateMode as PropagateMode, newTopic, changesStream ? target : null, now, resolving);
+        moved = result.movedIds;
+        losers = result.losers;
+        if (newTopic !== message.topic) {
+          Object.assign(event, { orig_subject: message.topic, subject: newTopic, topic_links: [] });
+          historyEntry = { ...historyEntry, prev_topic: message.topic, topic: newTopic };
+        }
+        if (changesStream) {
+          event.new_stream_id = target!.id;
+          historyEntry = { ...historyEntry, prev_stream: message.streamId, stream: target!.id };
+        }
+        event.propagate_mode = req.propagateMode;
+        event.stream_name = (await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } })).name;
+      }
+    }
+    event.message_ids = moved;
+    if (Object.keys(historyEntry).length > 2) await prependHistory(tx, message.id, historyEntry);
+    const audience = await messageAudience(tx, moved, [message.streamId, target?.id ?? null]);
+    await recordEvent(tx, {
+      realmId: actor.realmId,
+      type: 'update_message',
+      users: audience.filter((id) => !losers.includes(id)),
+      event,
+    });
+  });
+}
+
+/** Edit history is kept most recent first, on the message itself. */
+export async function prependHistory(tx: Tx, messageId: number, entry: Record<string, unknown>): Promise<void> {
+  const m = await tx.message.findUniqueOrThrow({ where: { id: messageId }, select: { editHistory: true } });
+  const history = Array.isArray(m.editHistory) ? (m.editHistory as Record<string, unknown>[]) : [];
+  await tx.message.update({ where: { id: messageId }, data: { editHistory: [entry, ...history] as never } });
+}
+
+/** Mentions can change with content: recompute the mention bits of every existing copy. */
+async function refreshMentionFlags(tx: Tx, message: Message, rendered: RenderResult): Promise<void> {
+  const rows = await tx.userMessage.findMany({ where: { messageId: message.id } });
+  for (const r of rows) {
+    const flags = (r.flags & ~MENTION_BITS) | mentionFlags(r.userId, rendered, message.streamId !== null, new Set());
+    if (flags !== r.flags) await tx.userMessage.update({ where: { userId_messageId: { userId: r.userId, messageId: message.id } }, data: { flags } });
+  }
+}

@@ -1,0 +1,45 @@
+/** Who may read a message, and who hears about changes to it. */
+import type { Db, Message, Tx, UserMessage } from '@chat/db';
+import { errors } from '@chat/contracts';
+import type { Actor } from '../lib/context';
+import { streamAccessOf } from './streams-access';
+import { activeSubscriberIds } from './stream-dicts';
+
+export interface MessageAccess {
+  message: Message;
+  /** The viewer's own copy; null when they read it through channel history. */
+  userMessage: UserMessage | null;
+}
+
+/**
+ * A message the actor may read: one they received (a user_messages row), or one in a channel
+ * whose history they may read. Anything else is "Invalid message(s)", whether it exists or not.
+ */
+export async function accessMessage(db: Db | Tx, actor: Actor, messageId: number): Promise<MessageAccess> {
+  const message = await db.message.findFirst({ where: { id: messageId, realmId: actor.realmId } });
+  if (!message) throw errors.invalidMessage();
+  const userMessage = await db.userMessage.findUnique({ where: { userId_messageId: { userId: actor.userId, messageId } } });
+  if (userMessage) return { message, userMessage };
+  if (message.streamId !== null) {
+    const stream = await db.stream.findUniqueOrThrow({ where: { id: message.streamId } });
+    const sub = await db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
+    if (streamAccessOf(actor, stream, sub).canReadHistory) return { message, userMessage: null };
+  }
+  throw errors.invalidMessage();
+}
+
+/**
+ * Users told about a change to messages: everyone with a copy, plus the subscribers of a
+ * channel whose history is public to them (they can read the messages without a copy).
+ */
+export async function messageAudience(tx: Tx, messageIds: number[], streamIds: Array<number | null>): Promise<number[]> {
+  const rows = await tx.userMessage.findMany({ where: { messageId: { in: messageIds } }, select: { userId: true }, distinct: ['userId'] });
+  const ids = new Set(rows.map((r) => r.userId));
+  for (const streamId of new Set(streamIds)) {
+    if (streamId === null) continue;
+    const stream = await tx.stream.findUniqueOrThrow({ where: { id: streamId } });
+    if (stream.historyPublicToSubscribers) (await activeSubscriberIds(tx, streamId)).forEach((id) => ids.add(id));
+  }
+  const active = await tx.user.findMany({ where: { id: { in: [...ids] }, isActive: true }, select: { id: true } });
+  return active.map((u) => u.id).sort((a, b) => a - b);
+}

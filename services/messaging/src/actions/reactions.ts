@@ -1,0 +1,129 @@
+/** Emoji reactions: names and codes checked against the emoji data and the realm's custom emoji. */
+import type { Db, Tx } from '@chat/db';
+import { errors, flagBit } from '@chat/contracts';
+import type { Actor, Deps } from '../lib/context';
+import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
+import { recordEvent } from '../lib/outbox';
+import { accessMessage, messageAudience } from './message-access';
+
+export interface EmojiRequest {
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
+
+interface CustomEmoji {
+  id: string;
+  name: string;
+  deactivated: boolean;
+}
+
+/** The realm's custom emoji, where the uploads area keeps them (table realm_emoji). */
+async function customEmoji(db: Db | Tx, realmId: number, where: { name?: string; id?: string }): Promise<CustomEmoji | null> {
+  const [exists] = await db.$queryRawUnsafe<Array<{ t: string | null }>>(`SELECT to_regclass('realm_emoji')::text AS t`);
+  if (!exists?.t) return null;
+  try {
+    const rows = await db.$queryRawUnsafe<Array<{ id: number; name: string; deactivated: boolean }>>(
+      `SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = $1 AND ($2::text IS NULL OR name = $2) AND ($3::text IS NULL OR id::text = $3) ORDER BY deactivated, id DESC LIMIT 1`,
+      realmId,
+      where.name ?? null,
+      where.id ?? null,
+    );
+    return rows[0] ? { id: String(rows[0].id), name: rows[0].name, deactivated: rows[0].deactivated } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** emoji_code and reaction_type for a name, when the client sent only the name. */
+async function resolveByName(db: Db | Tx, realmId: number, name: string): Promise<{ code: string; type: string }> {
+  const custom = await customEmoji(db, realmId, { name });
+  if (custom && !custom.deactivated) return { code: custom.id, type: 'realm_emoji' };
+  if (EXTRA_EMOJI.has(name)) return { code: name, type: 'svc_extra_emoji' };
+  const code = unicodeEmojiCode(name);
+  if (code) return { code, type: 'unicode_emoji' };
+  throw errors.badRequest(`Emoji '${name}' does not exist`);
+}
+
+/** Validates an (name, code, type) triple the way a new reaction must be. */
+async function checkEmoji(db: Db | Tx, realmId: number, name: string, code: string, type: string): Promise<void> {
+  if (type === 'realm_emoji') {
+    const custom = await customEmoji(db, realmId, { id: code });
+    if (!custom) throw errors.badRequest('Invalid custom emoji.');
+    if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
+    if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
+  } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
+    if (!EXTRA_EMOJI.has(code)) throw errors.badRequest('Invalid emoji code');
+    if (name !== code) throw errors.badRequest('Invalid emoji name.');
+  } else if (type === 'unicode_emoji') {
+    if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code');
+    if (unicodeEmojiCode(name) !== code) throw errors.badRequest('Invalid emoji name.');
+  } else {
+    throw errors.badRequest('Invalid emoji type.');
+  }
+}
+
+async function reactionEvent(tx: Tx, actor: Actor, op: 'add' | 'remove', messageId: number, streamId: number | null, r: { name: string; code: string; type: string }) {
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'reaction',
+    users: await messageAudience(tx, [messageId], [streamId]),
+    event: {
+      type: 'reaction',
+      op,
+      message_id: messageId,
+      emoji_name: r.name,
+      emoji_code: r.code,
+      reaction_type: r.type,
+      user_id: actor.userId,
+      user: { user_id: actor.userId, email: actor.email, full_name: actor.fullName, is_mirror_dummy: false },
+    },
+  });
+}
+
+export async function doAddReaction(deps: Deps, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+  if (!req.emojiName) throw errors.missingArgument('emoji_name');
+  const name = req.emojiName;
+  await deps.db.$transaction(async (tx) => {
+    const { message, userMessage } = await accessMessage(tx, actor, messageId);
+    let code = req.emojiCode;
+    let type = req.reactionType;
+    if (code === undefined) ({ code, type } = { ...(await resolveByName(tx, actor.realmId, name)), ...(type ? { type } : {}) });
+    type ??= 'unicode_emoji';
+    if (type === 'zulip_extra_emoji') type = 'svc_extra_emoji';
+    const mine = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: code } });
+    if (mine) throw errors.reactionAlreadyExists();
+    // Someone already reacted with this emoji: join their reaction under its name, so a
+    // renamed emoji does not split one reaction in two.
+    const existing = await tx.reaction.findFirst({ where: { messageId, reactionType: type, emojiCode: code } });
+    const emojiName = existing?.emojiName ?? name;
+    if (!existing) await checkEmoji(tx, actor.realmId, emojiName, code, type);
+    if (!userMessage) {
+      await tx.userMessage.create({ data: { userId: actor.userId, messageId, flags: flagBit('read') | flagBit('historical') } });
+    }
+    await tx.reaction.create({ data: { messageId, userId: actor.userId, emojiName, emojiCode: code, reactionType: type } });
+    await reactionEvent(tx, actor, 'add', messageId, message.streamId, { name: emojiName, code, type });
+  });
+}
+
+export async function doRemoveReaction(deps: Deps, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const { message } = await accessMessage(tx, actor, messageId);
+    let code = req.emojiCode;
+    let type = req.reactionType === 'zulip_extra_emoji' ? 'svc_extra_emoji' : req.reactionType;
+    if (code === undefined) {
+      if (!req.emojiName) throw errors.badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+      const resolved = await resolveByName(tx, actor.realmId, req.emojiName).catch(() => null);
+      // A custom emoji deleted since the reaction: find the reaction by its stored name.
+      const byName = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, emojiName: req.emojiName, ...(type ? { reactionType: type } : {}) } });
+      code = byName?.emojiCode ?? resolved?.code;
+      type ??= byName?.reactionType ?? resolved?.type;
+      if (code === undefined) throw errors.badRequest('Invalid emoji code');
+    }
+    type ??= 'unicode_emoji';
+    const reaction = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: code } });
+    if (!reaction) throw errors.reactionDoesNotExist();
+    await tx.reaction.delete({ where: { id: reaction.id } });
+    await reactionEvent(tx, actor, 'remove', messageId, message.streamId, { name: reaction.emojiName, code, type });
+  });
+}

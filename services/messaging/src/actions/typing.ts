@@ -1,0 +1,89 @@
+/** Typing notifications: composing a message, and editing one. Nothing is stored. */
+import { errors } from '@chat/contracts';
+import { isGuest, type Actor, type Deps } from '../lib/context';
+import { recordEvent } from '../lib/outbox';
+import { messageKind, parseDirectTargets } from '../lib/recipients';
+import { normalizeTopic } from '../lib/text';
+import { accessMessage } from './message-access';
+import { activeSubscriberIds } from './stream-dicts';
+
+export interface TypingRequest {
+  op: string;
+  type: string;
+  to?: unknown;
+  streamId?: number;
+  topic?: string;
+}
+
+function checkOp(op: string): 'start' | 'stop' {
+  if (op !== 'start' && op !== 'stop') throw errors.badRequest('Invalid op');
+  return op;
+}
+
+/** Users among `ids` who want typing notifications. */
+async function receivers(deps: Deps, ids: number[]): Promise<number[]> {
+  const users = await deps.db.user.findMany({ where: { id: { in: ids }, isActive: true }, select: { id: true, settings: true } });
+  return users.filter((u) => (u.settings as Record<string, unknown> | null)?.receives_typing_notifications !== false).map((u) => u.id);
+}
+
+export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Promise<void> {
+  const op = checkOp(req.op);
+  const sender = { user_id: actor.userId, email: actor.email };
+  if (messageKind(req.type) === 'private') {
+    if (actor.settings.send_private_typing_notifications === false) {
+      throw errors.badRequest('User has disabled typing notifications for direct messages');
+    }
+    if (req.to === undefined) throw errors.missingArgument('to');
+    const parsed = parseDirectTargets(req.to);
+    if (!('ids' in parsed)) throw errors.badRequest('Invalid user ID');
+    const users = await deps.db.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId, isActive: true }, select: { id: true, email: true } });
+    if (users.length !== parsed.ids.length) throw errors.badRequest('Invalid user ID');
+    const all = [...new Map([...users, { id: actor.userId, email: actor.email }].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
+    await recordEvent(deps.db, {
+      realmId: actor.realmId,
+      type: 'typing',
+      users: await receivers(deps, all.map((u) => u.id)),
+      event: { type: 'typing', op, message_type: 'direct', sender, recipients: all.map((u) => ({ user_id: u.id, email: u.email })) },
+    });
+    return;
+  }
+  if (actor.settings.send_stream_typing_notifications === false) {
+    throw errors.badRequest('User has disabled typing notifications for channel messages');
+  }
+  if (req.streamId === undefined) throw errors.missingArgument('stream_id');
+  if (req.topic === undefined) throw errors.missingArgument('topic');
+  const stream = await deps.db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
+  if (!stream) throw errors.invalidStreamId();
+  const subscribers = await activeSubscriberIds(deps.db, stream.id);
+  if ((stream.inviteOnly || isGuest(actor)) && !subscribers.includes(actor.userId)) throw errors.invalidStreamId();
+  await recordEvent(deps.db, {
+    realmId: actor.realmId,
+    type: 'typing',
+    users: await receivers(deps, subscribers.filter((id) => id !== actor.userId)),
+    event: { type: 'typing', op, message_type: 'stream', sender, stream_id: stream.id, topic: normalizeTopic(req.topic) },
+  });
+}
+
+/** Someone is editing a message: the people who see the message hear about it. */
+export async function doTypingEditMessage(deps: Deps, actor: Actor, messageId: number, rawOp: string): Promise<void> {
+  const op = checkOp(rawOp);
+  const { message } = await accessMessage(deps.db, actor, messageId);
+  if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
+  let recipient: Record<string, unknown>;
+  let audience: number[];
+  if (message.streamId !== null) {
+    audience = await activeSubscriberIds(deps.db, message.streamId);
+    recipient = { type: 'channel', channel_id: message.streamId, topic: message.topic };
+  } else {
+    const conv = await deps.db.directConversation.findUniqueOrThrow({ where: { id: message.conversationId! } });
+    audience = conv.memberIds;
+    recipient = { type: 'direct', user_ids: [...conv.memberIds].sort((a, b) => a - b) };
+  }
+  await recordEvent(deps.db, {
+    realmId: actor.realmId,
+    type: 'typing_edit_message',
+    users: await receivers(deps, audience.filter((id) => id !== actor.userId)),
+    event: { type: 'typing_edit_message', op, sender_id: actor.userId, message_id: message.id, recipient },
+    routing: { topic_fields: [] },
+  });
+}
