@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { createDb } from '@chat/db';
+import { Pool } from 'pg';
 import { createBlockingRedis, createRedis } from '@chat/bus';
 import { bodyParsers, basicAuth, createApp, createLogger, listen, signIdentity, type ServiceHandle } from '@chat/kit';
 import { errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
@@ -16,15 +16,16 @@ const API_PREFIX = '/api/v1';
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
   const config = readConfig(overrides);
   const log = createLogger('gateway', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, { poolSize: 10 });
+  // Two indexed lookups, both cached: plain pg keeps the gateway's footprint small (ADR 0003).
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 10, application_name: 'gateway' });
   const redis = createRedis(config.REDIS_URL, { name: 'gateway' });
   const subscriber = createBlockingRedis(config.REDIS_URL, { name: 'gateway-wake' });
   const prefix = config.REDIS_PREFIX;
   const store = new QueueStore(redis, prefix);
   const wakePrefix = store.wakeChannel('');
   const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
-  const realms = new RealmResolver(db, config);
-  const authenticator = new Authenticator(db, redis, prefix, config.AUTH_CACHE_SECONDS);
+  const realms = new RealmResolver(pool, config);
+  const authenticator = new Authenticator(pool, redis, prefix, config.AUTH_CACHE_SECONDS);
   const forwarder = new Forwarder(
     {
       messaging: new URL(config.MESSAGING_URL),
@@ -85,7 +86,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     log,
     parseBodies: false,
     ready: async () => {
-      await db.$queryRaw`SELECT 1`;
+      await pool.query('SELECT 1');
       await redis.ping();
     },
     site: (router) => {
@@ -103,7 +104,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       forwarder.close();
       subscriber.disconnect();
       await redis.quit().catch(() => undefined);
-      await db.$disconnect();
+      await pool.end();
     },
   };
 }

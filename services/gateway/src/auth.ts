@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Request } from 'express';
-import type { Db } from '@chat/db';
+import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
 import type { ResolvedRealm } from './realms';
 
@@ -25,7 +25,7 @@ export function authCacheKey(prefix: string, apiKey: string): string {
 /** Looks up `email:api_key` for the realm of the request: Redis first, then Postgres. */
 export class Authenticator {
   constructor(
-    private readonly db: Db,
+    private readonly pool: Pool,
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly cacheSeconds: number,
@@ -45,14 +45,14 @@ export class Authenticator {
       const cached = await this.redis.get(key);
       if (cached) return JSON.parse(cached) as AuthUser;
     }
-    const row = await this.db.user.findUnique({
-      where: { apiKey },
-      select: { id: true, realmId: true, email: true, role: true, isBot: true, isActive: true, apiKey: true },
-    });
+    const { rows } = await this.pool.query<{
+      id: number; realm_id: number; email: string; role: number; is_bot: boolean; is_active: boolean; api_key: string;
+    }>('SELECT id, realm_id, email, role, is_bot, is_active, api_key FROM users WHERE api_key = $1', [apiKey]);
+    const row = rows[0];
     // The unique index found it; compare anyway in constant time so the lookup is not an oracle.
-    if (!row || !constantTimeEqual(row.apiKey, apiKey)) return null;
+    if (!row || !constantTimeEqual(row.api_key, apiKey)) return null;
     const user: AuthUser = {
-      userId: row.id, realmId: row.realmId, email: row.email, role: row.role, isBot: row.isBot, isActive: row.isActive,
+      userId: row.id, realmId: row.realm_id, email: row.email, role: row.role, isBot: row.is_bot, isActive: row.is_active,
     };
     if (this.cacheSeconds > 0) await this.redis.set(key, JSON.stringify(user), 'EX', this.cacheSeconds);
     return user;

@@ -1,4 +1,4 @@
-import type { Db } from '@chat/db';
+import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
 import type { GatewayConfig } from './config';
 
@@ -19,7 +19,7 @@ export class RealmResolver {
   private readonly cache = new Map<string, { realm: ResolvedRealm | null; at: number }>();
 
   constructor(
-    private readonly db: Db,
+    private readonly pool: Pool,
     private readonly config: GatewayConfig,
   ) {}
 
@@ -36,7 +36,11 @@ export class RealmResolver {
       if (!hit.realm) throw errors.nonexistentRealm();
       return hit.realm;
     }
-    const row = await this.db.realm.findUnique({ where: { stringId: sub }, select: { id: true, deactivated: true } });
+    const { rows } = await this.pool.query<{ id: number; deactivated: boolean }>(
+      'SELECT id, deactivated FROM realms WHERE string_id = $1',
+      [sub],
+    );
+    const row = rows[0];
     const { EXTERNAL_SCHEME: scheme, EXTERNAL_HOST: base } = this.config;
     const realm = row ? { id: row.id, deactivated: row.deactivated, url: `${scheme}://${sub ? `${sub}.` : ''}${base}` } : null;
     this.cache.set(sub, { realm, at: Date.now() });
