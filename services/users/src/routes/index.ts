@@ -10,6 +10,7 @@ import { inviteRoutes, joinRoutes } from './invites';
 import { authRoutes } from './auth';
 import { statusRoutes } from './status';
 import { linkifierRoutes } from './linkifiers';
+import { personalRoutes } from './personal';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -18,6 +19,7 @@ export function apiRoutes(router: Router, services: Services): void {
   // Specific /users/me/... paths first: /users/:user would otherwise take them.
   profileFieldRoutes(router, services);
   statusRoutes(router, services);
+  personalRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);
   settingsRoutes(router, services);
