@@ -11,6 +11,7 @@ import { authRoutes } from './auth';
 import { statusRoutes } from './status';
 import { linkifierRoutes } from './linkifiers';
 import { personalRoutes } from './personal';
+import { realmRoutes } from './realm';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -26,6 +27,7 @@ export function apiRoutes(router: Router, services: Services): void {
   channelFolderRoutes(router, services);
   inviteRoutes(router, services);
   linkifierRoutes(router, services);
+  realmRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
