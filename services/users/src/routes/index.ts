@@ -12,6 +12,7 @@ import { statusRoutes } from './status';
 import { linkifierRoutes } from './linkifiers';
 import { personalRoutes } from './personal';
 import { realmRoutes } from './realm';
+import { userGroupRoutes } from './user-groups';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -28,6 +29,7 @@ export function apiRoutes(router: Router, services: Services): void {
   inviteRoutes(router, services);
   linkifierRoutes(router, services);
   realmRoutes(router, services);
+  userGroupRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
