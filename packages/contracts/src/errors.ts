@@ -66,7 +66,7 @@ export const errors = {
   badNarrowOperator: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400),
   tooManyMessagesRequested: (max: number) => bad(`Too many messages requested (maximum ${max}).`),
   incompatibleParameters: (names: string[]) =>
-    new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${names.join(', ')}`, 400, { parameters: names }),
+    new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${names.join(', ')}`, 400, { parameters: names.join(', ') }),
   badEventQueueId: (queueId: string) =>
     new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId }),
   streamWildcardMentionNotAllowed: () =>

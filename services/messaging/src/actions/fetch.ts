@@ -134,7 +134,8 @@ async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor):
       return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
     }
     case 'date': {
-      const [row] = await select(deps, p, [`m.date_sent >= ${p.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
+      const q = { ...p, sql: p.sql.clone() };
+      const [row] = await select(deps, q, [`m.date_sent >= ${q.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
       return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
     }
   }

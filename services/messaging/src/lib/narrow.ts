@@ -49,6 +49,13 @@ export class SqlParams {
     this.values.push(v);
     return `$${this.values.length}`;
   }
+
+  /** A copy to add one query's own parameters to: Postgres refuses parameters a query never uses. */
+  clone(): SqlParams {
+    const c = new SqlParams();
+    c.values.push(...this.values);
+    return c;
+  }
 }
 
 /** Facts about the narrow's targets, looked up by the caller before building SQL. */

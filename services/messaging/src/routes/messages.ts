@@ -5,7 +5,7 @@ import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { checkSendMessage, doSendMessage } from '../actions/send';
-import { fetchMessageRange, fetchMessagesById, type Anchor } from '../actions/fetch';
+import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, type Anchor } from '../actions/fetch';
 
 /** Name of the sending client: the `client` parameter, else the User-Agent's product name. */
 export function clientName(ctx: AuthedCtx): string {
@@ -17,7 +17,7 @@ export function clientName(ctx: AuthedCtx): string {
 }
 
 function parseAnchor(raw: string, anchorDate: string | undefined): Anchor {
-  if (/^-?\d+$/.test(raw)) return { kind: 'id', id: Math.max(0, Number(raw)) };
+  if (/^-?\d+$/.test(raw)) return { kind: 'id', id: Math.min(Math.max(0, Number(raw)), LARGER_THAN_MAX_MESSAGE_ID) };
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return { kind: raw };
   if (raw === 'date') {
     if (!anchorDate) throw errors.missingArgument('anchor_date');
@@ -63,24 +63,23 @@ export function messageRoutes(router: Router, deps: Deps): void {
         clientGravatar: p.bool('client_gravatar', true),
         allowEmptyTopicName: p.bool('allow_empty_topic_name', false),
       };
-      const messageIds = p.json('message_ids', z.array(z.number().int()));
-      if (messageIds !== undefined) {
-        const clash = ['anchor', 'include_anchor', 'use_first_unread_anchor', 'num_before', 'num_after'].filter((n) => p.has(n));
-        if (clash.length) throw errors.incompatibleParameters(['message_ids', ...clash]);
-        return fetchMessagesById(deps, actor, messageIds, opts);
-      }
+      const messageIds = p.json('message_ids', z.array(z.number().int().nonnegative()));
+      const numBefore = p.int('num_before') ?? 0;
+      const numAfter = p.int('num_after') ?? 0;
       const useFirstUnread = p.bool('use_first_unread_anchor', false);
       const rawAnchor = p.str('anchor');
-      if (useFirstUnread && rawAnchor !== undefined) throw errors.incompatibleParameters(['anchor', 'use_first_unread_anchor']);
-      if (rawAnchor === undefined && !useFirstUnread) throw errors.missingArgument('anchor');
+      const includeAnchor = p.bool('include_anchor', true);
+      if (numBefore < 0 || numAfter < 0) throw errors.badRequest(`${numBefore < 0 ? 'num_before' : 'num_after'} is too small`);
+      if (messageIds !== undefined) {
+        if (numBefore || numAfter || rawAnchor !== undefined || useFirstUnread) {
+          throw errors.incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
+        }
+        return fetchMessagesById(deps, actor, messageIds, opts);
+      }
+      if (rawAnchor === undefined && !useFirstUnread) throw errors.badRequest("Missing 'anchor' argument.");
       const anchor = useFirstUnread ? ({ kind: 'first_unread' } as const) : parseAnchor(rawAnchor!, p.str('anchor_date'));
-      return fetchMessageRange(deps, actor, {
-        ...opts,
-        anchor,
-        includeAnchor: p.bool('include_anchor', true),
-        numBefore: p.reqInt('num_before'),
-        numAfter: p.reqInt('num_after'),
-      });
+      if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw errors.badRequest('The anchor can only be excluded at an end of the range');
+      return fetchMessageRange(deps, actor, { ...opts, anchor, includeAnchor, numBefore, numAfter });
     }),
   );
 }

@@ -20,7 +20,7 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   const env = await setupTestEnv();
   const realm = await seedRealm(env.db);
-  const service = await start({ ...env.env, PORT: '0' });
+  const service = await start({ ...env.env, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
   return {
     env,
     realm,

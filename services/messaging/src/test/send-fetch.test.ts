@@ -148,9 +148,11 @@ describe('GET /messages', () => {
     const res = await get({ anchor: String(ids[2]), num_before: 1, num_after: 1 });
     expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([ids[1], ids[2], ids[3]]);
     expect(res.body).toMatchObject({ anchor: ids[2], found_anchor: true, found_oldest: false, found_newest: false });
-    const excluded = await get({ anchor: String(ids[2]), num_before: 1, num_after: 1, include_anchor: 'false' });
-    expect(excluded.body.messages.map((m: { id: number }) => m.id)).toEqual([ids[1], ids[3]]);
+    const excluded = await get({ anchor: String(ids[2]), num_before: 0, num_after: 2, include_anchor: 'false' });
+    expect(excluded.body.messages.map((m: { id: number }) => m.id)).toEqual([ids[3], ids[4]]);
     expect(excluded.body.found_anchor).toBe(false);
+    const middle = await get({ anchor: String(ids[2]), num_before: 1, num_after: 1, include_anchor: 'false' });
+    expect(middle.body.msg).toBe('The anchor can only be excluded at an end of the range');
   });
 
   it('returns full message objects with flags', async () => {
