@@ -17,10 +17,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(config: Record<string, string> = {}): Promise<Harness> {
   const env = await setupTestEnv();
   const realm = await seedRealm(env.db);
-  const service = await start({ ...env.env, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const service = await start({ ...env.env, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...config });
   return {
     env,
     realm,

@@ -1,0 +1,98 @@
+import { flagBit, LIMITS } from '@chat/contracts';
+import { outboxEvents, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+let denmark: number;
+
+beforeAll(async () => {
+  // Small thresholds so the seeded realm's channels count as large.
+  h = await startHarness({ WILDCARD_MENTION_LARGE_STREAM_THRESHOLD: '2', TOPIC_WILDCARD_MENTION_LARGE_THRESHOLD: '1' });
+  const { owner, member, member2, admin } = h.realm;
+  denmark = await h.createStream(owner, { name: 'Denmark' }, [owner, member, member2, admin]);
+  await h.createStream(owner, { name: 'Quiet', topicsPolicy: 'disable_empty_topic' }, [owner, member]);
+});
+afterAll(() => h?.close());
+
+const send = (body: Record<string, string>, user = h.realm.member) => h.api.post('/api/v1/messages').set(h.as(user)).type('form').send(body);
+
+describe('POST /messages rules', () => {
+  it('reads "(no topic)" and the empty-topic display name as the empty topic, refusing them where a topic is required', async () => {
+    for (const topic of ['(no topic)', 'general chat', '']) {
+      const res = await send({ type: 'stream', to: 'Denmark', topic, content: 'x' });
+      expect(res.status).toBe(200);
+      expect((await h.env.db.message.findUniqueOrThrow({ where: { id: res.body.id } })).topic).toBe('');
+      const refused = await send({ type: 'stream', to: 'Quiet', topic, content: 'x' });
+      expect(refused.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Sending messages to the general chat is not allowed in this channel.' });
+    }
+    expect((await send({ type: 'stream', to: 'Denmark', content: 'x' })).body.msg).toBe('Missing topic');
+  });
+
+  it('bounds content and topic length', async () => {
+    const res = await send({ type: 'stream', to: 'Denmark', topic: 't'.repeat(100), content: 'y'.repeat(LIMITS.maxMessageLength + 50) });
+    const m = await h.env.db.message.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect([...m.topic].length).toBe(LIMITS.maxTopicLength);
+    expect(m.topic.endsWith('...')).toBe(true);
+    expect(m.content.length).toBe(LIMITS.maxMessageLength);
+    expect(m.content.endsWith('[message truncated]')).toBe(true);
+  });
+
+  it('refuses empty content, unknown types, and a queue_id without local_id', async () => {
+    expect((await send({ type: 'stream', to: 'Denmark', topic: 't', content: '   ' })).body.msg).toBe('Message must not be empty');
+    expect((await send({ type: 'email', to: 'Denmark', topic: 't', content: 'x' })).body.msg).toBe('Invalid message type');
+    const unpaired = await send({ type: 'stream', to: 'Denmark', topic: 't', content: 'x', queue_id: 'q' });
+    expect(unpaired.body.code).toBe('BAD_REQUEST');
+    const missing = await send({ type: 'stream', to: String(999999), topic: 't', content: 'x' });
+    expect(missing.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream_id: 999999 });
+  });
+
+  it('sets mention flags for the mentioned user only', async () => {
+    const res = await send({ type: 'stream', to: 'Denmark', topic: 'mentions', content: 'hi @**Othello**' });
+    const rows = await h.env.db.userMessage.findMany({ where: { messageId: res.body.id } });
+    const mentioned = rows.filter((r) => (r.flags & flagBit('mentioned')) !== 0n).map((r) => r.userId);
+    expect(mentioned).toEqual([h.realm.member2.id]);
+    const event = (await outboxEvents(h.env, 'message')).find((e) => e.event.message.id === res.body.id)!;
+    expect(event.user_flags[h.realm.member2.id]).toEqual(['mentioned']);
+  });
+
+  it('allows channel wildcard mentions in a large channel only to those permitted', async () => {
+    const refused = await send({ type: 'stream', to: 'Denmark', topic: 'all', content: 'hey @**all**' });
+    expect(refused.body).toEqual({
+      result: 'error',
+      code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+      msg: 'You do not have permission to use channel wildcard mentions in this channel.',
+    });
+    const allowed = await send({ type: 'stream', to: 'Denmark', topic: 'all', content: 'hey @**all**' }, h.realm.admin);
+    expect(allowed.status).toBe(200);
+    const rows = await h.env.db.userMessage.findMany({ where: { messageId: allowed.body.id } });
+    expect(rows.every((r) => (r.flags & flagBit('stream_wildcard_mentioned')) !== 0n)).toBe(true);
+  });
+
+  it('refuses topic wildcard mentions in a busy topic', async () => {
+    await send({ type: 'stream', to: 'Denmark', topic: 'busy', content: 'one' }, h.realm.owner);
+    await send({ type: 'stream', to: 'Denmark', topic: 'busy', content: 'two' }, h.realm.member2);
+    const refused = await send({ type: 'stream', to: 'Denmark', topic: 'busy', content: '@**topic** look' });
+    expect(refused.body.code).toBe('TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+  });
+
+  it('follows a topic the sender starts, with a user_topic event', async () => {
+    const res = await send({ type: 'stream', to: String(denmark), topic: 'brand new', content: 'first!' });
+    expect(res.body.automatic_new_visibility_policy).toBe(3);
+    const event = (await outboxEvents(h.env, 'user_topic')).find((e) => e.event.topic_name === 'brand new')!;
+    expect(event.users).toEqual([h.realm.member.id]);
+    expect(event.event).toMatchObject({ stream_id: denmark, visibility_policy: 3 });
+    const second = await send({ type: 'stream', to: String(denmark), topic: 'brand new', content: 'again' });
+    expect(second.body.automatic_new_visibility_policy).toBeUndefined();
+  });
+
+  it('keeps guests out of channels they are not in, and sends a direct message to oneself', async () => {
+    const guest = await send({ type: 'stream', to: 'Denmark', topic: 't', content: 'x' }, h.realm.guest);
+    expect(guest.body.msg).toBe("Not authorized to send to channel 'Denmark'");
+    const self = await send({ type: 'direct', to: JSON.stringify([h.realm.member.id]), content: 'note to self' });
+    const rows = await h.env.db.userMessage.findMany({ where: { messageId: self.body.id } });
+    expect(rows.map((r) => r.userId)).toEqual([h.realm.member.id]);
+    const byEmails = await send({ type: 'private', to: `${h.realm.member2.email}, ${h.realm.owner.email}`, content: 'comma list' });
+    expect(byEmails.status).toBe(200);
+    const mixed = await send({ type: 'direct', to: JSON.stringify([h.realm.member2.id, h.realm.owner.email]), content: 'x' });
+    expect(mixed.body.msg).toBe('Recipient lists may contain emails or user IDs, but not both.');
+  });
+});
