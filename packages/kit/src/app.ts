@@ -24,6 +24,11 @@ export interface AppOptions {
   parseMultipart?: boolean;
   /** Set false where bodies must pass through untouched (the gateway streams them on). */
   parseBodies?: boolean;
+  /**
+   * Paths served without a per-request logger (long-polls: thousands are held at once and
+   * each would carry its own child logger for nothing). Errors are still logged.
+   */
+  quietPaths?: RegExp;
   /** Largest form or JSON body accepted by the generic parsers. */
   bodyLimit?: string;
 }
@@ -37,21 +42,23 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   const state: AppState = { draining: false };
   const metrics = opts.metrics ?? createMetrics(opts.service);
   app.disable('x-powered-by');
+  // API answers are never cached by clients; hashing every body for an ETag is wasted work.
+  app.set('etag', false);
   app.set('trust proxy', true);
   app.set('query parser', 'simple');
-  app.use(
-    pinoHttp({
-      logger: opts.log,
-      genReqId: (req, res) => {
-        const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
-        res.setHeader(REQUEST_ID_HEADER, id);
-        return id;
-      },
-      // Never log credentials or the signed identity.
-      redact: ['req.headers.authorization', 'req.headers["x-chat-identity"]', 'req.headers.cookie'],
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-    }),
-  );
+  const httpLogger = pinoHttp({
+    logger: opts.log,
+    genReqId: (req, res) => {
+      const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    // Never log credentials or the signed identity.
+    redact: ['req.headers.authorization', 'req.headers["x-chat-identity"]', 'req.headers.cookie'],
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+  });
+  const quiet = opts.quietPaths;
+  app.use(quiet ? (req, res, next) => (quiet.test(req.path) ? next() : httpLogger(req, res, next)) : httpLogger);
   app.use(metricsMiddleware(metrics));
 
   app.get('/healthz', (_req, res) => {

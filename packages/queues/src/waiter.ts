@@ -37,7 +37,13 @@ export class QueueWaiter {
    * Registers interest and resolves `subscribed` once the subscription is live, so the caller
    * can re-check the queue afterwards without missing an append in between.
    */
-  async wait(queueId: string, timeoutMs: number, onSubscribed: () => Promise<boolean>, signal?: AbortSignal): Promise<WakeReason> {
+  async wait(
+    queueId: string,
+    timeoutMs: number,
+    onSubscribed: () => Promise<boolean>,
+    /** Lets the caller end the wait (client gone) without an AbortController per poll. */
+    onCancel?: (cancel: () => void) => void,
+  ): Promise<WakeReason> {
     if (this.closed) return 'closed';
     let set = this.waiting.get(queueId);
     if (!set) {
@@ -54,15 +60,13 @@ export class QueueWaiter {
     const done = new Promise<WakeReason>((resolve) => (settle = resolve));
     set.add(settle);
     const timer = setTimeout(() => settle('timeout'), timeoutMs);
-    const onAbort = () => settle('closed');
-    signal?.addEventListener('abort', onAbort);
+    onCancel?.(() => settle('closed'));
     try {
       await this.subscribed.get(queueId);
       if (await onSubscribed()) settle('woken');
       return await done;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
       set.delete(settle);
       if (set.size === 0 && this.waiting.get(queueId) === set) {
         this.waiting.delete(queueId);

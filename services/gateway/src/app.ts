@@ -85,6 +85,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     service: 'gateway',
     log,
     parseBodies: false,
+    quietPaths: /^\/api\/v1\/events\/?$/,
     ready: async () => {
       await pool.query('SELECT 1');
       await redis.ping();

@@ -1,25 +1,20 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Request } from 'express';
 import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
+import { authCacheKey } from '@chat/kit';
 import type { ResolvedRealm } from './realms';
 
 export interface AuthUser {
   userId: number;
   realmId: number;
   email: string;
+  /** The real address; clients may log in with it or with the API email. */
+  deliveryEmail: string;
   role: number;
   isBot: boolean;
   isActive: boolean;
-}
-
-/**
- * Key of the cached authentication of an API key. The users service deletes it whenever it
- * deactivates a user, changes a role or email, or regenerates the key.
- */
-export function authCacheKey(prefix: string, apiKey: string): string {
-  return `${prefix}auth:${createHash('sha256').update(apiKey).digest('hex')}`;
 }
 
 /** Looks up `email:api_key` for the realm of the request: Redis first, then Postgres. */
@@ -34,7 +29,8 @@ export class Authenticator {
   async verify(realm: ResolvedRealm, email: string, apiKey: string): Promise<AuthUser> {
     if (realm.deactivated) throw errors.realmDeactivated();
     const user = await this.lookup(apiKey);
-    if (!user || user.realmId !== realm.id || !sameEmail(user.email, email)) throw errors.invalidApiKey();
+    const knownAs = user && (sameEmail(user.email, email) || sameEmail(user.deliveryEmail, email));
+    if (!user || user.realmId !== realm.id || !knownAs) throw errors.invalidApiKey();
     if (!user.isActive) throw errors.userDeactivated();
     return user;
   }
@@ -46,21 +42,21 @@ export class Authenticator {
       if (cached) return JSON.parse(cached) as AuthUser;
     }
     const { rows } = await this.pool.query<{
-      id: number; realm_id: number; email: string; role: number; is_bot: boolean; is_active: boolean; api_key: string;
-    }>('SELECT id, realm_id, email, role, is_bot, is_active, api_key FROM users WHERE api_key = $1', [apiKey]);
+      id: number; realm_id: number; email: string; delivery_email: string; role: number; is_bot: boolean; is_active: boolean; api_key: string;
+    }>('SELECT id, realm_id, email, delivery_email, role, is_bot, is_active, api_key FROM users WHERE api_key = $1', [apiKey]);
     const row = rows[0];
     // The unique index found it; compare anyway in constant time so the lookup is not an oracle.
     if (!row || !constantTimeEqual(row.api_key, apiKey)) return null;
     const user: AuthUser = {
-      userId: row.id, realmId: row.realm_id, email: row.email, role: row.role, isBot: row.is_bot, isActive: row.is_active,
+      userId: row.id, realmId: row.realm_id, email: row.email, deliveryEmail: row.delivery_email, role: row.role, isBot: row.is_bot, isActive: row.is_active,
     };
     if (this.cacheSeconds > 0) await this.redis.set(key, JSON.stringify(user), 'EX', this.cacheSeconds);
     return user;
   }
 }
 
-function sameEmail(a: string, b: string): boolean {
-  return a.toLowerCase() === b.trim().toLowerCase();
+function sameEmail(a: string | undefined, b: string): boolean {
+  return !!a && a.toLowerCase() === b.trim().toLowerCase();
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

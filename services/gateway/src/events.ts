@@ -7,6 +7,7 @@ import type { AuthUser } from './auth';
 export interface EventsDeps {
   store: QueueStore;
   waiter: QueueWaiter;
+  /** Mean silence before a heartbeat; each poll draws its own within ±10%. */
   heartbeatMs: number;
   eventsUrl: string;
   internalSecret: string;
@@ -37,18 +38,23 @@ export function getEvents(deps: EventsDeps) {
       let events = await deps.store.fetch(qid, user.userId, lastEventId);
       if (!events) throw errors.badEventQueueId(qid);
       if (!events.length && !dontBlock) {
-        const abort = new AbortController();
-        res.on('close', () => abort.abort());
+        let gone = false;
         const reason = await deps.waiter.wait(
           qid,
-          deps.heartbeatMs,
+          // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
+          // restart, do not all come back in the same instant.
+          deps.heartbeatMs * (0.9 + Math.random() * 0.2),
           async () => {
             events = await deps.store.fetch(qid, user.userId);
             return !!events?.length;
           },
-          abort.signal,
+          (cancel) =>
+            res.once('close', () => {
+              gone = true;
+              cancel();
+            }),
         );
-        if (abort.signal.aborted) return;
+        if (gone) return;
         if (reason === 'timeout') await deps.store.append(qid, [{ type: 'heartbeat' }]);
         if (reason !== 'closed') events = await deps.store.fetch(qid, user.userId);
         if (!events) throw errors.badEventQueueId(qid);

@@ -1,2 +1,1 @@
 export { start } from './app';
-export { authCacheKey } from './auth';

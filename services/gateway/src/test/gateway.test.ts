@@ -61,6 +61,15 @@ describe('routing and authentication', () => {
     expect(otherEmail.status).toBe(401);
   });
 
+  it('accepts the real address where the API email is a placeholder', async () => {
+    const placeholder = `user${realm.moderator.id}@chat.test`;
+    await env.db.user.update({ where: { id: realm.moderator.id }, data: { email: placeholder } });
+    const byReal = await request(gateway.url).get('/api/v1/messages').auth(realm.moderator.email, realm.moderator.apiKey);
+    expect(byReal.body.identity).toMatchObject({ userId: realm.moderator.id, email: placeholder });
+    const byApiEmail = await request(gateway.url).get('/api/v1/messages').auth(placeholder, realm.moderator.apiKey);
+    expect(byApiEmail.status).toBe(200);
+  });
+
   it('refuses deactivated users', async () => {
     await env.db.user.update({ where: { id: realm.member2.id }, data: { isActive: false } });
     const res = await request(gateway.url).get('/api/v1/messages').auth(realm.member2.email, realm.member2.apiKey);
