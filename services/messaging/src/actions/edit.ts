@@ -14,6 +14,8 @@ import { accessMessage, messageAudience } from './message-access';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, streamAccessOf } from './streams-access';
 import { mentionFlags } from './mentions';
 import { moveMessages, RESOLVED_PREFIX } from './move';
+import { topicLinks } from '../lib/wire';
+import { compileLinkifier } from '../markdown/dialect';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -124,7 +126,9 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
         moved = result.movedIds;
         losers = result.losers;
         if (newTopic !== message.topic) {
-          Object.assign(event, { orig_subject: message.topic, subject: newTopic, topic_links: [] });
+          const linkifiers = await tx.linkifier.findMany({ where: { realmId: actor.realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+          const linkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
+          Object.assign(event, { orig_subject: message.topic, subject: newTopic, topic_links: topicLinks(newTopic, linkers) });
           historyEntry = { ...historyEntry, prev_topic: message.topic, topic: newTopic };
         }
         if (changesStream) {

@@ -32,6 +32,7 @@ export interface RangeQuery extends FetchOptions {
 }
 
 interface Plan {
+  flagsSql: string;
   from: string;
   where: string[];
   sql: SqlParams;
@@ -40,7 +41,7 @@ interface Plan {
 
 async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
   const { db } = deps;
-  const look: NarrowLookups = { viewerId: actor.userId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [] };
+  const look: NarrowLookups = { viewerId: actor.userId, realmId: actor.realmId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [], flagsSql: 'um.flags' };
   for (const t of narrow) {
     if (t.operator === 'channel') {
       const key = operandKey(t.operand);
@@ -90,9 +91,11 @@ async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Pla
       if (!streamAccessOf(actor, stream, sub).canReadHistory) historyMode = false;
     }
   }
+  look.flagsSql = historyMode ? FLAGS_SQL : 'um.flags';
   const where = narrow.map((t) => termToSql(t, look, sql));
   if (historyMode) {
     return {
+      flagsSql: look.flagsSql,
       from: `messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${viewer}`,
       where: [`m.realm_id = ${realm}`, ...where],
       sql,
@@ -100,6 +103,7 @@ async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Pla
     };
   }
   return {
+    flagsSql: look.flagsSql,
     from: `user_messages um JOIN messages m ON m.id = um.message_id`,
     where: [`um.user_id = ${viewer}`, `m.realm_id = ${realm}`, ...where],
     sql,
@@ -116,7 +120,7 @@ async function select(deps: Deps, p: Plan, extra: string[], order: 'ASC' | 'DESC
   const where = [...p.where, ...extra].join(' AND ');
   const lim = limit === null ? '' : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
   return deps.db.$queryRawUnsafe<Row[]>(
-    `SELECT m.id, ${FLAGS_SQL} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
+    `SELECT m.id, ${p.flagsSql} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
     ...p.sql.values,
   );
 }
@@ -130,7 +134,7 @@ async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor):
     case 'oldest':
       return 0;
     case 'first_unread': {
-      const [row] = await select(deps, p, [`(${FLAGS_SQL} & 1) = 0`], 'ASC', 1);
+      const [row] = await select(deps, p, [`(${p.flagsSql} & 1) = 0`], 'ASC', 1);
       return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
     }
     case 'date': {

@@ -61,15 +61,22 @@ export class SqlParams {
 /** Facts about the narrow's targets, looked up by the caller before building SQL. */
 export interface NarrowLookups {
   viewerId: number;
+  realmId: number;
   /** channel operand -> channel id (null when no such channel). */
   streamIds: Map<string, number | null>;
   /** sender / dm operands -> user ids (emails and ids resolved; null entries unknown). */
   userIds: Map<string, number | null>;
   /** Ids of public channels (for channels:public). */
   publicStreamIds: number[];
+  /** The viewer's flags: `um.flags`, or FLAGS_SQL where copies may be missing. */
+  flagsSql: string;
 }
 
-/** Flags of the viewer's copy; messages read through channel history have no row: read + historical. */
+/**
+ * Flags of the viewer's copy; messages read through channel history have no row: read +
+ * historical. Over the viewer's own rows plain `um.flags` is used instead, so that the partial
+ * indexes on (flags & n) match.
+ */
 export const FLAGS_SQL = `COALESCE(um.flags, ${flagBit('read') | flagBit('historical')})`;
 
 export const operandKey = (v: unknown) => (typeof v === 'number' ? `#${v}` : String(v).trim().toLowerCase());
@@ -81,8 +88,8 @@ export function operandList(operand: unknown): unknown[] {
   throw badNarrow('invalid operand');
 }
 
-function flagCond(flag: Parameters<typeof flagBit>[0], set: boolean): string {
-  return `(${FLAGS_SQL} & ${flagBit(flag)}) ${set ? '<>' : '='} 0`;
+function flagCond(flags: string, flag: Parameters<typeof flagBit>[0], set: boolean): string {
+  return `(${flags} & ${flagBit(flag)}) ${set ? '<>' : '='} 0`;
 }
 
 export const SEARCH_VECTOR_SQL = `to_tsvector('english', m.topic || ' ' || m.content)`;
@@ -124,7 +131,7 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
       return `m.conversation_id IN (SELECT id FROM direct_conversations WHERE ${sql.add(id)} = ANY(member_ids) AND realm_id = m.realm_id)`;
     }
     case 'is':
-      return isSql(String(operand));
+      return isSql(String(operand), look.flagsSql);
     case 'has':
       return hasSql(String(operand));
     case 'id':
@@ -136,25 +143,27 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
     }
     case 'search':
       if (typeof operand !== 'string') throw badNarrow('invalid search operand');
-      return `${SEARCH_VECTOR_SQL} @@ websearch_to_tsquery('english', ${sql.add(operand)})`;
+      // The matches come from the GIN index first (OFFSET 0 keeps the planner from folding the
+      // subquery in and evaluating to_tsvector row by row along the newest-first scan).
+      return `m.id IN (SELECT s.id FROM messages s WHERE s.realm_id = ${sql.add(look.realmId)} AND ${SEARCH_VECTOR_SQL.replace(/m\./g, 's.')} @@ websearch_to_tsquery('english', ${sql.add(operand)}) OFFSET 0)`;
     default:
       throw badNarrow(`unknown operator ${operator}`);
   }
 }
 
-function isSql(operand: string): string {
+function isSql(operand: string, flags: string): string {
   switch (operand) {
     case 'dm':
     case 'private':
       return 'm.conversation_id IS NOT NULL';
     case 'unread':
-      return flagCond('read', false);
+      return flagCond(flags, 'read', false);
     case 'starred':
-      return flagCond('starred', true);
+      return flagCond(flags, 'starred', true);
     case 'mentioned':
-      return `(${FLAGS_SQL} & ${flagBit('mentioned') | flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned')}) <> 0`;
+      return `(${flags} & ${flagBit('mentioned') | flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned')}) <> 0`;
     case 'alerted':
-      return flagCond('has_alert_word', true);
+      return flagCond(flags, 'has_alert_word', true);
     case 'resolved':
       return `m.stream_id IS NOT NULL AND m.topic LIKE '✔ %'`;
     default:

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Message, Tx } from '@chat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+import { compileLinkifier, expandTemplate } from '../markdown/dialect';
 
 export interface WireOptions {
   applyMarkdown: boolean;
@@ -60,12 +61,14 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
   const realmIds = [...new Set(messages.map((m) => m.realmId))];
   const streamIds = [...new Set(messages.map((m) => m.streamId).filter((x): x is number => x !== null))];
   const convIds = [...new Set(messages.map((m) => m.conversationId).filter((x): x is number => x !== null))];
-  const [realms, streams, convs, reactions] = await Promise.all([
+  const [realms, streams, convs, reactions, linkifiers] = await Promise.all([
     db.realm.findMany({ where: { id: { in: realmIds } }, select: { id: true, stringId: true } }),
     db.stream.findMany({ where: { id: { in: streamIds } }, select: { id: true, name: true } }),
     db.directConversation.findMany({ where: { id: { in: convIds } }, select: { id: true, memberIds: true } }),
     db.reaction.findMany({ where: { messageId: { in: messages.map((m) => m.id) } }, orderBy: { id: 'asc' } }),
+    db.linkifier.findMany({ where: { realmId: { in: realmIds } }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }),
   ]);
+  const topicLinkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
   const userIds = new Set<number>(messages.map((m) => m.senderId));
   for (const c of convs) c.memberIds.forEach((id) => userIds.add(id));
   for (const r of reactions) userIds.add(r.userId);
@@ -116,7 +119,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
       reactions: reactionsByMessage.get(m.id) ?? [],
       recipient_id: recipientIdOf(m),
       subject: topic,
-      topic_links: [],
+      topic_links: isStream ? topicLinks(m.topic, topicLinkers) : [],
       submessages: [],
       timestamp: seconds(m.dateSent),
       type: isStream ? 'stream' : 'private',
@@ -134,4 +137,16 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     }
     return wire;
   });
+}
+
+/** Links the realm's linkifiers find in a topic, in the order they appear. */
+export function topicLinks(topic: string, linkers: Array<{ re: RegExp | null; urlTemplate: string }>): Array<{ text: string; url: string }> {
+  const found: Array<{ at: number; text: string; url: string }> = [];
+  for (const { re, urlTemplate } of linkers) {
+    if (!re) continue;
+    for (const m of topic.matchAll(re)) found.push({ at: m.index!, text: m[0], url: expandTemplate(urlTemplate, { ...(m.groups ?? {}) }) });
+  }
+  // Bare URLs in topics are links too.
+  for (const m of topic.matchAll(/https?:\/\/[^\s<>"]+/g)) found.push({ at: m.index!, text: m[0], url: m[0] });
+  return found.sort((a, b) => a.at - b.at).map(({ text, url }) => ({ text, url }));
 }
