@@ -32,3 +32,15 @@ export function metricsMiddleware(metrics: Metrics) {
     next();
   };
 }
+
+/** A gauge read at scrape time, so the hot path never updates it. */
+export function gaugeOf(metrics: Metrics, name: string, help: string, read: () => number): void {
+  new client.Gauge({
+    name,
+    help,
+    registers: [metrics.registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}

@@ -14,6 +14,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { recordEvent } from '@chat/bus';
 import { createTestDatabase } from '@chat/db/testing';
@@ -130,11 +131,19 @@ async function main() {
     console.log(`opening ${CLIENTS} long-polls on one gateway (pid ${gatewayPid})`);
     const openStarted = Date.now();
     clients.forEach((c, i) => setTimeout(() => poll(c), Math.floor(i / 500) * 20));
-    while (inFlight < CLIENTS && Date.now() - openStarted < 60000) await new Promise((r) => setTimeout(r, 100));
-    // Let the gateway take every request in and subscribe its queues.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Held means held by the gateway, waiting: issued requests may still sit in the accept
+    // backlog, and an event sent then would be found by the poll, not woken into it.
+    const waitingAtGateway = async () => {
+      const text = await fetch(`${gateway.url}/metrics`).then((r) => r.text(), () => '');
+      return Number(/^gateway_longpolls_waiting(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    let held = 0;
+    while ((held = await waitingAtGateway()) < CLIENTS && Date.now() - openStarted < 180000) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const openSeconds = (Date.now() - openStarted) / 1000;
+    console.log(`${held} long-polls held by the gateway after ${openSeconds.toFixed(1)} s`);
     const heldRss = rssMb(gatewayPid);
-    const held = inFlight;
 
     // Commit -> append into the queue, seen as the wake-up PUBLISH the append makes.
     const userOfQueue = new Map(clients.map((c) => [c.queueId, c.user.id]));
@@ -148,6 +157,9 @@ async function main() {
     });
 
     console.log(`sending ${RATE} messages/s for ${SECONDS}s, each to every queue of one user`);
+    // The client side shares the machine: its own event-loop lag bounds how well it can measure.
+    const clientLag = monitorEventLoopDelay({ resolution: 10 });
+    clientLag.enable();
     let peakRss = heldRss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(gatewayPid))), 250);
     let sent = 0;
@@ -190,6 +202,7 @@ async function main() {
     const sorted = [...latencies].sort((a, b) => a - b);
     const figures = {
       long_polls_held: held,
+      seconds_to_hold_all: Number(openSeconds.toFixed(1)),
       gateway_rss_mb_idle: Math.round(idleRss),
       gateway_rss_mb_holding: Math.round(heldRss),
       gateway_rss_mb_peak_while_sending: Math.round(peakRss),
@@ -202,9 +215,11 @@ async function main() {
       latency_ms_max: sorted[sorted.length - 1] ?? NaN,
       relay_ms_p50: percentile(relay, 50),
       relay_ms_p99: percentile(relay, 99),
+      appends_seen: appendLatencies.length,
       appended_ms_p50: percentile(appendLatencies, 50),
       appended_ms_p99: percentile(appendLatencies, 99),
       client_errors: errorsSeen,
+      client_loop_lag_ms_p99: Math.round(clientLag.percentile(99) / 1e6),
       // Figures are only meaningful on an otherwise idle machine: say how busy it was.
       cpus: os.cpus().length,
       load_average_1m: Number(os.loadavg()[0]!.toFixed(2)),

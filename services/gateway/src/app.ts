@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis } from '@chat/bus';
-import { bodyParsers, basicAuth, createApp, createLogger, listen, signIdentity, type ServiceHandle } from '@chat/kit';
+import { bodyParsers, basicAuth, createApp, createLogger, gaugeOf, listen, signIdentity, type ServiceHandle } from '@chat/kit';
 import { errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
 import { QueueStore, QueueWaiter } from '@chat/queues';
 import { readConfig } from './config';
@@ -81,7 +81,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     next(errors.methodNotAllowed(['GET', 'DELETE']));
   };
 
-  const { app, state } = createApp({
+  const { app, state, metrics } = createApp({
     service: 'gateway',
     log,
     parseBodies: false,
@@ -94,6 +94,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       router.use(dispatch);
     },
   });
+  gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
   // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
   server.onDrain(() => waiter.closeAll());
