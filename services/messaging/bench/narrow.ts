@@ -6,9 +6,11 @@
  *   node --import tsx bench/messages-narrow.ts
  *   BENCH_MESSAGES=200000 BENCH_ROUNDS=10 node --import tsx bench/messages-narrow.ts
  *
- * BENCH_KEEP=1 keeps the database (its URL is printed) for EXPLAIN sessions.
+ * BENCH_KEEP=1 keeps the database (its URL is printed) for EXPLAIN sessions, and
+ * BENCH_DATABASE_URL=<that url> measures again on it without rebuilding.
  */
 import { performance } from 'node:perf_hooks';
+import { createDb } from '@chat/db';
 import { createTestDatabase } from '@chat/db/testing';
 import { flagBit } from '@chat/contracts';
 import { identityHeaders, seedRealm, TEST_INTERNAL_SECRET } from '@chat/testing';
@@ -25,10 +27,16 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function main() {
+interface Built {
+  realmId: number;
+  viewer: { id: number; email: string; role: number; isBot: boolean; apiKey: string; fullName: string };
+  ownerId: number;
+  member2Id: number;
+  streamIds: number[];
+}
+
+async function build(db: ReturnType<typeof createDb>): Promise<Built> {
   const t0 = performance.now();
-  const database = await createTestDatabase({ poolSize: 10 });
-  const { db } = database;
   const realm = await seedRealm(db);
   const users = [realm.owner, realm.admin, realm.moderator, realm.member, realm.member2, realm.guest];
   const viewer = realm.member;
@@ -100,11 +108,29 @@ async function main() {
     console.log(`  copies for user ${u.id}`);
   }
   await db.$executeRawUnsafe('ANALYZE');
-  const built = performance.now();
-  console.log(`built in ${((built - t0) / 1000).toFixed(1)} s`);
+  console.log(`built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { realmId: realm.realmId, viewer, ownerId: realm.owner.id, member2Id: realm.member2.id, streamIds: streams.map((s) => s.id) };
+}
+
+/** The facts of a database built earlier (BENCH_DATABASE_URL). */
+async function lookUp(db: ReturnType<typeof createDb>): Promise<Built> {
+  const realm = await db.realm.findFirstOrThrow({ orderBy: { id: 'asc' } });
+  const byEmail = (email: string) => db.user.findFirstOrThrow({ where: { realmId: realm.id, email } });
+  const [viewer, owner, member2] = await Promise.all([byEmail('hamlet@chat.test'), byEmail('desdemona@chat.test'), byEmail('othello@chat.test')]);
+  const streams = await db.stream.findMany({ where: { realmId: realm.id }, orderBy: { id: 'asc' } });
+  return { realmId: realm.id, viewer, ownerId: owner.id, member2Id: member2.id, streamIds: streams.map((s) => s.id) };
+}
+
+async function main() {
+  const reuse = process.env.BENCH_DATABASE_URL;
+  const database = reuse ? { url: reuse, db: createDb(reuse), drop: async () => undefined } : await createTestDatabase({ poolSize: 10 });
+  const { db } = database;
+  const built = reuse ? await lookUp(db) : await build(db);
+  const { realmId, viewer } = built;
+  const realm = { realmId, owner: { id: built.ownerId }, member2: { id: built.member2Id } };
 
   const service = await start({ DATABASE_URL: database.url, INTERNAL_SECRET: TEST_INTERNAL_SECRET, LOG_LEVEL: 'silent', PORT: '0' });
-  const stream = streams[7];
+  const stream = { id: built.streamIds[7] };
   const narrows: Array<[string, unknown[], string?]> = [
     ['own history (no narrow)', []],
     ['channel', [['channel', stream.id]]],
@@ -142,7 +168,8 @@ async function main() {
     console.log(name.padEnd(26), String(returned).padStart(8), pct(times, 50).toFixed(1).padStart(9), pct(times, 95).toFixed(1).padStart(9), times[times.length - 1].toFixed(1).padStart(9));
   }
   await service.stop();
-  if (process.env.BENCH_KEEP) console.log(`\nkept database: ${database.url}`);
+  await db.$disconnect();
+  if (process.env.BENCH_KEEP || reuse) console.log(`\nkept database: ${database.url}`);
   else await database.drop();
 }
 

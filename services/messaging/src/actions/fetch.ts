@@ -4,7 +4,11 @@
  * query runs over the channel's messages (copies the viewer lacks read as "historical");
  * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
  */
+import type { Message } from '@chat/db';
 import { errors, flagNames, LIMITS } from '@chat/contracts';
+
+// Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
+const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
 import type { Actor, Deps } from '../lib/context';
 import { isGuest } from '../lib/context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
@@ -111,16 +115,20 @@ async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Pla
   };
 }
 
-interface Row {
-  id: number;
-  flags: bigint;
-}
+/** Every column of messages under its Prisma field name, so rows need no second fetch. */
+const MESSAGE_COLUMNS = `m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.recipient_type AS "recipientType",
+  m.stream_id AS "streamId", m.conversation_id AS "conversationId", m.topic, m.content,
+  m.rendered_content AS "renderedContent", m.sending_client AS "sendingClient", m.date_sent AS "dateSent",
+  m.last_edit_time AS "lastEditTime", m.last_moved_time AS "lastMovedTime", m.edit_history AS "editHistory",
+  m.is_me_message AS "isMeMessage", m.has_attachment AS "hasAttachment", m.has_image AS "hasImage", m.has_link AS "hasLink"`;
+
+type Row = Message & { flags: bigint };
 
 async function select(deps: Deps, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<Row[]> {
   const where = [...p.where, ...extra].join(' AND ');
   const lim = limit === null ? '' : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
   return deps.db.$queryRawUnsafe<Row[]>(
-    `SELECT m.id, ${p.flagsSql} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
+    `SELECT ${MESSAGE_COLUMNS}, ${p.flagsSql} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
     ...p.sql.values,
   );
 }
@@ -146,7 +154,7 @@ async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor):
 }
 
 async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
-  const messages = await deps.db.message.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { id: 'asc' } });
+  const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
   const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
   const wire = await buildWireMessages(deps.db, messages, {
     applyMarkdown: opts.applyMarkdown,

@@ -143,8 +143,10 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
     }
     case 'search':
       if (typeof operand !== 'string') throw badNarrow('invalid search operand');
-      // The matches come from the GIN index first (OFFSET 0 keeps the planner from folding the
-      // subquery in and evaluating to_tsvector row by row along the newest-first scan).
+      // Within one channel the channel's index narrows enough to test each row. Over a whole
+      // history, the matches come from the GIN index first (OFFSET 0 keeps the planner from
+      // folding the subquery in and evaluating to_tsvector row by row along the newest-first scan).
+      if (look.flagsSql !== 'um.flags') return `${SEARCH_VECTOR_SQL} @@ websearch_to_tsquery('english', ${sql.add(operand)})`;
       return `m.id IN (SELECT s.id FROM messages s WHERE s.realm_id = ${sql.add(look.realmId)} AND ${SEARCH_VECTOR_SQL.replace(/m\./g, 's.')} @@ websearch_to_tsquery('english', ${sql.add(operand)}) OFFSET 0)`;
     default:
       throw badNarrow(`unknown operator ${operator}`);
