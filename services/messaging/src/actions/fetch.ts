@@ -170,7 +170,8 @@ async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions)
   return wire;
 }
 
-export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery) {
+/** The window of messages around the anchor, without building message objects. */
+export async function selectMessageRange(deps: Deps, actor: Actor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
   if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
   if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
   const p = await plan(deps, actor, q.narrow);
@@ -181,18 +182,46 @@ export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery)
     q.includeAnchor ? select(deps, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : Promise.resolve([]),
     select(deps, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1),
   ]);
-  const foundOldest = before.length <= q.numBefore;
-  const foundNewest = after.length <= q.numAfter;
-  const rows = [...before.slice(0, q.numBefore).reverse(), ...at, ...after.slice(0, q.numAfter)];
   return {
     anchor,
-    found_anchor: at.length === 1,
-    found_oldest: foundOldest,
-    found_newest: foundNewest,
-    history_limited: false,
-    messages: await toWire(deps, actor, rows, q),
+    foundAnchor: at.length === 1,
+    foundOldest: before.length <= q.numBefore,
+    foundNewest: after.length <= q.numAfter,
+    rows: [...before.slice(0, q.numBefore).reverse(), ...at, ...after.slice(0, q.numAfter)],
   };
 }
+
+export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery) {
+  const r = await selectMessageRange(deps, actor, q);
+  return {
+    anchor: r.anchor,
+    found_anchor: r.foundAnchor,
+    found_oldest: r.foundOldest,
+    found_newest: r.foundNewest,
+    history_limited: false,
+    messages: await toWire(deps, actor, r.rows, q),
+  };
+}
+
+/**
+ * GET /messages/matches_narrow: which of the ids (among messages the user received) match the
+ * narrow, with search highlighting.
+ */
+export async function matchesNarrow(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]) {
+  const look = await lookups(deps, actor, narrow);
+  const sql = new SqlParams();
+  const where = [`um.user_id = ${sql.add(actor.userId)}`, `m.id = ANY(${sql.add(ids)}::int[])`, ...narrow.map((t) => termToSql(t, look, sql))];
+  const rows = await deps.db.$queryRawUnsafe<Row[]>(
+    `SELECT ${MESSAGE_COLUMNS}, um.flags FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE ${where.join(' AND ')}`,
+    ...sql.values,
+  );
+  const wire = rows.map((r) => ({ id: r.id, match_content: r.renderedContent, match_subject: escapeHtml(r.topic) }) as WireMessage);
+  const search = narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
+  if (search.length) await highlightSearch(deps, wire, rows, search.join(' '), { applyMarkdown: true });
+  return Object.fromEntries(wire.map((w) => [String(w.id), { match_content: w.match_content, match_subject: w.match_subject }]));
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function fetchMessagesById(deps: Deps, actor: Actor, ids: number[], opts: FetchOptions) {
   if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);

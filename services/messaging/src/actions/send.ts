@@ -163,9 +163,11 @@ export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): P
     });
     const topicParticipants =
       target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
+    const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);
     const userFlags: Record<string, string[]> = {};
     const rows = recipientIds.map((userId) => {
       let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
+      if (alerted.has(userId)) flags |= flagBit('has_alert_word');
       if (userId === actor.userId && readBySender) flags |= flagBit('read');
       if (target.kind === 'private') flags |= flagBit('is_private');
       userFlags[userId] = flagNames(flags);
@@ -222,4 +224,17 @@ async function topicParticipantIds(tx: Tx, streamId: number, topic: string): Pro
 async function senderAvatarIsPublicGravatar(tx: Tx, userId: number): Promise<boolean> {
   const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
   return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
+}
+
+/** Recipients with an alert word that appears in the message as a whole word (any case). */
+async function usersAlertedBy(tx: Tx, userIds: number[], content: string): Promise<Set<number>> {
+  if (!userIds.length) return new Set();
+  const words = await tx.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } });
+  const text = content.toLowerCase();
+  const hit = new Set<number>();
+  for (const { userId, word } of words) {
+    const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text)) hit.add(userId);
+  }
+  return hit;
 }

@@ -5,7 +5,8 @@ import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { checkSendMessage, doSendMessage } from '../actions/send';
-import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, type Anchor } from '../actions/fetch';
+import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, matchesNarrow, selectMessageRange, type Anchor } from '../actions/fetch';
+import { checkEditableFlag, doUpdateFlags } from '../actions/flags';
 
 /** Name of the sending client: the `client` parameter, else the User-Agent's product name. */
 export function clientName(ctx: AuthedCtx): string {
@@ -80,6 +81,44 @@ export function messageRoutes(router: Router, deps: Deps): void {
       const anchor = useFirstUnread ? ({ kind: 'first_unread' } as const) : parseAnchor(rawAnchor!, p.str('anchor_date'));
       if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw errors.badRequest('The anchor can only be excluded at an end of the range');
       return fetchMessageRange(deps, actor, { ...opts, anchor, includeAnchor, numBefore, numAfter });
+    }),
+  );
+
+  router.get(
+    '/messages/matches_narrow',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      const ids = ctx.p.reqJson('msg_ids', z.array(z.number().int()));
+      const narrow = normalizeNarrow(ctx.p.reqJson('narrow', narrowSchema));
+      return { messages: await matchesNarrow(deps, actor, ids, narrow) };
+    }),
+  );
+
+  router.post(
+    '/messages/flags/narrow',
+    endpoint(async (ctx) => {
+      const { p } = ctx;
+      const actor = await loadActor(deps.db, ctx.identity);
+      const op = p.reqStr('op');
+      if (op !== 'add' && op !== 'remove') throw errors.badRequest(`Invalid message flag operation: '${op}'`);
+      const flag = checkEditableFlag(p.reqStr('flag'));
+      const range = await selectMessageRange(deps, actor, {
+        narrow: normalizeNarrow(p.json('narrow', narrowSchema) ?? []),
+        anchor: parseAnchor(p.reqStr('anchor'), p.str('anchor_date')),
+        includeAnchor: p.bool('include_anchor', true),
+        numBefore: p.reqInt('num_before'),
+        numAfter: p.reqInt('num_after'),
+      });
+      const ids = range.rows.map((r) => r.id);
+      const updated = ids.length ? await doUpdateFlags(deps, actor, ids, op, flag) : [];
+      return {
+        processed_count: ids.length,
+        updated_count: updated.length,
+        first_processed_id: ids[0] ?? null,
+        last_processed_id: ids.at(-1) ?? null,
+        found_oldest: range.foundOldest,
+        found_newest: range.foundNewest,
+      };
     }),
   );
 }

@@ -101,3 +101,18 @@ describe('flags', () => {
     expect(all.body).toMatchObject({ result: 'success', complete: true });
   });
 });
+
+describe('flags over a narrow', () => {
+  it('updates the window of a narrow and reports the counts', async () => {
+    const { owner } = h.realm;
+    const res = await h.api
+      .post('/api/v1/messages/flags/narrow')
+      .set(h.as(owner))
+      .type('form')
+      .send({ anchor: 'oldest', num_before: '0', num_after: '10', narrow: JSON.stringify([['channel', 'Denmark']]), op: 'add', flag: 'starred' });
+    expect(res.body).toMatchObject({ result: 'success', processed_count: 1, first_processed_id: msg, last_processed_id: msg, found_newest: true });
+    const matches = await h.api.get('/api/v1/messages/matches_narrow').set(h.as(owner)).query({ msg_ids: JSON.stringify([msg, secretMsg]), narrow: JSON.stringify([['search', 'react']]) });
+    expect(Object.keys(matches.body.messages)).toEqual([String(msg)]);
+    expect(matches.body.messages[msg].match_content).toContain('<span class="highlight">react</span>');
+  });
+});

@@ -54,6 +54,17 @@ describe('POST /messages rules', () => {
     expect(event.user_flags[h.realm.member2.id]).toEqual(['mentioned']);
   });
 
+  it('flags copies whose owner has an alert word in the message', async () => {
+    // Alert words belong to the users area; the row is what its action would write.
+    await h.env.db.alertWord.create({ data: { realmId: h.realm.realmId, userId: h.realm.member2.id, word: 'Poison' } });
+    const res = await send({ type: 'stream', to: 'Denmark', topic: 'alerts', content: 'beware the poison, not poisoned' });
+    const rows = await h.env.db.userMessage.findMany({ where: { messageId: res.body.id } });
+    const alerted = rows.filter((r) => (r.flags & flagBit('has_alert_word')) !== 0n).map((r) => r.userId);
+    expect(alerted).toEqual([h.realm.member2.id]);
+    const found = await h.api.get('/api/v1/messages').set(h.as(h.realm.member2)).query({ anchor: 'newest', num_before: '5', narrow: JSON.stringify([['is', 'alerted']]) });
+    expect(found.body.messages.map((m: { id: number }) => m.id)).toEqual([res.body.id]);
+  });
+
   it('allows channel wildcard mentions in a large channel only to those permitted', async () => {
     const refused = await send({ type: 'stream', to: 'Denmark', topic: 'all', content: 'hey @**all**' });
     expect(refused.body).toEqual({
