@@ -24,11 +24,6 @@ export interface AppOptions {
   parseMultipart?: boolean;
   /** Set false where bodies must pass through untouched (the gateway streams them on). */
   parseBodies?: boolean;
-  /**
-   * Paths served without a per-request logger (long-polls: thousands are held at once and
-   * each would carry its own child logger for nothing). Errors are still logged.
-   */
-  quietPaths?: RegExp;
   /** Largest form or JSON body accepted by the generic parsers. */
   bodyLimit?: string;
 }
@@ -57,8 +52,7 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
     redact: ['req.headers.authorization', 'req.headers["x-chat-identity"]', 'req.headers.cookie'],
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
   });
-  const quiet = opts.quietPaths;
-  app.use(quiet ? (req, res, next) => (quiet.test(req.path) ? next() : httpLogger(req, res, next)) : httpLogger);
+  app.use(httpLogger);
   app.use(metricsMiddleware(metrics));
 
   app.get('/healthz', (_req, res) => {

@@ -15,9 +15,22 @@ export interface RunningServer {
 
 export async function listen(
   app: Express,
-  opts: { host: string; port: number; state?: AppState; log?: Logger; keepAliveTimeoutMs?: number },
+  opts: {
+    host: string;
+    port: number;
+    state?: AppState;
+    log?: Logger;
+    keepAliveTimeoutMs?: number;
+    /**
+     * Sees each request before the app and returns true when it answered it itself: for a
+     * path held open by thousands of clients at once (long-polls), where the app's per-request
+     * machinery would cost more memory than the request.
+     */
+    intercept?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+  },
 ): Promise<RunningServer> {
-  const server = http.createServer(app);
+  const intercept = opts.intercept;
+  const server = http.createServer(intercept ? (req, res) => void (intercept(req, res) || app(req, res)) : app);
   // Longer than the gateway's pooled keep-alive so the gateway never reuses a socket we just closed.
   server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 65000;
   server.headersTimeout = server.keepAliveTimeout + 1000;

@@ -144,6 +144,12 @@ async function main() {
     const openSeconds = (Date.now() - openStarted) / 1000;
     console.log(`${held} long-polls held by the gateway after ${openSeconds.toFixed(1)} s`);
     const heldRss = rssMb(gatewayPid);
+    const metricMb = async (name: string) => {
+      const text = await fetch(`${gateway.url}/metrics`).then((r) => r.text(), () => '');
+      return Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+    };
+    const heldHeapUsed = await metricMb('nodejs_heap_size_used_bytes');
+    const heldHeapTotal = await metricMb('nodejs_heap_size_total_bytes');
 
     // Commit -> append into the queue, seen as the wake-up PUBLISH the append makes.
     const userOfQueue = new Map(clients.map((c) => [c.queueId, c.user.id]));
@@ -206,6 +212,8 @@ async function main() {
       gateway_rss_mb_idle: Math.round(idleRss),
       gateway_rss_mb_holding: Math.round(heldRss),
       gateway_rss_mb_peak_while_sending: Math.round(peakRss),
+      gateway_heap_mb_used_holding: heldHeapUsed,
+      gateway_heap_mb_total_holding: heldHeapTotal,
       messages_sent: sent,
       deliveries_expected: expected,
       deliveries_received: latencies.length,

@@ -9,7 +9,8 @@ import { readConfig } from './config';
 import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import { Forwarder } from './proxy';
-import { deleteEvents, getEvents } from './events';
+import { deleteEvents } from './events';
+import { longPollInterceptor } from './longpoll';
 
 const API_PREFIX = '/api/v1';
 
@@ -47,7 +48,6 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
     internalSecret: config.INTERNAL_SECRET,
   };
-  const serveGetEvents = getEvents(eventDeps);
   const serveDeleteEvents = deleteEvents(eventDeps);
   const parseBody = bodyParsers({});
 
@@ -76,8 +76,8 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   };
 
   const serveEvents = (req: Request, res: Response, next: NextFunction) => {
-    if (req.method === 'GET') return void serveGetEvents(req, res, next);
     if (req.method === 'DELETE') return runAll(parseBody, req, res, () => serveDeleteEvents(req, res, next), next);
+    // GET never gets here: the long-poll interceptor answers it ahead of express.
     next(errors.methodNotAllowed(['GET', 'DELETE']));
   };
 
@@ -85,7 +85,6 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     service: 'gateway',
     log,
     parseBodies: false,
-    quietPaths: /^\/api\/v1\/events\/?$/,
     ready: async () => {
       await pool.query('SELECT 1');
       await redis.ping();
@@ -95,7 +94,8 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  const intercept = longPollInterceptor({ events: eventDeps, realms, basic, metrics, log });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, intercept });
   // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
   server.onDrain(() => waiter.closeAll());
   return {
