@@ -59,6 +59,20 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
     }),
   );
 
+  // Adds and removes the caller's subscriptions in one request.
+  router.patch(
+    '/users/me/subscriptions',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      const add = ctx.p.json('add', streamSpecs) ?? [];
+      const remove = ctx.p.json('delete', z.array(z.string())) ?? [];
+      if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      const added = add.length ? await doAddSubscriptions(deps, actor, { streams: add, authorizationErrorsFatal: true, create: {} }) : {};
+      const removed = remove.length ? await doRemoveSubscriptions(deps, actor, remove) : {};
+      return { ...added, ...removed };
+    }),
+  );
+
   router.post(
     '/users/me/subscriptions/properties',
     endpoint(async (ctx) => {

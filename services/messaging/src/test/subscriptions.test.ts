@@ -194,3 +194,17 @@ describe('channels', () => {
     expect(topics.status).toBe(200);
   });
 });
+
+describe('PATCH /users/me/subscriptions', () => {
+  it('adds and removes in one request', async () => {
+    const { member2 } = h.realm;
+    const res = await h.api
+      .patch('/api/v1/users/me/subscriptions')
+      .set(h.as(member2))
+      .type('form')
+      .send({ add: JSON.stringify([{ name: 'Verona' }]), delete: JSON.stringify(['Open book']) });
+    expect(res.body).toMatchObject({ result: 'success', subscribed: { [member2.id]: ['Verona'] }, removed: ['Open book'] });
+    const none = await h.api.patch('/api/v1/users/me/subscriptions').set(h.as(member2)).type('form').send({});
+    expect(none.body.code).toBe('BAD_REQUEST');
+  });
+});
