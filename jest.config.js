@@ -1,6 +1,6 @@
 // One jest run over every package and service; each keeps its own config so it can also be
 // run alone. Test files run in parallel workers, each on its own database and key prefix.
 module.exports = {
-  projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js', '<rootDir>/infra/jest.config.js'],
+  projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js', '<rootDir>/infra/jest.config.js', '<rootDir>/e2e/jest.config.js'],
   testTimeout: 60000,
 };
