@@ -13,7 +13,7 @@ import { avatarUrlOf, buildWireMessages } from '../lib/wire';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
 import { checkWildcardMentions, mentionFlags } from './mentions';
-import { groupSettingMembers } from '../lib/groups';
+import { groupSettingMembers, hasRealmPermission } from '../lib/groups';
 import { applyAutomaticTopicPolicy, followWhereMentioned } from './user-topics';
 
 export interface SendInput {
@@ -102,7 +102,9 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
     await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId));
     target = { kind: 'stream', stream, topic, subscriberIds };
   } else {
-    target = { kind: 'private', recipients: await resolveDirectRecipients(db, actor, input.to) };
+    const recipients = await resolveDirectRecipients(db, actor, input.to);
+    await checkDirectMessageAllowed(db, actor, recipients.map((r) => r.id));
+    target = { kind: 'private', recipients };
   }
   const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
   const rendered = renderMarkdown(content, ctx);
@@ -114,6 +116,24 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
     await checkWildcardMentions(deps, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
   return { target, content, rendered, input };
+}
+
+/**
+ * Realm direct-message policies: starting a conversation needs direct_message_initiator_group;
+ * any conversation needs a participant in direct_message_permission_group. Conversations with
+ * oneself or with a bot are always allowed.
+ */
+async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipientIds: number[]): Promise<void> {
+  if (!recipientIds.length || actor.isBot) return;
+  if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
+  const members = [actor.userId, ...recipientIds];
+  const authorizers = await Promise.all(members.map((id) => hasRealmPermission(db, actor.realmId, id, 'direct_message_permission_group')));
+  if (!authorizers.some(Boolean)) throw errors.badRequest('This conversation does not include any users who can authorize it.');
+  const memberKey = [...new Set(members)].sort((a, b) => a - b).join(',');
+  const exists = await db.directConversation.findUnique({ where: { realmId_memberKey: { realmId: actor.realmId, memberKey } } });
+  if (!exists && !(await hasRealmPermission(db, actor.realmId, actor.userId, 'direct_message_initiator_group'))) {
+    throw errors.badRequest('You do not have permission to initiate direct message conversations.');
+  }
 }
 
 async function conversationFor(tx: Tx, realmId: number, memberIds: number[]) {

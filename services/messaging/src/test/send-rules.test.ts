@@ -107,3 +107,21 @@ describe('POST /messages rules', () => {
     expect(mixed.body.msg).toBe('Recipient lists may contain emails or user IDs, but not both.');
   });
 });
+
+describe('direct message policies', () => {
+  it('needs an authorizing participant and, for a new conversation, an initiator', async () => {
+    const admins = await h.env.db.userGroup.findFirstOrThrow({ where: { realmId: h.realm.realmId, name: 'role:administrators' } });
+    const realm = await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
+    const settings = realm.settings as Record<string, unknown>;
+    // Realm policies belong to the users area; this is the value its PATCH /realm stores.
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...settings, direct_message_permission_group: admins.id } } });
+    const refused = await send({ type: 'direct', to: JSON.stringify([h.realm.member2.id]), content: 'x' });
+    expect(refused.body.msg).toBe('This conversation does not include any users who can authorize it.');
+    expect((await send({ type: 'direct', to: JSON.stringify([h.realm.admin.id]), content: 'ok' })).status).toBe(200);
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...settings, direct_message_initiator_group: admins.id } } });
+    const fresh = await send({ type: 'direct', to: JSON.stringify([h.realm.moderator.id]), content: 'x' });
+    expect(fresh.body.msg).toBe('You do not have permission to initiate direct message conversations.');
+    expect((await send({ type: 'direct', to: JSON.stringify([h.realm.admin.id]), content: 'existing' })).status).toBe(200);
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: settings as object } });
+  });
+});
