@@ -136,14 +136,17 @@ async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipient
   }
 }
 
-async function conversationFor(tx: Tx, realmId: number, memberIds: number[]) {
+async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Promise<{ id: number }> {
   const sorted = [...new Set(memberIds)].sort((a, b) => a - b);
-  const memberKey = sorted.join(',');
-  return tx.directConversation.upsert({
-    where: { realmId_memberKey: { realmId, memberKey } },
-    create: { realmId, memberKey, memberIds: sorted },
-    update: {},
-  });
+  // One statement, so two first messages to the same people at once find one conversation.
+  const [row] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
+    `INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $2, $3::int[])
+     ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id`,
+    realmId,
+    sorted.join(','),
+    sorted,
+  );
+  return row;
 }
 
 export interface SendResult {
