@@ -1,0 +1,9 @@
+// @chat/wire: API object shapes, built from database rows, shared by the service that changes a
+// thing (for the event it records) and the events service (for register's initial state), so
+// that clients see one shape in both.
+export * from './time';
+export * from './realm-objects';
+export * from './personal-objects';
+export * from './groups';
+export * from './avatars';
+export * from './users';
