@@ -9,6 +9,11 @@ export const configSchema = baseConfigSchema.extend({
     .transform((v) => v === 'true'),
   /** Git reference or release this build came from, reported as svc_merge_base. */
   MERGE_BASE: z.string().default(''),
+  /**
+   * Realms with more people than this get no immediate presence events when someone comes
+   * online (each would fan out to everyone); clients still see it on their next presence poll.
+   */
+  PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
 });
 
 export type UsersConfig = z.infer<typeof configSchema>;

@@ -13,6 +13,7 @@ import { linkifierRoutes } from './linkifiers';
 import { personalRoutes } from './personal';
 import { realmRoutes } from './realm';
 import { userGroupRoutes } from './user-groups';
+import { presenceRoutes } from './presence';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -21,6 +22,7 @@ export function apiRoutes(router: Router, services: Services): void {
   // Specific /users/me/... paths first: /users/:user would otherwise take them.
   profileFieldRoutes(router, services);
   statusRoutes(router, services);
+  presenceRoutes(router, services);
   personalRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);

@@ -1,0 +1,168 @@
+/**
+ * Presence data: the timing rules, the two wire formats (modern keyed by user id, legacy keyed
+ * by email), and the realm-wide read behind POST /users/me/presence and GET /realm/presence.
+ * The events service reads the same table for register (services/events/src/state/presence.ts)
+ * and must format identically.
+ */
+import { ROLE } from '@chat/contracts';
+import type { Db, Tx } from '@chat/db';
+import { groupPredicate, realmGroupSetting } from './groups';
+
+type Reader = Db | Tx;
+
+export const PRESENCE = {
+  /** How often clients are told to report (register: server_presence_ping_interval_seconds). */
+  pingIntervalSecs: 60,
+  /** How stale a timestamp may be before clients show the user offline. */
+  offlineThresholdSecs: 200,
+  /**
+   * A stored time is only moved forward once it is this much older than the report: a client
+   * pinging every minute (or several tabs pinging) costs at most one write a minute.
+   */
+  updateMinFreqSecs: 55,
+  /** Legacy status is "active" while the last activity is this close to the last connection. */
+  legacyActiveOffsetSecs: 70,
+  defaultHistoryDays: 14,
+} as const;
+
+/**
+ * Away for longer than this before an "active" report, the user is announced at once by a
+ * presence event: otherwise others could still see them offline for up to a ping interval.
+ */
+export const BECAME_ONLINE_AFTER_SECS = PRESENCE.offlineThresholdSecs - PRESENCE.pingIntervalSecs - 10;
+
+/** One stored presence row, with the owner's facts the formats need (times in epoch seconds). */
+export interface PresenceRow {
+  userId: number;
+  email: string;
+  dateJoined: number;
+  activeAt: number | null;
+  connectedAt: number | null;
+  lastUpdateId: number;
+}
+
+/** Never-reported times read as the join date: clients of this API always get numbers. */
+function times(row: PresenceRow): { active: number; connected: number } {
+  return { active: row.activeAt ?? row.dateJoined, connected: row.connectedAt ?? row.dateJoined };
+}
+
+export function modernPresence(row: PresenceRow): { active_timestamp: number; idle_timestamp: number } {
+  const t = times(row);
+  return { active_timestamp: t.active, idle_timestamp: t.connected };
+}
+
+/** The legacy per-client entry; the client is always "website" (clients are not tracked). */
+export function legacyClientEntry(row: PresenceRow) {
+  const t = times(row);
+  const active = t.active + PRESENCE.legacyActiveOffsetSecs >= t.connected;
+  return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? t.active : t.connected, pushable: false };
+}
+
+export function legacyPresence(row: PresenceRow) {
+  const website = legacyClientEntry(row);
+  return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
+}
+
+export function realmPresenceDisabled(settings: unknown): boolean {
+  return (settings as Record<string, unknown> | null)?.presence_disabled === true;
+}
+
+export const ROW_COLUMNS = `p.user_id AS "userId", u.email AS "email",
+  floor(extract(epoch FROM u.date_joined AT TIME ZONE 'UTC'))::int8 AS "dateJoined",
+  floor(extract(epoch FROM p.last_active_time AT TIME ZONE 'UTC'))::int8 AS "activeAt",
+  floor(extract(epoch FROM p.last_connected_time AT TIME ZONE 'UTC'))::int8 AS "connectedAt",
+  p.last_update_id AS "lastUpdateId"`;
+
+type RawRow = { [K in keyof PresenceRow]: PresenceRow[K] | bigint | null };
+
+/** pg hands int8 back as bigint; presence ids and times fit a double exactly. */
+export function toRow(r: RawRow): PresenceRow {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    userId: Number(r.userId),
+    email: String(r.email),
+    dateJoined: Number(r.dateJoined),
+    activeAt: n(r.activeAt),
+    connectedAt: n(r.connectedAt),
+    lastUpdateId: Number(r.lastUpdateId),
+  };
+}
+
+/**
+ * The users a viewer may know about, or null for "everyone": only guests outside
+ * can_access_all_users_group are limited, to themselves, bots, and the people they share a
+ * channel or a direct conversation with (the rule lib/audience.ts applies the other way round).
+ */
+export async function accessibleUserIds(db: Reader, realmId: number, viewer: { id: number; role: number; dateJoined: Date }): Promise<Set<number> | null> {
+  if (viewer.role !== ROLE.GUEST) return null;
+  const test = await groupPredicate(db, realmId, await realmGroupSetting(db, realmId, 'can_access_all_users_group'));
+  if (test(viewer)) return null;
+  const rows = await db.$queryRawUnsafe<Array<{ id: number }>>(
+    `SELECT id FROM users WHERE realm_id = $2 AND (is_bot OR id = $1)
+     UNION
+     SELECT s2.user_id FROM subscriptions s1
+       JOIN subscriptions s2 ON s2.stream_id = s1.stream_id AND s2.active
+      WHERE s1.user_id = $1 AND s1.active
+     UNION
+     SELECT g.id FROM direct_conversations c, unnest(c.member_ids) AS g(id)
+      WHERE c.realm_id = $2 AND $1 = ANY(c.member_ids)`,
+    viewer.id,
+    realmId,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+export interface RealmPresenceQuery {
+  realmId: number;
+  viewer: { id: number; role: number; dateJoined: Date };
+  /** Modern format (keyed by user id) rather than legacy (keyed by email). */
+  slim: boolean;
+  /** Only rows changed after this id; absent or <= 0: rows connected within the history window. */
+  lastUpdateId?: number;
+  historyDays?: number;
+}
+
+export interface RealmPresence {
+  presences: Record<string, unknown>;
+  server_timestamp: number;
+  presence_last_update_id: number;
+}
+
+/**
+ * Presence of the realm's active people as the viewer may see it. presence_last_update_id is
+ * the highest id returned, the client's own when nothing changed, -1 when nothing was read.
+ */
+export async function readRealmPresence(db: Reader, q: RealmPresenceQuery): Promise<RealmPresence> {
+  const serverTimestamp = Date.now() / 1000;
+  const realm = await db.realm.findUniqueOrThrow({ where: { id: q.realmId }, select: { settings: true } });
+  if (realmPresenceDisabled(realm.settings)) return { presences: {}, server_timestamp: serverTimestamp, presence_last_update_id: -1 };
+  const days = q.historyDays ?? PRESENCE.defaultHistoryDays;
+  let rows: PresenceRow[] = [];
+  if (days !== 0) {
+    const conditions = ['p.realm_id = $1', 'u.is_active', 'NOT u.is_bot'];
+    const args: unknown[] = [q.realmId];
+    if (q.lastUpdateId !== undefined) {
+      args.push(q.lastUpdateId);
+      conditions.push(`p.last_update_id > $${args.length}`);
+    }
+    // A client that already holds data only needs what changed, however old.
+    if (q.lastUpdateId === undefined || q.lastUpdateId <= 0) {
+      args.push(Date.now() - days * 86_400_000);
+      conditions.push(`p.last_connected_time >= to_timestamp($${args.length}::float8 / 1000) AT TIME ZONE 'UTC'`);
+    }
+    const raw = await db.$queryRawUnsafe<RawRow[]>(
+      `SELECT ${ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE ${conditions.join(' AND ')}`,
+      ...args,
+    );
+    rows = raw.map(toRow);
+    const allowed = await accessibleUserIds(db, q.realmId, q.viewer);
+    if (allowed) rows = rows.filter((r) => allowed.has(r.userId));
+  }
+  const presences: Record<string, unknown> = {};
+  for (const row of rows) {
+    if (q.slim) presences[String(row.userId)] = modernPresence(row);
+    else presences[row.email] = legacyPresence(row);
+  }
+  const lastUpdateId = rows.length ? rows.reduce((m, r) => Math.max(m, r.lastUpdateId), -1) : (q.lastUpdateId ?? -1);
+  return { presences, server_timestamp: serverTimestamp, presence_last_update_id: lastUpdateId };
+}
