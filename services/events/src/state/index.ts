@@ -12,6 +12,7 @@ import { subscriptionsSection, streamsSection } from './subscriptions';
 import { userGroupsSection } from './groups';
 import { personalSections } from './personal';
 import { areaSections } from './areas';
+import { presenceSection } from './presence';
 
 export interface StateOptions extends RegisterRequest {
   realm: Realm;
@@ -31,6 +32,7 @@ export async function fetchInitialState(db: Db, opts: StateOptions): Promise<Rec
     want('user_group', 'realm_user_groups') ? userGroupsSection(db, opts) : {},
     personalSections(db, opts, want),
     areaSections(db, opts, want),
+    presenceSection(db, opts, want),
   ]);
   return Object.assign({}, ...parts);
 }

@@ -155,7 +155,7 @@ describe('POST /users/me/presence', () => {
     expect(month[away.id]).toBeDefined();
     expect((await report(me, { last_update_id: '1', history_limit_days: '1' })).body.presences[away.id]).toBeDefined();
     const none = (await report(me, { history_limit_days: '0' })).body;
-    expect(none).toMatchObject({ presences: {}, presence_last_update_id: -1 });
+    expect([none.presences, none.presence_last_update_id]).toEqual([{}, -1]);
   });
 
   it('leaves out bots and deactivated users', async () => {
@@ -264,7 +264,7 @@ describe('realm rules', () => {
       const me = await makeUser(h, ROLE.MEMBER);
       const before = await h.lastEventId();
       const res = (await report(me, { last_update_id: '-1' })).body;
-      expect(res).toMatchObject({ presences: {}, presence_last_update_id: -1 });
+      expect([res.presences, res.presence_last_update_id]).toEqual([{}, -1]);
       expect(await presenceEvents(before)).toEqual([]);
       expect((await h.as(h.realm.owner).get('/realm/presence')).body.presences).toEqual({});
     } finally {
