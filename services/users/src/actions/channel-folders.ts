@@ -1,25 +1,11 @@
 import { recordEvent } from '@chat/bus';
 import { errors, LIMITS } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { channelFolderObject } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { renderMarkdown } from '../lib/render';
 import { checkAdmin, type Actor } from './actor';
-
-type Folder = Awaited<ReturnType<Tx['channelFolder']['findFirstOrThrow']>>;
-
-export function formatFolder(f: Folder): Record<string, unknown> {
-  return {
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    rendered_description: f.renderedDescription,
-    order: f.order,
-    creator_id: f.creatorId,
-    date_created: Math.floor(f.dateCreated.getTime() / 1000),
-    is_archived: f.isArchived,
-  };
-}
 
 function checkLength(name: string, value: string, max: number) {
   if ([...value].length > max) throw errors.badRequest(`${name} is too long (limit: ${max} characters)`);
@@ -44,7 +30,7 @@ export async function listFolders(services: Services, realmId: number, includeAr
     where: { realmId, ...(includeArchived ? {} : { isArchived: false }) },
     orderBy: { id: 'asc' },
   });
-  return folders.map(formatFolder);
+  return folders.map(channelFolderObject);
 }
 
 export async function doCreateFolder(
@@ -69,7 +55,7 @@ export async function doCreateFolder(
         creatorId: actor.id,
       },
     });
-    await announce(tx, actor.realmId, { op: 'add', channel_folder: formatFolder(folder) });
+    await announce(tx, actor.realmId, { op: 'add', channel_folder: channelFolderObject(folder) });
     return folder.id;
   });
 }

@@ -1,27 +1,15 @@
 import { recordEvent } from '@chat/bus';
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { linkifierObject } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { expandUriTemplate, matchUriTemplate, parseUriTemplate } from '../lib/uri-template';
 import { checkAdmin, type Actor } from './actor';
 
-type Linkifier = Awaited<ReturnType<Tx['linkifier']['findFirstOrThrow']>>;
-
-export function formatLinkifier(l: Linkifier): Record<string, unknown> {
-  return {
-    id: l.id,
-    pattern: l.pattern,
-    url_template: l.urlTemplate,
-    reverse_template: l.reverseTemplate,
-    alternative_url_templates: l.alternativeUrlTemplates,
-    example_input: l.exampleInput,
-  };
-}
-
 export async function listLinkifiers(db: Services['db'] | Tx, realmId: number) {
   const rows = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
-  return rows.map(formatLinkifier);
+  return rows.map(linkifierObject);
 }
 
 async function announce(tx: Tx, realmId: number) {

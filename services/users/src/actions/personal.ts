@@ -5,6 +5,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors, LIMITS } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { alertWordList, navigationViewObject, savedSnippetObject } from '@chat/wire';
 import type { Services } from '../context';
 import type { Actor } from './actor';
 
@@ -16,15 +17,9 @@ async function tellOwner(tx: Tx, actor: Actor, type: string, event: Record<strin
 
 export const BUILT_IN_VIEW_FRAGMENTS = ['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred'];
 
-type View = Awaited<ReturnType<Tx['navigationView']['findFirstOrThrow']>>;
-
-export function formatView(v: View): Record<string, unknown> {
-  return { fragment: v.fragment, is_pinned: v.isPinned, ...(v.name !== null ? { name: v.name } : {}) };
-}
-
 export async function listViews(services: Services, actor: Actor) {
   const views = await services.db.navigationView.findMany({ where: { userId: actor.id }, orderBy: { id: 'asc' } });
-  return views.map(formatView);
+  return views.map(navigationViewObject);
 }
 
 function cleanFragment(raw: string): string {
@@ -52,7 +47,7 @@ export async function doAddView(services: Services, actor: Actor, input: { fragm
     const clash = await tx.navigationView.findFirst({ where: { userId: actor.id, OR: [{ fragment }, ...(name ? [{ name }] : [])] } });
     if (clash) throw errors.badRequest('Navigation view already exists.');
     const view = await tx.navigationView.create({ data: { realmId: actor.realmId, userId: actor.id, fragment, isPinned: input.isPinned, name } });
-    await tellOwner(tx, actor, 'navigation_view', { op: 'add', navigation_view: formatView(view) });
+    await tellOwner(tx, actor, 'navigation_view', { op: 'add', navigation_view: navigationViewObject(view) });
   });
 }
 
@@ -92,12 +87,6 @@ export async function doRemoveView(services: Services, actor: Actor, rawFragment
 
 export const SNIPPET_TITLE_MAX = 60;
 
-type Snippet = Awaited<ReturnType<Tx['savedSnippet']['findFirstOrThrow']>>;
-
-export function formatSnippet(s: Snippet): Record<string, unknown> {
-  return { id: s.id, title: s.title, content: s.content, date_created: Math.floor(s.dateCreated.getTime() / 1000) };
-}
-
 function checkSnippet(title: string | undefined, content: string | undefined) {
   if (title !== undefined) {
     if (!title.trim()) throw errors.badRequest('Title cannot be empty.');
@@ -111,14 +100,14 @@ function checkSnippet(title: string | undefined, content: string | undefined) {
 
 export async function listSnippets(services: Services, actor: Actor) {
   const rows = await services.db.savedSnippet.findMany({ where: { userId: actor.id }, orderBy: { id: 'asc' } });
-  return rows.map(formatSnippet);
+  return rows.map(savedSnippetObject);
 }
 
 export async function doCreateSnippet(services: Services, actor: Actor, title: string, content: string): Promise<number> {
   checkSnippet(title, content);
   return services.db.$transaction(async (tx) => {
     const row = await tx.savedSnippet.create({ data: { realmId: actor.realmId, userId: actor.id, title: title.trim(), content } });
-    await tellOwner(tx, actor, 'saved_snippets', { op: 'add', saved_snippet: formatSnippet(row) });
+    await tellOwner(tx, actor, 'saved_snippets', { op: 'add', saved_snippet: savedSnippetObject(row) });
     return row.id;
   });
 }
@@ -140,7 +129,7 @@ export async function doEditSnippet(services: Services, actor: Actor, id: number
       where: { id },
       data: { ...(change.title !== undefined ? { title: change.title.trim() } : {}), ...(change.content !== undefined ? { content: change.content } : {}) },
     });
-    await tellOwner(tx, actor, 'saved_snippets', { op: 'update', saved_snippet: formatSnippet(row) });
+    await tellOwner(tx, actor, 'saved_snippets', { op: 'update', saved_snippet: savedSnippetObject(row) });
   });
 }
 
@@ -157,8 +146,7 @@ export async function doDeleteSnippet(services: Services, actor: Actor, id: numb
 export const ALERT_WORD_MAX = 100;
 
 export async function listAlertWords(db: Services['db'] | Tx, userId: number): Promise<string[]> {
-  const rows = await db.alertWord.findMany({ where: { userId }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.word);
+  return alertWordList(await db.alertWord.findMany({ where: { userId }, orderBy: { id: 'asc' } }));
 }
 
 function cleanWords(words: string[]): string[] {

@@ -1,6 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
+import { customProfileFieldObject, profileDataByUser, type ProfileData } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import {
@@ -12,26 +13,9 @@ import { checkAdmin, isAdmin, type Actor } from './actor';
 
 type Field = Awaited<ReturnType<Tx['customProfileField']['findFirstOrThrow']>>;
 
-/** A field as clients receive it; field_data travels JSON-encoded ("" when there is none). */
-export function formatField(f: Field): Record<string, unknown> {
-  const data = f.fieldData as Record<string, unknown>;
-  const out: Record<string, unknown> = {
-    id: f.id,
-    name: f.name,
-    type: f.fieldType,
-    hint: f.hint,
-    field_data: data && Object.keys(data).length ? JSON.stringify(data) : '',
-    order: f.order,
-    required: f.required,
-    editable_by_user: f.editableByUser,
-  };
-  if (f.displayInProfileSummary) out.display_in_profile_summary = true;
-  return out;
-}
-
 export async function listFields(db: Db | Tx, realmId: number) {
   const fields = await db.customProfileField.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
-  return fields.map(formatField);
+  return fields.map(customProfileFieldObject);
 }
 
 /** Everyone in the realm learns the new list of fields. */
@@ -256,20 +240,10 @@ export async function doUpdateOwnProfileData(services: Services, actor: Actor, e
 }
 
 /** Custom profile field values per user, keyed by field id, as profile_data shows them. */
-export async function profileDataFor(
-  db: Db | Tx,
-  realmId: number,
-  userIds: number[],
-): Promise<Map<number, Record<string, { value: string; rendered_value?: string }>>> {
-  const out = new Map<number, Record<string, { value: string; rendered_value?: string }>>(userIds.map((id) => [id, {}]));
-  if (!userIds.length) return out;
+export async function profileDataFor(db: Db | Tx, realmId: number, userIds: number[]): Promise<Map<number, ProfileData>> {
+  if (!userIds.length) return new Map();
   const values = await db.customProfileFieldValue.findMany({
     where: { userId: { in: userIds }, field: { realmId } },
   });
-  for (const v of values) {
-    const entry: { value: string; rendered_value?: string } = { value: v.value };
-    if (v.renderedValue !== null) entry.rendered_value = v.renderedValue;
-    out.get(v.userId)![String(v.fieldId)] = entry;
-  }
-  return out;
+  return profileDataByUser(values, userIds);
 }

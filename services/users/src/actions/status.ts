@@ -1,6 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors, LIMITS, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { userStatusObject } from '@chat/wire';
 import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
 import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
@@ -105,9 +106,5 @@ export async function doUpdateStatus(
 /** A user's status as clients read it: only the parts that are set. */
 export async function getStatus(services: Services, actor: Actor, targetId: number): Promise<Record<string, unknown>> {
   const target = await accessUserById(services.db, actor.realmId, targetId);
-  const row = await services.db.userStatus.findUnique({ where: { userId: target.id } });
-  const status: Record<string, unknown> = {};
-  if (row?.statusText) status.status_text = row.statusText;
-  if (row?.emojiName) Object.assign(status, { emoji_name: row.emojiName, emoji_code: row.emojiCode, reaction_type: row.reactionType });
-  return status;
+  return userStatusObject(await services.db.userStatus.findUnique({ where: { userId: target.id } }));
 }
