@@ -56,6 +56,12 @@ export interface NewUser {
    * is the real one.
    */
   fakeEmailDomain?: string;
+  /**
+   * false: the caller records the realm_user add event itself (per-viewer fields such as
+   * delivery_email, and only to those who may access the new user). Default true: one event
+   * to the whole realm.
+   */
+  announce?: boolean;
 }
 
 /**
@@ -87,6 +93,7 @@ export async function doCreateUserInTx(tx: Tx, input: NewUser) {
       : created;
   const group = await tx.userGroup.findFirstOrThrow({ where: { realmId: input.realmId, name: directGroupForRole(role) } });
   await tx.userGroupMember.create({ data: { groupId: group.id, userId: user.id } });
+  if (input.announce === false) return user;
   await recordEvent(tx, {
     realmId: input.realmId,
     type: 'realm_user',

@@ -1,7 +1,6 @@
 import { recordEvent } from '@chat/bus';
 import { BOT_TYPE, errors, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { doCreateUserInTx } from '@chat/realm';
 import type { Services } from '../context';
 import { avatarUrl } from '../lib/avatars';
 import { fakeEmailDomain } from '../lib/emails';
@@ -9,6 +8,7 @@ import { hasRealmPermission } from '../lib/groups';
 import { checkFullName } from '../lib/names';
 import { accessBot, isAdmin, type Actor } from './actor';
 import { botAudience, doRegenerateApiKey } from './api-keys';
+import { doCreateAnnouncedUser } from './create-user';
 import { doChangeFullName } from './manage-users';
 
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
@@ -72,7 +72,7 @@ export async function doCreateBot(
     if (await tx.user.findFirst({ where: { realmId: actor.realmId, fullName, isActive: true } })) {
       throw errors.badRequest('Name is already in use.');
     }
-    const bot = await doCreateUserInTx(tx, {
+    const bot = await doCreateAnnouncedUser(tx, {
       realmId: actor.realmId,
       email,
       fullName,
@@ -80,7 +80,7 @@ export async function doCreateBot(
       isBot: true,
       botType,
       botOwnerId: actor.id,
-    });
+    }, actor.realmUrl);
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'realm_bot',

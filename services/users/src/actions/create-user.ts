@@ -1,7 +1,10 @@
+import { recordEvent } from '@chat/bus';
 import { errors, ROLE, ROLES } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { doCreateUserInTx, type NewUser } from '@chat/realm';
-import { isValidEmail } from '../lib/emails';
+import { usersWhoCanAccess } from '../lib/audience';
+import { canSeeDeliveryEmail, isValidEmail } from '../lib/emails';
+import { emailVisibilityOf, formatUser } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
 
 /** Checks shared by every way an account is made (POST /users, invitations, JWT, command line). */
@@ -25,10 +28,31 @@ export async function checkNewUser(
   return { email, fullName, role };
 }
 
-/** Creates a checked account in one transaction (events included, via doCreateUserInTx). */
-export async function doCreateCheckedUser(db: Db, input: NewUser) {
+/**
+ * Creates an account in the caller's transaction and announces it with realm_user add events:
+ * only to those who may access the new user (with can_access_all_users_group narrowed, guests
+ * sharing nothing with a brand-new user hear nothing), and with delivery_email as each viewer
+ * may see it, one event per distinct view.
+ */
+export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: string) {
+  const user = await doCreateUserInTx(tx, { ...input, announce: false });
+  const audience = await usersWhoCanAccess(tx, user.realmId, user);
+  const viewers = await tx.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true }, orderBy: { id: 'asc' } });
+  const target = { id: user.id, isBot: user.isBot, visibility: emailVisibilityOf(user) };
+  const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, target));
+  const notSeeing = viewers.filter((v) => !canSeeDeliveryEmail(v, target));
+  for (const group of [seeing, notSeeing]) {
+    if (!group.length) continue;
+    const person = formatUser(user, group[0]!, { realmUrl, clientGravatar: false, profileData: user.isBot ? undefined : {} });
+    await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person } });
+  }
+  return user;
+}
+
+/** Creates a checked account in one transaction, announced as doCreateAnnouncedUser does. */
+export async function doCreateCheckedUser(db: Db, input: NewUser, realmUrl: string) {
   return db.$transaction(async (tx) => {
     const checked = await checkNewUser(tx, input);
-    return doCreateUserInTx(tx, { ...input, ...checked });
+    return doCreateAnnouncedUser(tx, { ...input, ...checked }, realmUrl);
   });
 }

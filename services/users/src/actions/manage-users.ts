@@ -1,7 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, ROLES } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { directGroupForRole, doCreateUserInTx } from '@chat/realm';
+import { directGroupForRole } from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import { forgetCachedAuth } from '../lib/auth-cache';
@@ -10,7 +10,7 @@ import { emailVisibilityOf } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
 import { accessBot, accessUserForAdmin, checkAdmin, isLastOwner, type Actor } from './actor';
 import { botAudience } from './api-keys';
-import { checkNewUser } from './create-user';
+import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { doUpdateProfileData, type ProfileValue } from './profile-fields';
 
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
@@ -224,13 +224,13 @@ export async function doCreateUserByAdmin(
   checkAdmin(actor);
   return services.db.$transaction(async (tx) => {
     const checked = await checkNewUser(tx, { realmId: actor.realmId, email: input.email, fullName: input.fullName });
-    const user = await doCreateUserInTx(tx, {
+    const user = await doCreateAnnouncedUser(tx, {
       realmId: actor.realmId,
       email: checked.email,
       fullName: checked.fullName,
       role: ROLE.MEMBER,
       fakeEmailDomain: fakeEmailDomain(actor.realmUrl),
-    });
+    }, actor.realmUrl);
     return user.id;
   });
 }

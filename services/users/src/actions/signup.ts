@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { doCreateUserInTx } from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { fakeEmailDomain } from '../lib/emails';
-import { checkNewUser } from './create-user';
+import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { defaultStreamIds } from './invites';
 
 const STREAM_COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#b0a5fd', '#f5ce6e', '#e4523d', '#c2726a', '#94c849'];
@@ -42,13 +41,13 @@ export async function doSignUpWithInvite(
   return services.db.$transaction(async (tx) => {
     const invite = await accessUsableInvite(tx, realm.id, key);
     const checked = await checkNewUser(tx, { realmId: realm.id, email: input.email, fullName: input.fullName, role: invite.inviteAs });
-    const user = await doCreateUserInTx(tx, {
+    const user = await doCreateAnnouncedUser(tx, {
       realmId: realm.id,
       email: checked.email,
       fullName: checked.fullName,
       role: invite.inviteAs,
       fakeEmailDomain: fakeEmailDomain(realm.url),
-    });
+    }, realm.url);
     const realmRow = await tx.realm.findUniqueOrThrow({ where: { id: realm.id } });
     const wanted = new Set(invite.streamIds);
     if (invite.includeRealmDefaultSubscriptions) for (const id of defaultStreamIds(realmRow.settings)) wanted.add(id);

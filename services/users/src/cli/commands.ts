@@ -95,7 +95,7 @@ export const COMMANDS: Record<string, Command> = {
         botType: isBot ? BOT_TYPE.GENERIC : null,
         botOwnerId: owner?.id ?? null,
         fakeEmailDomain: fakeEmailDomain(site),
-      });
+      }, site);
       out(`Created user ${user.id} (${user.deliveryEmail}, role ${roleName})`);
       out(zuliprc(user, site).trimEnd());
     },
