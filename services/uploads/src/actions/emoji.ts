@@ -81,9 +81,16 @@ async function renderEmoji(image: Buffer): Promise<{ animated: boolean; main: Bu
   }
 }
 
-function emojiEvents(added: EmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
+/**
+ * `add` carries the new emoji as `emoji`; `edit` only what changed (`emoji_id` and `data`),
+ * which is the shape clients declaring individual_emoji_changes parse.
+ */
+function emojiEvents(changed: EmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
+  const dict = emojiDict(changed);
   return {
-    event: { type: 'realm_emoji', op, realm_emoji: emojiDict(added) },
+    event: op === 'add'
+      ? { type: 'realm_emoji', op, emoji: dict }
+      : { type: 'realm_emoji', op, emoji_id: dict.id, data: { deactivated: dict.deactivated } },
     // Clients without the individual_emoji_changes capability get the whole set instead.
     routing: { capability: 'individual_emoji_changes', fallback_event: { type: 'realm_emoji', op: 'update', realm_emoji: all } },
   };
