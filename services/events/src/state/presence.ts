@@ -25,13 +25,16 @@ interface Row {
   lastUpdateId: number;
 }
 
+/** Never-reported times read as the join date, never-active no later than the last connection. */
 function modern(r: Row) {
-  return { active_timestamp: r.activeAt ?? r.dateJoined, idle_timestamp: r.connectedAt ?? r.dateJoined };
+  const connected = r.connectedAt ?? r.dateJoined;
+  return { active_timestamp: r.activeAt ?? Math.min(r.dateJoined, connected), idle_timestamp: connected };
 }
 
 function legacy(r: Row) {
   const { active_timestamp: active, idle_timestamp: connected } = modern(r);
-  const isActive = active + LEGACY_ACTIVE_OFFSET_SECS >= connected;
+  // Someone never reported active is idle, whatever date stands in for their activity.
+  const isActive = r.activeAt !== null && active + LEGACY_ACTIVE_OFFSET_SECS >= connected;
   const website = { client: 'website', status: isActive ? 'active' : 'idle', timestamp: isActive ? active : connected, pushable: false };
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
 }

@@ -60,6 +60,7 @@ describe('presences at register', () => {
       website: { client: 'website', status: 'active', timestamp: secs(now), pushable: false },
     });
     expect(body.presences[realm.member2.email].website).toMatchObject({ status: 'idle', timestamp: secs(now) });
+    expect(body.presences[realm.moderator.email].website).toMatchObject({ status: 'idle', timestamp: secs(now - 3 * DAY) });
     expect(body.presence_last_update_id).toBe(9);
     expect(Math.abs(body.server_timestamp - Date.now() / 1000)).toBeLessThan(5);
   });
@@ -69,8 +70,8 @@ describe('presences at register', () => {
     const expected = {
       [realm.member.id]: { active_timestamp: secs(now), idle_timestamp: secs(now) },
       [realm.member2.id]: { active_timestamp: secs(now - 10 * MINUTE), idle_timestamp: secs(now) },
-      // Never active: the join date stands in.
-      [realm.moderator.id]: { active_timestamp: joined, idle_timestamp: secs(now - 3 * DAY) },
+      // Never active: the join date stands in, but never later than the last connection.
+      [realm.moderator.id]: { active_timestamp: Math.min(joined, secs(now - 3 * DAY)), idle_timestamp: secs(now - 3 * DAY) },
     };
     expect((await reg({ slim_presence: 'true' })).presences).toEqual(expected);
     expect((await reg({ client_capabilities: JSON.stringify({ simplified_presence_events: true }) })).presences).toEqual(expected);

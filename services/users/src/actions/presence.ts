@@ -76,7 +76,7 @@ ON CONFLICT (user_id) DO UPDATE SET last_connected_time = EXCLUDED.last_connecte
   last_active_time = EXCLUDED.last_active_time, last_update_id = EXCLUDED.last_update_id
 ${RETURNING}`;
 
-export interface Owner {
+interface Owner {
   id: number;
   realmId: number;
   email: string;
@@ -164,7 +164,11 @@ export async function doReportPresence(services: Services, actor: Actor, status:
  * new state at once: switching off stores the user as last connected a while before the
  * offline threshold (they look offline from now on); switching on stores them active now.
  */
-export async function applyPresenceEnabled(services: Services, tx: Tx, owner: Owner, enabled: boolean): Promise<void> {
+export async function applyPresenceEnabled(services: Services, tx: Tx, user: { id: number; realmId: number; isBot: boolean }, enabled: boolean): Promise<void> {
+  // Bots have no presence.
+  if (user.isBot) return;
+  // Read here: an email visibility change in the same request may have changed the address.
+  const owner: Owner = { ...(await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true, dateJoined: true } })), id: user.id, realmId: user.realmId };
   const now = Date.now();
   const connected = enabled ? now : now - (PRESENCE.offlineThresholdSecs + 120) * 1000;
   const [written] = await tx.$queryRawUnsafe<Written[]>(FORCE_SQL, owner.id, owner.realmId, connected, enabled ? now : null);

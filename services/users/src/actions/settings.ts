@@ -10,6 +10,7 @@ import { checkFullName } from '../lib/names';
 import { LANGUAGES } from '../lib/settings-schema';
 import { checkAdmin, isAdmin, type Actor } from './actor';
 import { doChangeFullName } from './manage-users';
+import { applyPresenceEnabled } from './presence';
 
 type SettingValue = boolean | number | string;
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
@@ -109,6 +110,7 @@ export async function doUpdateOwnSettings(services: Services, actor: Actor, chan
       await recordEvent(tx, { realmId: me.realmId, type: 'user_settings', users: [me.id], event: settingEvent(name, value) });
       if (name === 'email_address_visibility') emailChanged = await applyVisibility(tx, me, value as number, actor.realmUrl);
       if (name === 'enable_drafts_synchronization' && value === false) await deleteStoredDrafts(tx, me.id);
+      if (name === 'presence_enabled') await applyPresenceEnabled(services, tx, me, value as boolean);
     }
     return emailChanged ? me.apiKey : null;
   });

@@ -41,9 +41,14 @@ export interface PresenceRow {
   lastUpdateId: number;
 }
 
-/** Never-reported times read as the join date: clients of this API always get numbers. */
+/**
+ * Never-reported times read as the join date (clients of this API always get numbers), but
+ * never-active is never later than the last connection: someone who joined a minute ago and
+ * then went invisible must not look active since joining.
+ */
 function times(row: PresenceRow): { active: number; connected: number } {
-  return { active: row.activeAt ?? row.dateJoined, connected: row.connectedAt ?? row.dateJoined };
+  const connected = row.connectedAt ?? row.dateJoined;
+  return { active: row.activeAt ?? Math.min(row.dateJoined, connected), connected };
 }
 
 export function modernPresence(row: PresenceRow): { active_timestamp: number; idle_timestamp: number } {
@@ -54,7 +59,8 @@ export function modernPresence(row: PresenceRow): { active_timestamp: number; id
 /** The legacy per-client entry; the client is always "website" (clients are not tracked). */
 export function legacyClientEntry(row: PresenceRow) {
   const t = times(row);
-  const active = t.active + PRESENCE.legacyActiveOffsetSecs >= t.connected;
+  // Someone never reported active is idle, whatever date stands in for their activity.
+  const active = row.activeAt !== null && t.active + PRESENCE.legacyActiveOffsetSecs >= t.connected;
   return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? t.active : t.connected, pushable: false };
 }
 

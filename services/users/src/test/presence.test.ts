@@ -187,6 +187,40 @@ describe('POST /users/me/presence', () => {
   });
 });
 
+describe('the presence_enabled setting', () => {
+  it('shows the user offline at once when switched off, and online again when switched on', async () => {
+    const me = await makeUser(h, ROLE.MEMBER);
+    await report(me);
+    let before = await h.lastEventId();
+    expect((await h.as(me).patch('/settings').send({ presence_enabled: 'false' })).body.result).toBe('success');
+    const row = (await stored(me))!;
+    expect(row.lastActiveTime).toBeNull();
+    const ago = (Date.now() - row.lastConnectedTime!.getTime()) / 1000;
+    expect(ago).toBeGreaterThan(200);
+    const [off, ...more] = await presenceEvents(before);
+    expect(more).toEqual([]);
+    expect(off!.users).toEqual(expect.arrayContaining([h.realm.owner.id, h.realm.guest.id]));
+    expect((off!.fallback_event!.presence as { website: { status: string } }).website.status).toBe('idle');
+    expect((await h.as(h.realm.member2).get(`/users/${me.id}/presence`)).body.presence.aggregated.status).toBe('offline');
+
+    // Invisible: reports change nothing.
+    before = await h.lastEventId();
+    await report(me);
+    expect(await stored(me)).toEqual(row);
+    expect(await presenceEvents(before)).toEqual([]);
+
+    expect((await h.as(me).patch('/settings').send({ presence_enabled: 'true' })).body.result).toBe('success');
+    const [on] = await presenceEvents(before);
+    const ts = Math.floor((await stored(me))!.lastActiveTime!.getTime() / 1000);
+    expect(Math.abs(ts - now())).toBeLessThanOrEqual(2);
+    expect(on!.event.presences).toEqual({ [me.id]: { active_timestamp: ts, idle_timestamp: ts } });
+    // Setting the same value again is no change: no presence event.
+    before = await h.lastEventId();
+    await h.as(me).patch('/settings').send({ presence_enabled: 'true' });
+    expect(await presenceEvents(before)).toEqual([]);
+  });
+});
+
 describe('GET /users/{user_id_or_email}/presence and GET /realm/presence', () => {
   it('reads one user by id or email, legacy or modern', async () => {
     const me = await makeUser(h, ROLE.MEMBER);
