@@ -1,4 +1,5 @@
 import { errors } from '@chat/contracts';
+import { userGroupObjects } from '@chat/wire';
 import type { Services } from '../context';
 import { groupPredicate } from '../lib/groups';
 
@@ -12,17 +13,7 @@ export async function listUserGroups(services: Services, realmId: number, includ
     include: { members: { select: { userId: true } }, subgroups: { select: { subgroupId: true } } },
     orderBy: { id: 'asc' },
   });
-  return groups.map((g) => ({
-    id: g.id,
-    name: g.name,
-    description: g.description,
-    members: g.members.map((m) => m.userId).sort((a, b) => a - b),
-    direct_subgroup_ids: g.subgroups.map((s) => s.subgroupId).sort((a, b) => a - b),
-    is_system_group: g.isSystemGroup,
-    creator_id: g.creatorId,
-    date_created: g.isSystemGroup ? null : Math.floor(g.dateCreated.getTime() / 1000),
-    deactivated: g.deactivated,
-  }));
+  return userGroupObjects(groups);
 }
 
 /** Members of a group: direct ones, or everyone in it through its subgroups. */

@@ -26,6 +26,14 @@ describe('user groups', () => {
     expect((await h.as(h.realm.member).get('/user_groups/999999/members')).body.msg).toBe('Invalid user group');
   });
 
+  it('gives every group its settings, as register does: nobody may change a system group', async () => {
+    const groups = (await h.as(h.realm.member).get('/user_groups')).body.user_groups as Array<Record<string, unknown>>;
+    const nobody = groups.find((g) => g.name === 'role:nobody')!.id;
+    for (const g of groups.filter((x) => x.is_system_group)) {
+      expect(g).toMatchObject({ can_join_group: nobody, can_manage_group: nobody, can_mention_group: nobody, date_created: null });
+    }
+  });
+
   it('follows role changes', async () => {
     await h.as(h.realm.owner).patch(`/users/${h.realm.member2.id}`).send({ role: ROLE.MODERATOR });
     const groups = (await h.as(h.realm.member).get('/user_groups')).body.user_groups as Array<{ name: string; members: number[] }>;
