@@ -171,8 +171,9 @@ export async function applyPresenceEnabled(services: Services, tx: Tx, user: { i
   const owner: Owner = { ...(await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true, dateJoined: true } })), id: user.id, realmId: user.realmId };
   const now = Date.now();
   const connected = enabled ? now : now - (PRESENCE.offlineThresholdSecs + 120) * 1000;
-  const [written] = await tx.$queryRawUnsafe<Written[]>(FORCE_SQL, owner.id, owner.realmId, connected, enabled ? now : null);
+  // The audience first: the write below holds the realm's presence counter until commit.
   const audience = await presenceAudience(services, tx, owner, true);
+  const [written] = await tx.$queryRawUnsafe<Written[]>(FORCE_SQL, owner.id, owner.realmId, connected, enabled ? now : null);
   await recordPresenceEvent(tx, owner.realmId, rowOf(owner, written!), audience);
 }
 
