@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
-import { duplicateBlocking } from './redis';
+import { crossSlot, duplicateBlocking, isCluster } from './redis';
 import { parseEntry, UnreadableEntryError, type RawEntry, type StreamEntry } from './entries';
 
 export type BatchHandler = (entries: StreamEntry[]) => Promise<void>;
@@ -45,6 +45,8 @@ export interface StreamConsumerOptions {
 /** How often a partition being taken over is re-examined while a live consumer finishes with it. */
 const TAKEOVER_POLL_MS = 100;
 const MAX_RETRY_DELAY_MS = 5000;
+/** Idle wait between reads on a Redis Cluster, where one blocking read cannot cover every partition. */
+const CLUSTER_POLL_MS = 50;
 /** XPENDING / XCLAIM page size. */
 const PAGE = 500;
 
@@ -205,6 +207,7 @@ export class StreamConsumer {
   }
 
   private async readNew(partitions: number[], blockMs: number): Promise<Delivered[]> {
+    if (isCluster(this.o.redis)) return this.readNewClustered(partitions, blockMs);
     const streams = partitions.map((p) => this.o.keys.stream(p));
     // Sent ahead of the read on the same connection, so its id is known while the read blocks
     // and interrupt() can CLIENT UNBLOCK it.
@@ -220,6 +223,25 @@ export class StreamConsumer {
     } finally {
       if (this.reading === reading) this.reading = undefined;
     }
+  }
+
+  /**
+   * On a cluster every partition stream has its own hash slot and one XREADGROUP may name only
+   * one, so each partition is read on its own, without BLOCK (a blocked read would hold the
+   * node's connection and every other partition's read behind it); when all come back empty
+   * the consumer sleeps a short, interruptible while instead.
+   */
+  private async readNewClustered(partitions: number[], blockMs: number): Promise<Delivered[]> {
+    const replies = await Promise.all(
+      partitions.map((p) =>
+        this.redis.call(
+          'xreadgroup', 'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'STREAMS', this.o.keys.stream(p), '>',
+        ) as Promise<ReadReply>,
+      ),
+    );
+    const out = replies.flatMap((r) => this.delivered(r));
+    if (out.length === 0) await this.pause(Math.min(blockMs, CLUSTER_POLL_MS));
+    return out;
   }
 
   private delivered(reply: ReadReply): Delivered[] {
@@ -306,9 +328,8 @@ export class StreamConsumer {
       list.push(raw[0]);
       ids.set(partition, list);
     }
-    const pipeline = this.redis.pipeline();
-    for (const [p, list] of ids) pipeline.xack(this.o.keys.stream(p), this.o.group, ...list);
-    for (const [err] of (await pipeline.exec()) ?? []) if (err) throw err;
+    const acks = [...ids].map(([p, list]) => (c: Redis) => c.xack(this.o.keys.stream(p), this.o.group, ...list));
+    for (const [err] of await crossSlot(this.redis, acks)) if (err) throw err;
   }
 
   /**

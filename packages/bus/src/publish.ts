@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
+import { crossSlot, masters } from './redis';
 
 /** An outbox row as the relay reads it. `payload` stays JSON text: the relay never parses it. */
 export interface OutboxRow {
@@ -87,22 +88,24 @@ export async function publishRows(
 ): Promise<PublishResult> {
   if (rows.length === 0) return { appended: 0, skipped: 0 };
   const groups = byPartition(keys, rows);
-  const run = async () => {
-    const pipeline = redis.pipeline();
-    for (const [partition, group] of groups) {
-      const args: (string | number)[] = [keys.stream(partition)];
-      for (const row of group) args.push(keys.publishedMarker(partition, row.id));
-      args.push(opts.markerTtlSeconds, opts.streamMaxLen ?? '');
-      for (const row of group) args.push(row.createdAt, row.id, row.realmId, row.type, row.payload);
-      pipeline.evalsha(PUBLISH_SHA, group.length + 1, ...args);
-    }
-    return (await pipeline.exec()) ?? [];
-  };
+  // One script call per partition: on a cluster each goes to its partition's node.
+  const run = () =>
+    crossSlot(
+      redis,
+      [...groups].map(([partition, group]) => (c: Redis) => {
+        const args: (string | number)[] = [keys.stream(partition)];
+        for (const row of group) args.push(keys.publishedMarker(partition, row.id));
+        args.push(opts.markerTtlSeconds, opts.streamMaxLen ?? '');
+        for (const row of group) args.push(row.createdAt, row.id, row.realmId, row.type, row.payload);
+        return c.evalsha(PUBLISH_SHA, group.length + 1, ...args);
+      }),
+    );
 
   let results = await run();
-  // After a Redis restart or SCRIPT FLUSH every call fails this way before touching anything.
+  // After a Redis restart or SCRIPT FLUSH every call fails this way before touching anything;
+  // on a cluster, scripts live per node, so load it on every master.
   if (results.some(([err]) => isNoScript(err))) {
-    await redis.script('LOAD', PUBLISH_SCRIPT);
+    await Promise.all(masters(redis).map((node) => node.script('LOAD', PUBLISH_SCRIPT)));
     results = await run();
   }
   let appended = 0;

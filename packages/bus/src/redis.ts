@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 
 /** Local Redis, so that every service and test runs with no configuration. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -20,8 +20,89 @@ export interface CreateRedisOptions {
   blocking?: boolean;
   /** Reported once per outage instead of once per reconnect attempt. Defaults to console.warn. */
   onError?: (err: Error) => void;
-  /** Escape hatch; wins over everything above. */
+  /** Escape hatch; wins over everything above (per node on a cluster). */
   redisOptions?: RedisOptions;
+  /** Escape hatch for `redis+cluster://` URLs. */
+  clusterOptions?: ClusterOptions;
+}
+
+/** URL scheme that selects Redis Cluster: `redis+cluster://[user:password@]host:port,host:port`. */
+export const CLUSTER_SCHEME = 'redis+cluster:';
+
+export interface ClusterUrl {
+  nodes: Array<{ host: string; port: number }>;
+  username?: string;
+  password?: string;
+}
+
+/**
+ * Parses a `redis+cluster://` URL: any subset of the cluster's nodes (the rest are discovered
+ * with CLUSTER SLOTS), comma-separated, with optional credentials shared by every node.
+ * Returns null for any other URL.
+ */
+export function parseClusterUrl(url: string): ClusterUrl | null {
+  if (!url.toLowerCase().startsWith(`${CLUSTER_SCHEME}//`)) return null;
+  let rest = url.slice(CLUSTER_SCHEME.length + 2).replace(/[/?].*$/, '');
+  const out: ClusterUrl = { nodes: [] };
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) {
+    const auth = rest.slice(0, at);
+    rest = rest.slice(at + 1);
+    const colon = auth.indexOf(':');
+    const user = decodeURIComponent(colon >= 0 ? auth.slice(0, colon) : '');
+    const pass = decodeURIComponent(colon >= 0 ? auth.slice(colon + 1) : auth);
+    if (user) out.username = user;
+    if (pass) out.password = pass;
+  }
+  for (const part of rest.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(part);
+    if (!m) throw new Error(`bad node in Redis cluster URL: ${part}`);
+    out.nodes.push({ host: m[1]!.replace(/^\[|\]$/g, ''), port: m[2] ? Number(m[2]) : 6379 });
+  }
+  if (!out.nodes.length) throw new Error('Redis cluster URL names no node');
+  return out;
+}
+
+/**
+ * True for a connection built from a `redis+cluster://` URL. Code whose commands span hash
+ * slots (several queues, several partitions) checks this: a hand-made pipeline or a
+ * multi-stream XREADGROUP must be split per slot there.
+ */
+export function isCluster(redis: unknown): redis is Cluster {
+  return !!redis && (redis as { isCluster?: boolean }).isCluster === true;
+}
+
+/**
+ * Sends independent commands that may touch keys of different hash slots in one batch: one
+ * pipeline on a single node; on a cluster, plain concurrent commands, which the connection's
+ * auto-pipelining groups into one pipeline per node. Results come back in `pipeline.exec()`
+ * shape, one `[error, reply]` per op; a failing op does not fail the others. Commands of
+ * one slot keep their order either way.
+ */
+export async function crossSlot(redis: Redis, ops: Array<(c: Redis) => unknown>): Promise<Array<[Error | null, unknown]>> {
+  if (!ops.length) return [];
+  if (!isCluster(redis)) {
+    const pipe = redis.pipeline();
+    for (const op of ops) op(pipe as unknown as Redis);
+    return ((await pipe.exec()) ?? []) as Array<[Error | null, unknown]>;
+  }
+  return Promise.all(
+    ops.map((op) => {
+      try {
+        return Promise.resolve(op(redis)).then(
+          (v): [Error | null, unknown] => [null, v],
+          (e: Error): [Error | null, unknown] => [e, null],
+        );
+      } catch (e) {
+        return Promise.resolve<[Error | null, unknown]>([e as Error, null]);
+      }
+    }),
+  );
+}
+
+/** Every master of a cluster (for SCAN, SCRIPT LOAD), or the single node itself. */
+export function masters(redis: Redis): Redis[] {
+  return isCluster(redis) ? (redis as unknown as Cluster).nodes('master') : [redis];
 }
 
 /**
@@ -48,7 +129,7 @@ function connectionName(name: string | undefined): string {
   return `${service}:${name ?? 'default'}`.replace(/\s+/g, '_');
 }
 
-function reportOncePerOutage(redis: Redis, onError: (err: Error) => void): void {
+function reportOncePerOutage(redis: Redis | Cluster, onError: (err: Error) => void): void {
   let reported = false;
   redis.on('ready', () => {
     reported = false;
@@ -71,7 +152,8 @@ function reportOncePerOutage(redis: Redis, onError: (err: Error) => void): void 
  * command holds the connection, and every command queued behind it waits.
  */
 export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions = {}): Redis {
-  const redis = new Redis(url, {
+  const cluster = parseClusterUrl(url);
+  const nodeOptions: RedisOptions = {
     connectionName: connectionName(opts.name),
     retryStrategy: reconnectDelay,
     maxRetriesPerRequest: opts.blocking ? null : REQUEST_MAX_RETRIES,
@@ -79,13 +161,29 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
     // fast during an outage.
     enableOfflineQueue: true,
     connectTimeout: 5000,
+    ...(cluster?.username ? { username: cluster.username } : {}),
+    ...(cluster?.password ? { password: cluster.password } : {}),
     ...opts.redisOptions,
-  });
+  };
+  const redis = cluster
+    ? new Cluster(cluster.nodes, {
+        redisOptions: nodeOptions,
+        clusterRetryStrategy: reconnectDelay,
+        enableOfflineQueue: true,
+        // Concurrent commands on keys of many slots (fan-out to many queues) go out as one
+        // pipeline per node, which is what a hand-made pipeline does on a single node.
+        // Blocking loops send one command at a time and must not wait behind a batch.
+        enableAutoPipelining: !opts.blocking,
+        ...opts.clusterOptions,
+      })
+    : new Redis(url, nodeOptions);
   reportOncePerOutage(
     redis,
     opts.onError ?? ((err) => console.warn(`[redis ${connectionName(opts.name)}] ${err.message}`)),
   );
-  return redis;
+  // A Cluster answers the same commands as a Redis; the differences that matter (multi-key
+  // commands, pipelines and SCAN across slots) are handled where they occur, through isCluster.
+  return redis as unknown as Redis;
 }
 
 /**
@@ -93,7 +191,12 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
  * code that is handed a connection rather than a URL.
  */
 export function duplicateBlocking(redis: Redis, name: string, onError?: (err: Error) => void): Redis {
-  const copy = redis.duplicate({ connectionName: connectionName(name), maxRetriesPerRequest: null });
+  const copy = isCluster(redis)
+    ? ((redis as unknown as Cluster).duplicate([], {
+        enableAutoPipelining: false,
+        redisOptions: { connectionName: connectionName(name), maxRetriesPerRequest: null },
+      }) as unknown as Redis)
+    : redis.duplicate({ connectionName: connectionName(name), maxRetriesPerRequest: null });
   reportOncePerOutage(copy, onError ?? ((err) => console.warn(`[redis ${connectionName(name)}] ${err.message}`)));
   return copy;
 }

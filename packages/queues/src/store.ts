@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { APPEND, FETCH } from './scripts';
+import { crossSlot } from './batch';
 
 type RedisLike = Redis | Cluster;
 
@@ -46,7 +47,9 @@ export interface QueuedEvent {
 }
 
 /**
- * Per-client event queues in Redis. Keys of one queue share the hash tag {q:<id>}; index
+ * Per-client event queues in Redis. Keys of one queue share the hash tag {q:<id>}, so each
+ * script runs on one slot of a Redis Cluster; commands over several queues or index sets go
+ * through crossSlot, one pipeline per node. Index
  * sets (a user's queues, a realm's queues, a realm's all_public_streams queues) are separate
  * keys and may hold ids of queues Redis already expired, which readers drop as they meet them
  * (and the events service sweeps periodically).
@@ -108,11 +111,10 @@ export class QueueStore {
       })
       .pexpire(meta, ttlMs)
       .exec();
-    const index = this.redis.pipeline();
-    index.sadd(this.userIndexKey(spec.realmId, spec.userId), queueId);
-    index.sadd(this.realmIndexKey(spec.realmId), queueId);
-    if (spec.allPublicStreams) index.sadd(this.publicIndexKey(spec.realmId), queueId);
-    await index.exec();
+    // Index sets live in other slots than the queue (and than each other).
+    const index = [this.userIndexKey(spec.realmId, spec.userId), this.realmIndexKey(spec.realmId)];
+    if (spec.allPublicStreams) index.push(this.publicIndexKey(spec.realmId));
+    for (const [err] of await crossSlot(this.redis, index.map((key) => (c: Redis) => c.sadd(key, queueId)))) if (err) throw err;
     return queueId;
   }
 
@@ -124,9 +126,7 @@ export class QueueStore {
   /** Metadata of several queues in one round trip; missing (expired) queues come back null. */
   async getMany(queueIds: string[]): Promise<Array<QueueInfo | null>> {
     if (!queueIds.length) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of queueIds) pipe.hgetall(this.metaKey(id));
-    const results = (await pipe.exec()) ?? [];
+    const results = await crossSlot(this.redis, queueIds.map((id) => (c: Redis) => c.hgetall(this.metaKey(id))));
     return results.map(([err, raw], i) => (err ? null : parseMeta(queueIds[i]!, raw as Record<string, string>)));
   }
 
@@ -157,16 +157,21 @@ export class QueueStore {
    * the queue is gone, -2 if `source` was already applied.
    */
   async append(queueId: string, events: object[], source?: AppendSource): Promise<number> {
-    const pipe = this.redis.pipeline();
-    this.appendTo(pipe, queueId, events, source);
-    const [[err, id]] = (await pipe.exec()) as Array<[Error | null, number]>;
-    if (err) throw err;
-    return id;
+    return Number(await this.appendTo(this.redis as Redis, queueId, events, source));
   }
 
-  /** Queues an append on a pipeline, so fan-out sends many appends in one round trip. */
-  appendTo(pipe: ReturnType<RedisLike['pipeline']>, queueId: string, events: object[], source?: AppendSource): void {
-    (pipe as unknown as Record<string, (...a: unknown[]) => unknown>).queueAppend(
+  /**
+   * Appends to many queues in one batch (one round trip per node), for fan-out; results in
+   * order, as `[error, last id]` (see append).
+   */
+  async appendMany(appends: Array<{ queueId: string; events: object[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {
+    const results = await crossSlot(this.redis, appends.map((a) => (c: Redis) => this.appendTo(c, a.queueId, a.events, a.source)));
+    return results.map(([err, id]) => [err, Number(id)]);
+  }
+
+  /** Sends one append on a connection or pipeline. */
+  appendTo(pipe: Redis | ReturnType<RedisLike['pipeline']>, queueId: string, events: object[], source?: AppendSource): unknown {
+    return (pipe as unknown as Record<string, (...a: unknown[]) => unknown>).queueAppend(
       this.metaKey(queueId),
       this.eventsKey(queueId),
       this.wakeChannel(queueId),
@@ -188,9 +193,7 @@ export class QueueStore {
   async queuesOfUsers(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
     const out = new Map<number, string[]>();
     if (!userIds.length) return out;
-    const pipe = this.redis.pipeline();
-    for (const uid of userIds) pipe.smembers(this.userIndexKey(realmId, uid));
-    const results = (await pipe.exec()) ?? [];
+    const results = await crossSlot(this.redis, userIds.map((uid) => (c: Redis) => c.smembers(this.userIndexKey(realmId, uid))));
     results.forEach(([err, ids], i) => {
       if (!err && (ids as string[]).length) out.set(userIds[i]!, ids as string[]);
     });
@@ -208,13 +211,14 @@ export class QueueStore {
   /** Drops index entries of queues that no longer exist. */
   async forget(realmId: number, entries: Array<[number, string]>): Promise<void> {
     if (!entries.length) return;
-    const pipe = this.redis.pipeline();
-    for (const [uid, qid] of entries) {
-      pipe.srem(this.userIndexKey(realmId, uid), qid);
-      pipe.srem(this.publicIndexKey(realmId), qid);
-      pipe.srem(this.realmIndexKey(realmId), qid);
-    }
-    await pipe.exec();
+    await crossSlot(
+      this.redis,
+      entries.flatMap(([uid, qid]) => [
+        (c: Redis) => c.srem(this.userIndexKey(realmId, uid), qid),
+        (c: Redis) => c.srem(this.publicIndexKey(realmId), qid),
+        (c: Redis) => c.srem(this.realmIndexKey(realmId), qid),
+      ]),
+    );
   }
 }
 

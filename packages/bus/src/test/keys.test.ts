@@ -1,5 +1,5 @@
 import { keyspace, partitionOf } from '../keys';
-import { createRedis, reconnectDelay } from '../redis';
+import { createRedis, isCluster, parseClusterUrl, reconnectDelay } from '../redis';
 
 /** The part of a key Redis Cluster hashes: the first non-empty {...}. */
 function hashTag(key: string): string {
@@ -81,5 +81,23 @@ describe('createRedis', () => {
     const redis = createRedis(undefined, { blocking: true, redisOptions: { lazyConnect: true } });
     expect(redis.options.maxRetriesPerRequest).toBeNull();
     redis.disconnect();
+  });
+});
+
+describe('redis+cluster:// URLs', () => {
+  it('parses nodes, default ports, IPv6 hosts and shared credentials', () => {
+    expect(parseClusterUrl('redis+cluster://10.0.0.1:7000,10.0.0.2,[::1]:7002/')).toEqual({
+      nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 6379 }, { host: '::1', port: 7002 }],
+    });
+    expect(parseClusterUrl('redis+cluster://app:p%40ss@h:1')).toEqual({ nodes: [{ host: 'h', port: 1 }], username: 'app', password: 'p@ss' });
+    expect(parseClusterUrl('redis+cluster://:secret@h:1')).toEqual({ nodes: [{ host: 'h', port: 1 }], password: 'secret' });
+  });
+
+  it('leaves other URLs to a single-node connection and refuses a URL without nodes', () => {
+    expect(parseClusterUrl('redis://127.0.0.1:6379')).toBeNull();
+    expect(() => parseClusterUrl('redis+cluster://')).toThrow('names no node');
+    const single = createRedis('redis://127.0.0.1:6379', { redisOptions: { lazyConnect: true } });
+    expect(isCluster(single)).toBe(false);
+    single.disconnect();
   });
 });

@@ -7,17 +7,26 @@
  * appended from being appended twice.
  */
 import type { Redis } from 'ioredis';
-import type { Keyspace } from '@chat/bus';
+import { duplicateBlocking, isCluster, type Keyspace } from '@chat/bus';
 import type { Logger } from '@chat/kit';
 import type { PartitionLeases } from './leases';
 import { parseEntry, type Fanout, type StreamEntry } from './deliver';
 
 type RawEntry = [string, string[] | null];
 
+/** A blocking read of one partition (cluster mode); `result` is set once it returns. */
+interface Read {
+  settled: Promise<void>;
+  result?: RawEntry[] | Error;
+}
+
 export interface ConsumerOptions {
   /** Regular connection: group setup, claims, acks. */
   redis: Redis;
-  /** Dedicated connection for the blocking XREADGROUP. */
+  /**
+   * Dedicated connection for the blocking XREADGROUP. On a Redis Cluster it is only the
+   * template for one blocking connection per partition (see readNewClustered).
+   */
   blocking: Redis;
   keys: Keyspace;
   leases: PartitionLeases;
@@ -37,6 +46,9 @@ export class FanoutConsumer {
   private readonly ready = new Set<number>();
   private readonly group: string;
   private lastOrphanSweep = Date.now();
+  /** Cluster only: a blocking reader per partition, and the read each has in flight. */
+  private readonly readers = new Map<number, Redis>();
+  private readonly inflight = new Map<number, Read>();
 
   constructor(private readonly opts: ConsumerOptions) {
     this.group = opts.keys.groups.events;
@@ -51,6 +63,11 @@ export class FanoutConsumer {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
+    // Reads still in flight may return entries: deliver them while the leases are still ours,
+    // so that nothing is left pending under this replica's name behind a successor's back.
+    for (const p of [...this.inflight.keys()]) await this.finishRead(p).catch(() => undefined);
+    for (const reader of this.readers.values()) reader.disconnect();
+    this.readers.clear();
   }
 
   private async run(): Promise<void> {
@@ -85,6 +102,7 @@ export class FanoutConsumer {
     for (const p of this.opts.keys.allPartitions()) {
       if (this.opts.leases.isReleasing(p)) {
         this.ready.delete(p);
+        await this.finishRead(p);
         await this.opts.leases.release(p);
       }
     }
@@ -129,6 +147,7 @@ export class FanoutConsumer {
   }
 
   private async readNew(active: number[]): Promise<void> {
+    if (isCluster(this.opts.blocking)) return this.readNewClustered(active);
     const { blocking, keys, leases, batch } = this.opts;
     const streams = active.map((p) => keys.stream(p));
     const reply = (await blocking.xreadgroup(
@@ -140,6 +159,47 @@ export class FanoutConsumer {
       const p = keys.partitionOfStream(stream);
       if (p !== undefined) await this.handle(p, entries);
     }
+  }
+
+  /**
+   * On a Redis Cluster each partition stream has its own hash slot, and one XREADGROUP may only
+   * name streams of one slot. So each partition gets its own blocking connection and read; the
+   * loop handles whichever reads have returned (in partition order) and leaves the others
+   * blocked for the next turn, so an event is picked up as soon as it is appended.
+   */
+  private async readNewClustered(active: number[]): Promise<void> {
+    for (const p of active) if (!this.inflight.has(p)) this.inflight.set(p, this.startRead(p));
+    await Promise.race([...this.inflight.values()].map((r) => r.settled));
+    for (const p of [...this.inflight.keys()].sort((a, b) => a - b)) {
+      if (this.inflight.get(p)!.result !== undefined) await this.finishRead(p);
+    }
+  }
+
+  private startRead(p: number): Read {
+    const { keys, leases, batch } = this.opts;
+    let reader = this.readers.get(p);
+    if (!reader) {
+      reader = duplicateBlocking(this.opts.blocking, `events-fanout:${p}`, (err) => this.opts.log?.warn({ err, partition: p }, 'redis error'));
+      this.readers.set(p, reader);
+    }
+    const read: Read = { settled: Promise.resolve() };
+    read.settled = (reader.xreadgroup(
+      'GROUP', this.group, leases.replicaId, 'COUNT', batch, 'BLOCK', this.opts.blockMs ?? 500, 'STREAMS', keys.stream(p), '>',
+    ) as Promise<Array<[string, RawEntry[]]> | null>).then(
+      (reply) => void (read.result = reply?.[0]?.[1] ?? []),
+      (err: Error) => void (read.result = err),
+    );
+    return read;
+  }
+
+  /** Waits for the partition's read in flight, if any, and delivers what it returned. */
+  private async finishRead(p: number): Promise<void> {
+    const read = this.inflight.get(p);
+    if (!read) return;
+    await read.settled;
+    this.inflight.delete(p);
+    if (read.result instanceof Error) throw read.result;
+    await this.handle(p, read.result ?? []);
   }
 
   /**

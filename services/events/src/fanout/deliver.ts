@@ -1,12 +1,14 @@
 /**
  * Appends a batch of stream entries to every matching queue: recipients resolved to queue ids
  * and queue registrations loaded in pipelined round trips for the whole batch, then every
- * append of the batch sent in entry order on one pipeline. Each append carries its entry's
+ * append of the batch sent in entry order in one batch (one pipeline, or on a Redis Cluster one
+ * pipeline per node; appends to one queue stay in order because they share its slot). Each append carries its entry's
  * stream position, so re-delivering a batch (after a crash or a lease handover) appends
  * nothing twice.
  */
 import type { Db } from '@chat/db';
-import type { QueueInfo, QueueStore } from '@chat/queues';
+import type { Redis } from 'ioredis';
+import { crossSlot, type QueueInfo, type QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
 import { formatMessage, formatOther, type Payload } from './format';
 
@@ -89,9 +91,9 @@ export class Fanout {
 
     for (let start = 0; start < appends.length; start += PIPELINE_CHUNK) {
       const chunk = appends.slice(start, start + PIPELINE_CHUNK);
-      const pipe = this.store.redis.pipeline();
-      for (const a of chunk) this.store.appendTo(pipe, a.queueId, a.events, { field: `src:${partition}`, position: a.position });
-      const results = (await pipe.exec()) ?? [];
+      const results = await this.store.appendMany(
+        chunk.map((a) => ({ queueId: a.queueId, events: a.events, source: { field: `src:${partition}`, position: a.position } })),
+      );
       results.forEach(([err, id], i) => {
         const a = chunk[i]!;
         // One broken queue must not hold the partition back: the others' appends are in.
@@ -118,9 +120,7 @@ export class Fanout {
     const keyList = [...lookups.keys()];
     for (let start = 0; start < keyList.length; start += PIPELINE_CHUNK) {
       const chunk = keyList.slice(start, start + PIPELINE_CHUNK);
-      const pipe = this.store.redis.pipeline();
-      for (const k of chunk) pipe.smembers(k);
-      const results = (await pipe.exec()) ?? [];
+      const results = await crossSlot(this.store.redis, chunk.map((k) => (c: Redis) => c.smembers(k)));
       results.forEach(([err, ids], i) => {
         if (err) throw err;
         lookups.set(chunk[i]!, ids as string[]);
@@ -178,11 +178,11 @@ export class Fanout {
   /** Expired (garbage-collected) queues met on the way leave the index sets they were found in. */
   private async dropStale(queueIds: string[], foundIn: Map<string, Set<string>>): Promise<void> {
     if (!queueIds.length) return;
-    const pipe = this.store.redis.pipeline();
+    const ops: Array<(c: Redis) => unknown> = [];
     for (const id of queueIds) {
       this.meta.delete(id);
-      for (const key of foundIn.get(id) ?? []) pipe.srem(key, id);
+      for (const key of foundIn.get(id) ?? []) ops.push((c) => c.srem(key, id));
     }
-    await pipe.exec();
+    await crossSlot(this.store.redis, ops);
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { crossSlot } from '@chat/bus';
 
 /**
  * Which replica consumes which stream partition. Each partition is leased to at most one live
@@ -125,9 +126,11 @@ export class PartitionLeases {
 
     // Renew what we hold; a lease that is no longer ours is dropped at once.
     const mine = [...this.held.keys()];
-    const renew = redis.pipeline();
-    for (const p of mine) (renew as unknown as Record<string, (...a: unknown[]) => void>).leaseRenew(this.leaseKey(p), this.replicaId, leaseMs);
-    const renewed = (await renew.exec()) ?? [];
+    // Lease keys lie in different slots: one pipeline per node on a cluster.
+    const renewed = await crossSlot(
+      redis,
+      mine.map((p) => (c: Redis) => (c as unknown as Record<string, (...a: unknown[]) => unknown>).leaseRenew(this.leaseKey(p), this.replicaId, leaseMs)),
+    );
     mine.forEach((p, i) => {
       const [err, ok] = renewed[i]!;
       if (err || ok !== 1) {

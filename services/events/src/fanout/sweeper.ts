@@ -7,6 +7,7 @@
 import type { Logger } from '@chat/kit';
 import type { Redis } from 'ioredis';
 import type { QueueStore } from '@chat/queues';
+import { crossSlot, masters } from '@chat/bus';
 
 export class IndexSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -39,21 +40,22 @@ export class IndexSweeper {
   async sweep(): Promise<number> {
     const redis = this.store.redis as Redis;
     const pattern = `${this.store.prefix}qidx:*`;
-    let cursor = '0';
     let removed = 0;
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 200);
-      cursor = next;
-      for (const key of keys) {
-        const ids = await redis.smembers(key);
-        if (!ids.length) continue;
-        const pipe = redis.pipeline();
-        for (const id of ids) pipe.exists(this.store.metaKey(id));
-        const exists = (await pipe.exec()) ?? [];
-        const dead = ids.filter((_, i) => exists[i]![1] === 0);
-        if (dead.length) removed += await redis.srem(key, ...dead);
-      }
-    } while (cursor !== '0');
+    // SCAN walks one node's keys: on a cluster, walk every master.
+    for (const node of masters(redis)) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 200);
+        cursor = next;
+        for (const key of keys) {
+          const ids = await redis.smembers(key);
+          if (!ids.length) continue;
+          const exists = await crossSlot(redis, ids.map((id) => (c: Redis) => c.exists(this.store.metaKey(id))));
+          const dead = ids.filter((_, i) => exists[i]![1] === 0);
+          if (dead.length) removed += await redis.srem(key, ...dead);
+        }
+      } while (cursor !== '0');
+    }
     return removed;
   }
 }
