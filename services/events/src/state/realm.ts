@@ -1,6 +1,7 @@
 /** realm: the organization's own settings, under their realm_* names. */
 import type { Db } from '@chat/db';
 import { SERVER_VERSION } from '@chat/contracts';
+import { realmIconSource, realmIconUrl } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 export async function realmSection(_db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
@@ -16,8 +17,8 @@ export async function realmSection(_db: Db, opts: StateOptions, want: Want): Pro
     ...out,
     realm_name: r.name,
     realm_description: r.description,
-    realm_icon_url: r.iconUrl ?? '',
-    realm_icon_source: r.iconUrl ? 'U' : 'G',
+    realm_icon_url: realmIconUrl(r),
+    realm_icon_source: realmIconSource(r),
     realm_url: opts.identity.realmUrl,
     realm_uri: opts.identity.realmUrl,
     realm_date_created: Math.floor(r.dateCreated.getTime() / 1000),

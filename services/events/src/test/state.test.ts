@@ -64,3 +64,14 @@ it('hides delivery emails by the owner\'s visibility setting', async () => {
   expect(find(asMember).delivery_email).toBeNull();
   expect(find(asAdmin).delivery_email).toBe(realm.member2.email);
 });
+
+it('gives the realm icon the way the uploads service announces it: the identicon until one is uploaded', async () => {
+  const before = (await register(service.url, realm.realmId, realm.member)).body;
+  expect(before.realm_icon_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon$/);
+  expect(before.realm_icon_source).toBe('G');
+  const uploaded = `/user_avatars/${realm.realmId}/realm/icon.png?version=1`;
+  await env.db.realm.update({ where: { id: realm.realmId }, data: { iconUrl: uploaded } });
+  const after = (await register(service.url, realm.realmId, realm.member)).body;
+  expect(after).toMatchObject({ realm_icon_url: uploaded, realm_icon_source: 'U' });
+  await env.db.realm.update({ where: { id: realm.realmId }, data: { iconUrl: null } });
+});

@@ -1,13 +1,14 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import sharp from 'sharp';
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, type Identity } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
+import { avatarUrl as wireAvatarUrl, gravatarUrl, MEDIUM_AVATAR_SIZE } from '@chat/wire';
 import type { Services } from '../context';
 
 /** Sizes clients of this API family expect: the default avatar and the "medium" one. */
 const DEFAULT_SIZE = 100;
-const MEDIUM_SIZE = 500;
+const MEDIUM_SIZE = MEDIUM_AVATAR_SIZE;
 /** Larger images are refused rather than decoded (decompression bombs). */
 const MAX_PIXELS = 50_000_000;
 
@@ -21,18 +22,9 @@ export function avatarBaseKey(salt: string, realmId: number, userId: number): st
   return `avatars/${realmId}/${createHmac('sha1', salt).update(String(userId)).digest('hex')}`;
 }
 
-function gravatarUrl(email: string, version: number, medium: boolean): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? `&s=${MEDIUM_SIZE}` : ''}&version=${version}`;
-}
-
-/**
- * The avatar URL other services hand out too: uploaded avatars through /avatar/{id} (which
- * redirects to the current file), others on Gravatar. `version` busts caches on change.
- */
+/** The avatar URL other services hand out too (one definition, in @chat/wire). */
 export function avatarUrl(realmUrl: string, user: AvatarUser, medium = false): string {
-  if (user.avatarSource === 'U') return `${realmUrl}/avatar/${user.id}${medium ? '/medium' : ''}?version=${user.avatarVersion}`;
-  return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
+  return wireAvatarUrl(user, realmUrl, medium);
 }
 
 /** Where GET /avatar/{id} sends the browser: the stored file itself for an uploaded avatar. */

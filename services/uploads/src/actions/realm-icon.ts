@@ -1,18 +1,13 @@
-import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, type Identity } from '@chat/contracts';
+import { realmIconSource, realmIconUrl } from '@chat/wire';
 import type { Services } from '../context';
 
 const ICON_SIZE = 100;
 const MAX_PIXELS = 50_000_000;
 
 export const realmIconKey = (realmId: number) => `avatars/${realmId}/realm/icon.png`;
-
-/** The identicon a realm shows without an uploaded icon (the users service derives the same). */
-function defaultIconUrl(stringId: string): string {
-  return `https://secure.gravatar.com/avatar/${createHash('md5').update(stringId || 'root').digest('hex')}?d=identicon`;
-}
 
 function versionOf(url: string | null): number {
   const m = url ? /[?&]version=(\d+)/.exec(url) : null;
@@ -26,12 +21,12 @@ function requireAdmin(identity: Identity): void {
 async function announceIcon(s: Services, realmId: number, iconUrl: string | null, stringId: string) {
   return s.db.$transaction(async (tx) => {
     await tx.realm.update({ where: { id: realmId }, data: { iconUrl } });
-    const url = iconUrl ?? defaultIconUrl(stringId);
+    const url = realmIconUrl({ stringId, iconUrl });
     await recordEvent(tx, {
       realmId,
       type: 'realm',
       users: 'realm',
-      event: { type: 'realm', op: 'update_dict', property: 'icon', data: { icon_url: url, icon_source: iconUrl ? 'U' : 'G' } },
+      event: { type: 'realm', op: 'update_dict', property: 'icon', data: { icon_url: url, icon_source: realmIconSource({ iconUrl }) } },
     });
     return { icon_url: url };
   });

@@ -1,15 +1,8 @@
-import { createHash } from 'node:crypto';
 import { FEATURE_LEVEL, SERVER_VERSION, type Identity } from '@chat/contracts';
 import type { Services } from '../context';
 import { realmPolicies } from '@chat/realm';
+import { realmIconUrl } from '@chat/wire';
 import { renderDescription } from '../lib/render';
-
-/** Square icon of a realm: its uploaded icon, else an identicon derived from its id. */
-export function realmIconUrl(realm: { stringId: string; iconUrl: string | null }): string {
-  if (realm.iconUrl) return realm.iconUrl;
-  const hash = createHash('md5').update(realm.stringId || 'root').digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
-}
 
 /**
  * Login methods this server offers. API keys are issued by JWT (configured per realm), by the

@@ -1,18 +1,15 @@
-import { createHash } from 'node:crypto';
+import type { User } from '@chat/db';
+import { avatarUrl as wireAvatarUrl, avatarUrlField } from '@chat/wire';
 
 /**
- * Avatar URL of a user. Gravatar (source "G") URLs are left for the client to compute when it
- * says it can (client_gravatar) and the address is public; uploaded avatars ("U") are served by
- * the uploads service through /avatar/{id}.
+ * Avatar URL of a user, as the User object gives it (one definition, in @chat/wire): null when
+ * the client computes a public gravatar itself (client_gravatar), otherwise uploaded avatars
+ * ("U") through /avatar/{id} and others on Gravatar; `medium` for the larger size.
  */
 export function avatarUrl(
-  user: { id: number; deliveryEmail: string; avatarSource: string; avatarVersion: number; isBot: boolean },
+  user: Pick<User, 'id' | 'deliveryEmail' | 'avatarSource' | 'avatarVersion' | 'isBot'>,
   opts: { realmUrl: string; clientGravatar: boolean; emailPublic: boolean; medium?: boolean },
 ): string | null {
-  if (user.avatarSource === 'U') {
-    return `${opts.realmUrl}/avatar/${user.id}${opts.medium ? '/medium' : ''}?version=${user.avatarVersion}`;
-  }
-  if (opts.clientGravatar && opts.emailPublic && !user.isBot) return null;
-  const hash = createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${opts.medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
+  const url = avatarUrlField(user, opts);
+  return url !== null && opts.medium ? wireAvatarUrl(user, opts.realmUrl, true) : url;
 }
