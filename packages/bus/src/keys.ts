@@ -115,6 +115,7 @@ export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
      * BullMQ prefix. BullMQ's scripts touch many keys of one queue, so on a cluster wrap queue
      * names in braces (`{push}`) to keep each queue on one slot.
      */
-    bullPrefix: () => `${prefix}bull`,
+    // BullMQ keeps each queue's keys together with Lua scripts: the braces put them in one slot on a cluster.
+    bullPrefix: () => `{${prefix}bull}`,
   };
 }

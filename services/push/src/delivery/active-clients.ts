@@ -1,5 +1,7 @@
 import { QueueStore } from '@chat/queues';
-import type { createRedis } from '@chat/bus';
+import { crossSlot, type createRedis } from '@chat/bus';
+
+type Redis = ReturnType<typeof createRedis>;
 
 /**
  * Whether a user has a client in use right now: one of their event queues was polled within
@@ -23,15 +25,16 @@ export class ActiveClients {
     const queues = await this.store.queuesOfUsers(realmId, userIds);
     if (!queues.size) return active;
     const owners: number[] = [];
-    const pipe = this.redis.pipeline();
+    const reads: Array<(c: Redis) => unknown> = [];
     for (const [userId, ids] of queues) {
       for (const id of ids) {
         owners.push(userId);
-        pipe.hget(this.store.metaKey(id), 'last_touched');
+        reads.push((c) => c.hget(this.store.metaKey(id), 'last_touched'));
       }
     }
     const since = Date.now() - this.windowSeconds * 1000;
-    const results = (await pipe.exec()) ?? [];
+    // Each queue's keys live in their own slot: one pipeline on a single node, per-node batches on a cluster.
+    const results = await crossSlot(this.redis, reads);
     results.forEach(([err, touched], i) => {
       if (!err && touched && Number(touched) >= since) active.add(owners[i]!);
     });

@@ -9,5 +9,6 @@ import type { Services } from '../context';
  */
 export async function forgetCachedAuth(services: Pick<Services, 'redis' | 'config'>, ...apiKeys: string[]): Promise<void> {
   if (!apiKeys.length) return;
-  await services.redis.del(...apiKeys.map((k) => authCacheKey(services.config.REDIS_PREFIX, k)));
+  // One DEL per key: several keys in one DEL fail on a cluster when they hash to different slots.
+  await Promise.all(apiKeys.map((k) => services.redis.del(authCacheKey(services.config.REDIS_PREFIX, k))));
 }
