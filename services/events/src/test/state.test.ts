@@ -75,3 +75,21 @@ it('gives the realm icon the way the uploads service announces it: the identicon
   expect(after).toMatchObject({ realm_icon_url: uploaded, realm_icon_source: 'U' });
   await env.db.realm.update({ where: { id: realm.realmId }, data: { iconUrl: null } });
 });
+
+it('gives realm_users the User object GET /users gives, and the viewer\'s medium avatar', async () => {
+  const body = (await register(service.url, realm.realmId, realm.member)).body;
+  const byId = new Map((body.realm_users as Array<Record<string, unknown>>).map((u) => [u.user_id, u]));
+  const fields = [
+    'user_id', 'delivery_email', 'email', 'full_name', 'date_joined', 'is_active', 'is_owner', 'is_admin', 'is_guest',
+    'is_bot', 'bot_type', 'bot_owner_id', 'role', 'timezone', 'avatar_url', 'avatar_version', 'is_imported_stub',
+  ];
+  for (const u of byId.values()) for (const f of fields) expect(u).toHaveProperty(f);
+  const owner = byId.get(realm.owner.id)!;
+  expect(owner).toMatchObject({ is_owner: true, is_bot: false, bot_type: null, bot_owner_id: null, profile_data: {} });
+  expect(owner.date_joined).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d\+00:00$/);
+  const bot = byId.get(realm.bot.id)!;
+  expect(bot).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: realm.member.id });
+  expect(bot).not.toHaveProperty('profile_data');
+  expect(body.avatar_url_medium).toMatch(/[?&]s=500&/);
+  expect(body.avatar_url).not.toMatch(/[?&]s=500/);
+});

@@ -1,33 +1,8 @@
-import { ROLE } from '@chat/contracts';
+import { EMAIL_VISIBILITY } from '@chat/wire';
 
-/** Values of the email_address_visibility user setting. */
-export const EMAIL_VISIBILITY = { EVERYONE: 1, MEMBERS: 2, ADMINS: 3, NOBODY: 4, MODERATORS: 5 } as const;
+// Who may see a real address decides the User object's delivery_email: one rule, in @chat/wire.
+export { canSeeDeliveryEmail, EMAIL_VISIBILITY } from '@chat/wire';
 export const EMAIL_VISIBILITY_VALUES: readonly number[] = Object.values(EMAIL_VISIBILITY);
-
-/**
- * Whether a viewer of role `viewerRole` may read the real (delivery) address of a user whose
- * email_address_visibility is `visibility`. People always see their own address; bots' addresses
- * are not personal and are visible to all.
- */
-export function canSeeDeliveryEmail(
-  viewer: { id: number; role: number } | null,
-  target: { id: number; isBot: boolean; visibility: number },
-): boolean {
-  if (!viewer) return false;
-  if (viewer.id === target.id || target.isBot) return true;
-  switch (target.visibility) {
-    case EMAIL_VISIBILITY.EVERYONE:
-      return true;
-    case EMAIL_VISIBILITY.MEMBERS:
-      return viewer.role <= ROLE.MEMBER;
-    case EMAIL_VISIBILITY.MODERATORS:
-      return viewer.role <= ROLE.MODERATOR;
-    case EMAIL_VISIBILITY.ADMINS:
-      return viewer.role <= ROLE.ADMINISTRATOR;
-    default:
-      return false;
-  }
-}
 
 /** Host part of the API addresses of users whose real address is hidden. */
 export function fakeEmailDomain(realmUrl: string): string {
