@@ -7,3 +7,5 @@ export * from './personal-objects';
 export * from './groups';
 export * from './avatars';
 export * from './users';
+export * from './streams';
+export * from './presence';

@@ -1,0 +1,31 @@
+import type { Stream } from '@chat/db';
+import { SYSTEM_GROUPS } from '@chat/realm';
+import { streamObject } from '..';
+
+const now = new Date('2024-06-01T12:00:00Z');
+const row: Stream = {
+  id: 5, realmId: 1, name: 'Verona', nameKey: 'verona', description: '*fair*', renderedDescription: '<p><em>fair</em></p>',
+  dateCreated: new Date('2024-05-01T09:30:45Z'), creatorId: 3, inviteOnly: true, isWebPublic: false,
+  historyPublicToSubscribers: false, isArchived: false, messageRetentionDays: null, topicsPolicy: 'inherit', folderId: null,
+  streamPostPolicy: 1, firstMessageId: 40, canAddSubscribersGroup: null, canRemoveSubscribersGroup: { direct_members: [3], direct_subgroups: [] },
+  canSendMessageGroup: null,
+} as Stream;
+const systemGroups = new Map([[SYSTEM_GROUPS.nobody, 1], [SYSTEM_GROUPS.administrators, 3], [SYSTEM_GROUPS.everyone, 7]]);
+
+it('gives every field under its API name, group settings falling back to system groups', () => {
+  expect(streamObject(row, { systemGroups, subscriberCount: 4, lastMessageAt: new Date('2024-05-30T00:00:00Z'), messagesLastFourWeeks: 10, now })).toEqual({
+    stream_id: 5, name: 'Verona', description: '*fair*', rendered_description: '<p><em>fair</em></p>',
+    date_created: Math.floor(row.dateCreated.getTime() / 1000), creator_id: 3, invite_only: true, is_web_public: false,
+    is_announcement_only: false, stream_post_policy: 1, history_public_to_subscribers: false, first_message_id: 40, folder_id: null,
+    message_retention_days: null, topics_policy: 'inherit', is_archived: false, is_recently_active: true, stream_weekly_traffic: 3,
+    subscriber_count: 4, can_add_subscribers_group: 1, can_remove_subscribers_group: { direct_members: [3], direct_subgroups: [] },
+    can_send_message_group: 7, can_administer_channel_group: 1,
+  });
+});
+
+it('has no weekly traffic for a channel younger than a week, and is not recently active without messages', () => {
+  const young = { ...row, dateCreated: new Date('2024-05-29T00:00:00Z') } as Stream;
+  expect(streamObject(young, { systemGroups, subscriberCount: 0, lastMessageAt: null, messagesLastFourWeeks: 10, now })).toMatchObject({
+    stream_weekly_traffic: null, is_recently_active: false,
+  });
+});
