@@ -10,6 +10,7 @@ import { emailVisibilityOf } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
 import { accessBot, accessUserForAdmin, checkAdmin, isLastOwner, type Actor } from './actor';
 import { botAudience } from './api-keys';
+import { announceChannelsForRole } from './channel-visibility';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { doUpdateProfileData, type ProfileValue } from './profile-fields';
 
@@ -40,14 +41,15 @@ export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string
 }
 
 /**
- * Changes a role: the row, the system-group membership that mirrors it, and what the person
- * may now see of others' addresses, announced to those concerned.
+ * Changes a role: the row, the system-group membership that mirrors it, the channels and what
+ * the person may now see of others' addresses, announced to those concerned.
  */
 export async function doChangeRole(tx: Tx, target: UserRow, role: number) {
   const oldGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(target.role) } });
   const newGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(role) } });
   await tx.user.update({ where: { id: target.id }, data: { role } });
   await announcePerson(tx, target, { role });
+  await announceChannelsForRole(tx, target, target.role, role);
   if (oldGroup.id !== newGroup.id) {
     await tx.userGroupMember.deleteMany({ where: { groupId: oldGroup.id, userId: target.id } });
     await tx.userGroupMember.create({ data: { groupId: newGroup.id, userId: target.id } });

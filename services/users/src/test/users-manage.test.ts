@@ -80,6 +80,32 @@ describe('PATCH /users/{id}', () => {
       expect(reveal).toMatchObject({ users: [target.id], event: { person: { user_id: hidden.id, delivery_email: hidden.email } } });
     });
 
+    it('shows a new administrator the private channels, and hides from a new guest the public ones it is not in', async () => {
+      const secret = await h.db.stream.create({ data: { realmId: h.realm.realmId, name: 'Secret', nameKey: 'secret', inviteOnly: true } });
+      const open = await h.db.stream.create({ data: { realmId: h.realm.realmId, name: 'Open', nameKey: 'open' } });
+      const joined = await h.db.stream.create({ data: { realmId: h.realm.realmId, name: 'Joined', nameKey: 'joined' } });
+      await h.db.stream.create({ data: { realmId: h.realm.realmId, name: 'Gone', nameKey: 'gone', inviteOnly: true, isArchived: true } });
+      const target = await makeUser(h, ROLE.MEMBER);
+      await h.db.subscription.create({ data: { userId: target.id, streamId: joined.id } });
+      const streamEvents = async (since: bigint) => (await h.eventsSince(since)).filter((e) => e.type === 'stream');
+
+      let before = await h.lastEventId();
+      await h.as(h.realm.owner).patch(`/users/${target.id}`).send({ role: ROLE.ADMINISTRATOR }).expect(200);
+      const [shown, ...more] = await streamEvents(before);
+      expect(more).toEqual([]);
+      expect(shown).toMatchObject({ users: [target.id], event: { type: 'stream', op: 'create', streams: [{ stream_id: secret.id, name: 'Secret', invite_only: true, subscriber_count: 0 }] } });
+
+      before = await h.lastEventId();
+      await h.as(h.realm.owner).patch(`/users/${target.id}`).send({ role: ROLE.GUEST }).expect(200);
+      const [hidden, ...rest] = await streamEvents(before);
+      expect(rest).toEqual([]);
+      expect(hidden).toMatchObject({ users: [target.id], event: { type: 'stream', op: 'delete', stream_ids: [secret.id, open.id], streams: [{ stream_id: secret.id }, { stream_id: open.id }] } });
+
+      before = await h.lastEventId();
+      await h.as(h.realm.owner).patch(`/users/${target.id}`).send({ role: ROLE.MODERATOR }).expect(200);
+      expect((await streamEvents(before)).map((e) => e.event.streams)).toEqual([[expect.objectContaining({ stream_id: open.id })]]);
+    });
+
     it('only owners grant or remove the owner role', async () => {
       const target = await makeUser(h, ROLE.MEMBER);
       const grant = await h.as(h.realm.admin).patch(`/users/${target.id}`).send({ role: ROLE.OWNER });
