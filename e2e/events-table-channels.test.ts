@@ -226,3 +226,57 @@ describe('attachments', () => {
     expect(t.expectTo(removed, ['member2'], isType('attachment', 'remove')).member2).toMatchObject({ attachment: { id: attachmentId }, upload_space_used: expect.any(Number) });
   });
 });
+
+describe('who may see a channel changes', () => {
+  const on = (id: () => number) => (e: Event) =>
+    e.stream_id === id() || e.stream_ids?.includes(id()) || [...(e.streams ?? []), ...(e.subscriptions ?? [])].some((s: Event) => s.stream_id === id());
+  let wittenberg = 0;
+  let cyprus = 0;
+  const inWittenberg = on(() => wittenberg);
+  const inCyprus = on(() => cyprus);
+
+  it('a public channel without guests: metadata to non-guests only, peer_add to guests who subscribe elsewhere', async () => {
+    const got = await t.after(() => t.ok('POST', '/users/me/subscriptions', 'admin', { subscriptions: [{ name: 'Wittenberg' }] }));
+    wittenberg = (await t.ok('GET', '/get_stream_id', 'admin', { stream: 'Wittenberg' })).stream_id;
+    t.expectTo(got, ['owner', 'admin', 'moderator', 'member', 'member2', 'bot'], (e) => isType('stream', 'create')(e) && inWittenberg(e));
+    t.expectTo(got, ['owner', 'moderator', 'member', 'member2', 'bot'], (e) => isType('subscription', 'peer_add')(e) && inWittenberg(e));
+    const sent = await t.after(() => t.ok('POST', '/messages', 'admin', { type: 'stream', to: 'Wittenberg', topic: 'school', content: 'Words, words, words' }));
+    t.expectTo(sent, ['admin'], isType('message'));
+    // Verona has a guest subscriber: the guest hears of its new subscribers.
+    const verona = (await t.ok('GET', '/get_stream_id', 'admin', { stream: 'Verona' })).stream_id;
+    const joined = await t.after(() => t.ok('POST', '/users/me/subscriptions', 'admin', { subscriptions: [{ name: 'Verona' }] }));
+    t.expectTo(joined, ['owner', 'moderator', 'member', 'member2', 'guest', 'bot'], (e) => isType('subscription', 'peer_add')(e) && e.stream_ids?.includes(verona));
+  });
+
+  it('archiving: is_archived to queues that know archived channels, delete to the others', async () => {
+    const got = await t.after(() => t.ok('DELETE', `/streams/${wittenberg}`, 'admin'));
+    const viewers = ['owner', 'admin', 'moderator', 'member', 'member2', 'bot'] as const;
+    expect(t.expectTo(got, viewers, (e) => e.type === 'stream' && inWittenberg(e)).bot).toMatchObject({ op: 'update', property: 'is_archived', value: true });
+    expect(only(got, 'legacy', (e) => e.type === 'stream' && inWittenberg(e))).toMatchObject({ op: 'delete', stream_ids: [wittenberg] });
+  });
+
+  it('making a private channel public: stream create to those who gain it', async () => {
+    const created = await t.after(() => t.ok('POST', '/users/me/subscriptions', 'owner', { subscriptions: [{ name: 'Cyprus' }], invite_only: true }));
+    cyprus = (await t.ok('GET', '/get_stream_id', 'owner', { stream: 'Cyprus' })).stream_id;
+    t.expectTo(created, ['owner', 'admin'], (e) => isType('stream', 'create')(e) && inCyprus(e));
+    const opened = await t.after(() => t.ok('PATCH', `/streams/${cyprus}`, 'owner', { is_private: false }));
+    expect(t.expectTo(opened, ['moderator', 'member', 'member2', 'bot'], (e) => isType('stream', 'create')(e) && inCyprus(e)).bot.streams)
+      .toEqual([expect.objectContaining({ stream_id: cyprus, invite_only: false })]);
+    const update = (e: Event) => isType('stream', 'update')(e) && inCyprus(e) && e.property === 'invite_only';
+    expect(t.receivers(opened, update)).toEqual(expect.arrayContaining(['admin', 'owner']));
+    expect(t.receivers(opened, update)).not.toContain('guest');
+    expect(only(opened, 'owner', update)).toMatchObject({ value: false, history_public_to_subscribers: true, is_web_public: false });
+    const closed = await t.after(() => t.ok('PATCH', `/streams/${cyprus}`, 'owner', { is_private: true }));
+    expect(t.expectTo(closed, ['moderator', 'member', 'member2', 'bot'], (e) => isType('stream', 'delete')(e) && inCyprus(e)).member)
+      .toMatchObject({ stream_ids: [cyprus] });
+  });
+
+  it('a role change shows or hides private channels', async () => {
+    const promoted = await t.after(() => t.ok('PATCH', `/users/${t.idOf('member2')}`, 'owner', { role: 200 }));
+    // Elsinore too: member2 left that private channel earlier.
+    expect(t.expectTo(promoted, ['member2'], (e) => isType('stream', 'create')(e) && inCyprus(e)).member2.streams)
+      .toEqual(expect.arrayContaining([expect.objectContaining({ stream_id: cyprus, invite_only: true, name: 'Cyprus' })]));
+    const demoted = await t.after(() => t.ok('PATCH', `/users/${t.idOf('member2')}`, 'owner', { role: 400 }));
+    expect(t.expectTo(demoted, ['member2'], (e) => isType('stream', 'delete')(e) && inCyprus(e)).member2.stream_ids).toContain(cyprus);
+  });
+});
