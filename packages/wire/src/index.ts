@@ -8,4 +8,3 @@ export * from './groups';
 export * from './avatars';
 export * from './users';
 export * from './streams';
-export * from './presence';
