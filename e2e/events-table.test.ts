@@ -7,7 +7,7 @@
  * them, bots to administrators and the bot's owner, personal things to their owner.
  * Channels and messages: events-table-channels.test.ts.
  */
-import { EVERYONE, EventQueue, EventTable, isType, NOT, only, PNG } from './lib/event-table';
+import { EVERYONE, EventQueue, EventTable, isType, NOT, only, PNG, type Event } from './lib/event-table';
 
 const t = new EventTable();
 
@@ -204,6 +204,30 @@ describe('changes to people reach those who can access them', () => {
     } finally {
       await t.after(() => t.ok('PATCH', '/realm', 'owner', { can_access_all_users_group: everyoneGroup }));
     }
+  });
+});
+
+describe('email visibility and presence', () => {
+  it('hiding one\'s address: user_settings to oneself, new_email to everyone, delivery_email null to those who lose it', async () => {
+    const got = await t.after(() => t.ok('PATCH', '/settings', 'member2', { email_address_visibility: 3 }));
+    expect(t.expectTo(got, ['member2'], isType('user_settings')).member2).toMatchObject({ property: 'email_address_visibility', value: 3 });
+    const about = (field: string) => (e: Event) => isType('realm_user', 'update')(e) && e.person.user_id === t.idOf('member2') && field in e.person;
+    expect(t.expectTo(got, EVERYONE, about('new_email')).guest.person).toEqual({ user_id: t.idOf('member2'), new_email: expect.stringMatching(/^user\d+@/) });
+    expect(t.expectTo(got, ['moderator', 'member', 'guest', 'bot'], about('delivery_email')).member.person).toEqual({ user_id: t.idOf('member2'), delivery_email: null });
+    // The real address still signs in.
+    const back = await t.after(() => t.ok('PATCH', '/settings', 'member2', { email_address_visibility: 1 }));
+    expect(t.expectTo(back, EVERYONE, about('new_email')).admin.person.new_email).toBe(t.user('member2').email);
+    expect(t.expectTo(back, ['moderator', 'member', 'guest', 'bot'], about('delivery_email')).bot.person.delivery_email).toBe(t.user('member2').email);
+  });
+
+  it('presence: coming online is announced to everyone, in the legacy form to queues without simplified_presence_events', async () => {
+    const got = await t.after(() => t.ok('POST', '/users/me/presence', 'moderator', { status: 'active', new_user_input: true }));
+    const e = t.expectTo(got, EVERYONE, isType('presence'));
+    expect(e.owner.presences[String(t.idOf('moderator'))]).toEqual({ active_timestamp: expect.any(Number), idle_timestamp: expect.any(Number) });
+    expect(only(got, 'legacy', isType('presence'))).toMatchObject({
+      user_id: t.idOf('moderator'), email: t.user('moderator').email, server_timestamp: expect.any(Number),
+      presence: { website: expect.objectContaining({ status: 'active', timestamp: expect.any(Number) }) },
+    });
   });
 });
 
