@@ -8,3 +8,4 @@ export * from './groups';
 export * from './avatars';
 export * from './users';
 export * from './streams';
+export * from './presence';

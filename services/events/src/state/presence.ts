@@ -2,42 +2,13 @@
  * presence: the realm's presence data at registration, in the format the client asked for
  * (slim_presence or simplified_presence_events: keyed by user id; otherwise legacy, keyed by
  * email), limited to presence_history_limit_days (default 14) and to the people the viewer may
- * access. The users service writes this table (services/users/src/lib/presence.ts holds the
- * same formats for POST /users/me/presence); both must answer alike.
+ * access. The users service writes this table; both take the formats from @chat/wire.
  */
 import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { realmGroupSettings, SYSTEM_GROUPS, type GroupSettingValue } from '@chat/realm';
+import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow as Row } from '@chat/wire';
 import type { StateOptions, Want } from '.';
-
-/** Timing facts clients are told under `realm` (they match the users service's PRESENCE). */
-export const PRESENCE_PING_INTERVAL_SECS = 60;
-export const PRESENCE_OFFLINE_THRESHOLD_SECS = 200;
-const LEGACY_ACTIVE_OFFSET_SECS = 70;
-const DEFAULT_HISTORY_DAYS = 14;
-
-interface Row {
-  userId: number;
-  email: string;
-  dateJoined: number;
-  activeAt: number | null;
-  connectedAt: number | null;
-  lastUpdateId: number;
-}
-
-/** Never-reported times read as the join date, never-active no later than the last connection. */
-function modern(r: Row) {
-  const connected = r.connectedAt ?? r.dateJoined;
-  return { active_timestamp: r.activeAt ?? Math.min(r.dateJoined, connected), idle_timestamp: connected };
-}
-
-function legacy(r: Row) {
-  const { active_timestamp: active, idle_timestamp: connected } = modern(r);
-  // Someone never reported active is idle, whatever date stands in for their activity.
-  const isActive = r.activeAt !== null && active + LEGACY_ACTIVE_OFFSET_SECS >= connected;
-  const website = { client: 'website', status: isActive ? 'active' : 'idle', timestamp: isActive ? active : connected, pushable: false };
-  return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
-}
 
 /** Is the viewer in the group-setting value? Follows subgroups through the stored rows. */
 async function inGroupSetting(db: Db, realmId: number, value: GroupSettingValue, userId: number): Promise<boolean> {
@@ -116,22 +87,22 @@ async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: 
 export async function presenceSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   if (want('realm')) {
-    out.server_presence_ping_interval_seconds = PRESENCE_PING_INTERVAL_SECS;
-    out.server_presence_offline_threshold_seconds = PRESENCE_OFFLINE_THRESHOLD_SECS;
+    out.server_presence_ping_interval_seconds = PRESENCE_TIMES.pingIntervalSecs;
+    out.server_presence_offline_threshold_seconds = PRESENCE_TIMES.offlineThresholdSecs;
   }
   if (!want('presence')) return out;
   const serverTimestamp = Date.now() / 1000;
   const viewerId = opts.identity.userId;
   const disabled = (opts.realm.settings as Record<string, unknown> | null)?.presence_disabled === true;
-  const days = opts.presenceHistoryLimitDays ?? DEFAULT_HISTORY_DAYS;
+  const days = opts.presenceHistoryLimitDays ?? PRESENCE_TIMES.defaultHistoryDays;
   // Spectators see nobody's presence; 0 days means the client wants none.
   const rows = viewerId === undefined || disabled || days === 0 ? [] : await presenceRows(db, opts, viewerId, days);
   // Clients that take modern presence events want the modern initial format too.
   const slim = opts.slimPresence || opts.clientCapabilities.simplified_presence_events === true;
   const presences: Record<string, unknown> = {};
   for (const r of rows) {
-    if (slim) presences[String(r.userId)] = modern(r);
-    else presences[r.email] = legacy(r);
+    if (slim) presences[String(r.userId)] = modernPresence(r);
+    else presences[r.email] = legacyPresence(r);
   }
   out.presences = presences;
   out.server_timestamp = serverTimestamp;

@@ -1,28 +1,24 @@
 /**
- * Presence data: the timing rules, the two wire formats (modern keyed by user id, legacy keyed
- * by email), and the realm-wide read behind POST /users/me/presence and GET /realm/presence.
- * The events service reads the same table for register (services/events/src/state/presence.ts)
- * and must format identically.
+ * Presence data: the timing rules and the realm-wide read behind POST /users/me/presence and
+ * GET /realm/presence. The two formats (modern keyed by user id, legacy keyed by email) are
+ * defined once in @chat/wire, for this service and for register's presences.
  */
 import { ROLE } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
+import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow } from '@chat/wire';
 import { groupPredicate, realmGroupSetting } from './groups';
+
+export { legacyClientEntry, legacyPresence, modernPresence, type PresenceRow } from '@chat/wire';
 
 type Reader = Db | Tx;
 
 export const PRESENCE = {
-  /** How often clients are told to report (register: server_presence_ping_interval_seconds). */
-  pingIntervalSecs: 60,
-  /** How stale a timestamp may be before clients show the user offline. */
-  offlineThresholdSecs: 200,
+  ...PRESENCE_TIMES,
   /**
    * A stored time is only moved forward once it is this much older than the report: a client
    * pinging every minute (or several tabs pinging) costs at most one write a minute.
    */
   updateMinFreqSecs: 55,
-  /** Legacy status is "active" while the last activity is this close to the last connection. */
-  legacyActiveOffsetSecs: 70,
-  defaultHistoryDays: 14,
 } as const;
 
 /**
@@ -30,44 +26,6 @@ export const PRESENCE = {
  * presence event: otherwise others could still see them offline for up to a ping interval.
  */
 export const BECAME_ONLINE_AFTER_SECS = PRESENCE.offlineThresholdSecs - PRESENCE.pingIntervalSecs - 10;
-
-/** One stored presence row, with the owner's facts the formats need (times in epoch seconds). */
-export interface PresenceRow {
-  userId: number;
-  email: string;
-  dateJoined: number;
-  activeAt: number | null;
-  connectedAt: number | null;
-  lastUpdateId: number;
-}
-
-/**
- * Never-reported times read as the join date (clients of this API always get numbers), but
- * never-active is never later than the last connection: someone who joined a minute ago and
- * then went invisible must not look active since joining.
- */
-function times(row: PresenceRow): { active: number; connected: number } {
-  const connected = row.connectedAt ?? row.dateJoined;
-  return { active: row.activeAt ?? Math.min(row.dateJoined, connected), connected };
-}
-
-export function modernPresence(row: PresenceRow): { active_timestamp: number; idle_timestamp: number } {
-  const t = times(row);
-  return { active_timestamp: t.active, idle_timestamp: t.connected };
-}
-
-/** The legacy per-client entry; the client is always "website" (clients are not tracked). */
-export function legacyClientEntry(row: PresenceRow) {
-  const t = times(row);
-  // Someone never reported active is idle, whatever date stands in for their activity.
-  const active = row.activeAt !== null && t.active + PRESENCE.legacyActiveOffsetSecs >= t.connected;
-  return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? t.active : t.connected, pushable: false };
-}
-
-export function legacyPresence(row: PresenceRow) {
-  const website = legacyClientEntry(row);
-  return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
-}
 
 export function realmPresenceDisabled(settings: unknown): boolean {
   return (settings as Record<string, unknown> | null)?.presence_disabled === true;
