@@ -1,8 +1,8 @@
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, ROLES } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
-import { doCreateUserInTx, type NewUser } from '@chat/realm';
-import { usersWhoCanAccess } from '../lib/audience';
+import { directGroupForRole, doCreateUserInTx, type NewUser } from '@chat/realm';
+import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import { canSeeDeliveryEmail, isValidEmail } from '../lib/emails';
 import { emailVisibilityOf, formatUser } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
@@ -32,7 +32,8 @@ export async function checkNewUser(
  * Creates an account in the caller's transaction and announces it with realm_user add events:
  * only to those who may access the new user (with can_access_all_users_group narrowed, guests
  * sharing nothing with a brand-new user hear nothing), and with delivery_email as each viewer
- * may see it, one event per distinct view.
+ * may see it, one event per distinct view; then its membership of its role's system group to
+ * everyone, as a user_group add_members event.
  */
 export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: string) {
   const user = await doCreateUserInTx(tx, { ...input, announce: false });
@@ -46,6 +47,14 @@ export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: st
     const person = formatUser(user, group[0]!, { realmUrl, clientGravatar: false, profileData: user.isBot ? undefined : {} });
     await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person } });
   }
+  // The system group of the role, as for a role change.
+  const roleGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: directGroupForRole(user.role) } });
+  await recordEvent(tx, {
+    realmId: user.realmId,
+    type: 'user_group',
+    users: await activeUserIds(tx, user.realmId),
+    event: { type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [user.id] },
+  });
   return user;
 }
 
