@@ -112,6 +112,11 @@ describe('realm-wide changes reach every active user', () => {
     expect(legacy).toMatchObject({ op: 'update', realm_emoji: { [e.guest.emoji.id]: expect.objectContaining({ name: 'skull' }) } });
   });
 
+  it('invites_changed to administrators only', async () => {
+    const got = await t.after(() => t.ok('POST', '/invites/multiuse', 'admin', { invite_expires_in_minutes: 60 }));
+    expect(t.expectTo(got, ['owner', 'admin'], isType('invites_changed')).owner).toEqual({ type: 'invites_changed', id: expect.any(Number) });
+  });
+
   it('custom_profile_fields', async () => {
     const got = await t.after(() => t.ok('POST', '/realm/profile_fields', 'admin', { name: 'Title', field_type: 1 }));
     const e = t.expectTo(got, EVERYONE, isType('custom_profile_fields'));
@@ -181,6 +186,7 @@ describe('changes to people reach those who can access them', () => {
       timezone: expect.any(String), date_joined: expect.any(String), is_imported_stub: false,
     });
     expect(person).toHaveProperty('delivery_email');
+    expect(t.expectTo(got, EVERYONE, isType('user_group', 'add_members')).member.user_ids).toEqual([botId]);
     const renamed = await t.after(() => t.ok('PATCH', `/bots/${botId}`, 'member', { full_name: 'Poor Yorick' }));
     expect(t.expectTo(renamed, ['owner', 'admin', 'member'], isType('realm_bot', 'update')).owner.bot).toEqual({ user_id: botId, full_name: 'Poor Yorick' });
     expect(t.expectTo(renamed, EVERYONE, isType('realm_user', 'update')).guest.person).toEqual({ user_id: botId, full_name: 'Poor Yorick' });
@@ -198,6 +204,8 @@ describe('changes to people reach those who can access them', () => {
       let newcomer = 0;
       const created = await t.after(async () => (newcomer = (await t.ok('POST', '/users', 'admin', { email: 'laertes@chat.test', password: 'swordplay', full_name: 'Laertes' })).user_id));
       const person = t.expectTo(created, NOT('guest'), isType('realm_user', 'add')).member.person;
+      // Group membership goes to everyone, as in the API family.
+      expect(t.expectTo(created, EVERYONE, isType('user_group', 'add_members')).guest.user_ids).toEqual([newcomer]);
       expect(person).toMatchObject({ user_id: newcomer, full_name: 'Laertes', is_bot: false, role: 400, profile_data: {}, is_imported_stub: false });
       const deactivated = await t.after(() => t.ok('DELETE', `/users/${newcomer}`, 'admin'));
       expect(t.expectTo(deactivated, NOT('guest'), isType('realm_user', 'update')).owner.person).toEqual({ user_id: newcomer, is_active: false });
