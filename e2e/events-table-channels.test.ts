@@ -124,6 +124,12 @@ describe('a public channel: metadata to everyone who may see it, messages to its
     });
   });
 
+  it('the empty topic: "" to queues that declared empty_topic_name, the display name to the others', async () => {
+    const got = await t.after(() => t.ok('POST', '/messages', 'member', { type: 'stream', to: 'Verona', topic: '', content: 'Nothing' }));
+    expect(t.expectTo(got, subscribers, isType('message')).member.message.subject).toBe('');
+    expect(only(got, 'legacy', isType('message')).message.subject).toBe('general chat');
+  });
+
   it('delete_message, one event per message for queues without bulk_message_deletion', async () => {
     const got = await t.after(() => t.ok('DELETE', `/messages/${messageId}`, 'admin'));
     expect(t.expectTo(got, subscribers, isType('delete_message')).guest).toMatchObject({
@@ -193,6 +199,11 @@ describe('direct messages', () => {
       recipients: expect.arrayContaining([{ user_id: t.idOf('member'), email: t.user('member').email }, { user_id: t.idOf('member2'), email: t.user('member2').email }]),
     });
     expect(only(typing, 'legacy', isType('typing')).message_type).toBe('direct');
+    // Someone who turned typing notifications off hears none.
+    await t.ok('PATCH', '/settings', 'member2', { receives_typing_notifications: false });
+    const quiet = await t.after(() => t.ok('POST', '/typing', 'member', { op: 'stop', type: 'direct', to: [t.idOf('member2')] }));
+    expect(t.receivers(quiet, isType('typing'))).toEqual(['member']);
+    await t.ok('PATCH', '/settings', 'member2', { receives_typing_notifications: true });
     const editing = await t.after(() => t.ok('POST', `/messages/${messageId}/typing`, 'member', { op: 'stop' }));
     expect(t.receivers(editing, isType('typing_edit_message')).filter((n) => n !== 'member')).toEqual(['member2']);
     expect(only(editing, 'member2', isType('typing_edit_message'))).toMatchObject({ op: 'stop', message_id: messageId, recipient: { type: 'direct' } });
