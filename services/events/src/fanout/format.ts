@@ -90,7 +90,9 @@ export function formatOther(q: QueueInfo, p: Payload): Array<Record<string, unkn
   if (event.type === 'typing' && event.message_type === 'stream' && !capable(q, 'stream_typing_notifications')) return [];
 
   const topicFields = p.topic_fields ?? DEFAULT_TOPIC_FIELDS[event.type] ?? [];
-  const shown = showEmptyTopics(q, event, topicFields);
+  let shown = showEmptyTopics(q, event, topicFields);
+  // Per-recipient flags (update_message carries each recipient's flags for the edited message).
+  if (p.user_flags && event === p.event) shown = { ...shown, flags: p.user_flags[String(q.userId)] ?? [] };
 
   if (shown.type === 'delete_message' && Array.isArray(shown.message_ids) && !capable(q, 'bulk_message_deletion')) {
     // Clients without bulk deletion understand one message_id per event.

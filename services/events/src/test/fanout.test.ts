@@ -132,3 +132,17 @@ it('nulls avatar_url for client_gravatar queues when the producer left the grava
   expect((await drain(gravatarQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: null } });
   expect((await drain(plainQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: 'https://secure.gravatar.com/avatar/x' } });
 });
+
+it('gives each recipient of a non-message event its own flags from user_flags', async () => {
+  const memberQ = await queueOf(realm.member);
+  const ownerQ = await queueOf(realm.owner);
+  const update = { type: 'update_message', message_id: 88, message_ids: [88], user_id: realm.owner.id, edit_timestamp: 1, rendering_only: false };
+  await record(realm.realmId, update, [realm.member.id, realm.owner.id], {
+    user_flags: { [realm.member.id]: ['mentioned'], [realm.owner.id]: ['read'] },
+  });
+  await record(realm.realmId, { type: 'reaction', op: 'add', message_id: 88 }, [realm.member.id]);
+  const forMember = await drain(memberQ, realm.member.id);
+  expect(forMember).toMatchObject([{ type: 'update_message', message_id: 88, flags: ['mentioned'] }, { type: 'reaction' }]);
+  expect(forMember[1]).not.toHaveProperty('flags');
+  expect(await drain(ownerQ, realm.owner.id)).toMatchObject([{ type: 'update_message', message_id: 88, flags: ['read'] }]);
+});
