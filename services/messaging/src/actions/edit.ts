@@ -3,7 +3,7 @@
  * it and later ones, or the whole topic), with edit history and one update_message event.
  */
 import type { Message, Stream, Tx } from '@chat/db';
-import { errors, flagBit } from '@chat/contracts';
+import { errors, flagBit, flagNames } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import { isModerator, type Actor, type Deps } from '../lib/context';
 import { hasRealmPermission } from '../lib/groups';
@@ -141,14 +141,25 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
     }
     event.message_ids = moved;
     if (Object.keys(historyEntry).length > 2) await prependHistory(tx, message.id, historyEntry);
-    const audience = await messageAudience(tx, moved, [message.streamId, target?.id ?? null]);
+    const audience = (await messageAudience(tx, moved, [message.streamId, target?.id ?? null])).filter((id) => !losers.includes(id));
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'update_message',
-      users: audience.filter((id) => !losers.includes(id)),
+      users: audience,
       event,
+      routing: { user_flags: await flagsAfterEdit(tx, message.id, audience) },
     });
   });
+}
+
+/**
+ * Each recipient's flags for the edited message after the edit, so clients notice a mention
+ * the edit added or removed. Recipients without a copy read it through channel history: ['read'].
+ */
+async function flagsAfterEdit(tx: Tx, messageId: number, users: number[]): Promise<Record<string, string[]>> {
+  const copies = await tx.userMessage.findMany({ where: { messageId, userId: { in: users } }, select: { userId: true, flags: true } });
+  const byUser = new Map(copies.map((c) => [c.userId, flagNames(BigInt(c.flags))]));
+  return Object.fromEntries(users.map((id) => [String(id), byUser.get(id) ?? ['read']]));
 }
 
 /** Edit history is kept most recent first, on the message itself. */

@@ -1,3 +1,4 @@
+import { flagNames } from '@chat/contracts';
 import { outboxEvents, startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -153,5 +154,29 @@ describe('delete', () => {
   it('lets administrators delete any message', async () => {
     const id = await send();
     expect((await h.api.delete(`/api/v1/messages/${id}`).set(h.as(h.realm.admin))).status).toBe(200);
+  });
+});
+
+describe('per-recipient flags of update_message', () => {
+  it('carries each recipient\'s flags after the edit, and read for readers without a copy', async () => {
+    const { member, member2, moderator } = h.realm;
+    await h.createStream(member, { name: 'Flags' }, [member, member2]);
+    const id = await send(member, 'flags', 'plain', 'Flags');
+    // The moderator joins later: no copy, reads the message through the channel's history.
+    const joined = await h.api.post('/api/v1/users/me/subscriptions').set(h.as(moderator)).type('form').send({ subscriptions: JSON.stringify([{ name: 'Flags' }]) });
+    expect(joined.status).toBe(200);
+    expect((await patch(id, { content: `now for @**${member2.fullName}**` })).status).toBe(200);
+    const event = (await outboxEvents(h.env, 'update_message')).find((e) => e.event.message_id === id)!;
+    expect(event.users.sort()).toEqual([member.id, member2.id, moderator.id].sort());
+    expect(event.user_flags[member2.id]).toEqual(['mentioned']);
+    expect(event.user_flags[moderator.id]).toEqual(['read']);
+    const own = await h.env.db.userMessage.findUniqueOrThrow({ where: { userId_messageId: { userId: member.id, messageId: id } } });
+    expect(event.user_flags[member.id]).toEqual(flagNames(BigInt(own.flags)));
+    expect(event.event).not.toHaveProperty('flags');
+
+    // Editing the mention away clears it from the mentioned user's flags.
+    expect((await patch(id, { content: 'plain again' })).status).toBe(200);
+    const again = (await outboxEvents(h.env, 'update_message')).filter((e) => e.event.message_id === id).at(-1)!;
+    expect(again.user_flags[member2.id]).toEqual([]);
   });
 });
