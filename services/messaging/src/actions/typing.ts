@@ -59,7 +59,8 @@ export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Pr
   await recordEvent(deps.db, {
     realmId: actor.realmId,
     type: 'typing',
-    users: await receivers(deps, subscribers.filter((id) => id !== actor.userId)),
+    // Every subscriber, the typist included (as for direct messages): their other clients learn of it too.
+    users: await receivers(deps, subscribers),
     event: { type: 'typing', op, message_type: 'stream', sender, stream_id: stream.id, topic: normalizeTopic(req.topic) },
   });
 }
@@ -69,20 +70,22 @@ export async function doTypingEditMessage(deps: Deps, actor: Actor, messageId: n
   const op = checkOp(rawOp);
   const { message } = await accessMessage(deps.db, actor, messageId);
   if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
+  // Like composing: everyone in the conversation who wants typing notifications, the editor included.
   let recipient: Record<string, unknown>;
-  let audience: number[];
+  let users: number[];
   if (message.streamId !== null) {
-    audience = await activeSubscriberIds(deps.db, message.streamId);
+    users = await receivers(deps, await activeSubscriberIds(deps.db, message.streamId));
     recipient = { type: 'channel', channel_id: message.streamId, topic: message.topic };
   } else {
     const conv = await deps.db.directConversation.findUniqueOrThrow({ where: { id: message.conversationId! } });
-    audience = conv.memberIds;
-    recipient = { type: 'direct', user_ids: [...conv.memberIds].sort((a, b) => a - b) };
+    users = (await receivers(deps, conv.memberIds)).sort((a, b) => a - b);
+    // The reference server names the notified users here, not every participant.
+    recipient = { type: 'direct', user_ids: users };
   }
   await recordEvent(deps.db, {
     realmId: actor.realmId,
     type: 'typing_edit_message',
-    users: await receivers(deps, audience.filter((id) => id !== actor.userId)),
+    users,
     event: { type: 'typing_edit_message', op, sender_id: actor.userId, message_id: message.id, recipient },
     routing: { topic_fields: [] },
   });

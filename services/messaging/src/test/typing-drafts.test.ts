@@ -24,23 +24,49 @@ describe('typing', () => {
     });
   });
 
-  it('tells channel subscribers other than the typist', async () => {
+  it('tells every channel subscriber, the typist included', async () => {
     const res = await h.api.post('/api/v1/typing').set(h.as(h.realm.member)).type('form').send({ op: 'stop', type: 'stream', stream_id: String(denmark), topic: 'castle' });
     expect(res.status).toBe(200);
     const event = (await outboxEvents(h.env, 'typing')).at(-1)!;
-    expect(event.users.sort()).toEqual([h.realm.owner.id, h.realm.member2.id].sort());
-    expect(event.event).toMatchObject({ op: 'stop', message_type: 'stream', stream_id: denmark, topic: 'castle' });
+    expect(event.users.sort()).toEqual([h.realm.owner.id, h.realm.member.id, h.realm.member2.id].sort());
+    expect(event.event).toEqual({
+      type: 'typing',
+      op: 'stop',
+      message_type: 'stream',
+      sender: { user_id: h.realm.member.id, email: h.realm.member.email },
+      stream_id: denmark,
+      topic: 'castle',
+    });
     const bad = await h.api.post('/api/v1/typing').set(h.as(h.realm.member)).type('form').send({ op: 'go', to: JSON.stringify([h.realm.member2.id]) });
     expect(bad.body.msg).toBe('Invalid op');
   });
 
-  it('sends typing_edit_message to those who see the message being edited', async () => {
+  it('sends typing_edit_message to everyone who sees the message being edited, the editor included', async () => {
     const sent = await h.api.post('/api/v1/messages').set(h.as(h.realm.member)).type('form').send({ type: 'stream', to: 'Denmark', topic: 'castle', content: 'x' });
     const res = await h.api.post(`/api/v1/messages/${sent.body.id}/typing`).set(h.as(h.realm.member)).type('form').send({ op: 'start' });
     expect(res.status).toBe(200);
     const event = (await outboxEvents(h.env, 'typing_edit_message')).at(-1)!;
     expect(event.event).toEqual({ type: 'typing_edit_message', op: 'start', sender_id: h.realm.member.id, message_id: sent.body.id, recipient: { type: 'channel', channel_id: denmark, topic: 'castle' } });
-    expect(event.users).not.toContain(h.realm.member.id);
+    expect(event.users.sort()).toEqual([h.realm.owner.id, h.realm.member.id, h.realm.member2.id].sort());
+  });
+
+  it('sends direct-message typing_edit_message to the participants who receive typing notifications', async () => {
+    const { member, member2, moderator } = h.realm;
+    const sent = await h.api.post('/api/v1/messages').set(h.as(member)).type('form').send({ type: 'private', to: JSON.stringify([member2.id, moderator.id]), content: 'x' });
+    expect(sent.status).toBe(200);
+    const row = await h.env.db.user.findUniqueOrThrow({ where: { id: moderator.id } });
+    const settings = (row.settings ?? {}) as Record<string, unknown>;
+    await h.env.db.user.update({ where: { id: moderator.id }, data: { settings: { ...settings, receives_typing_notifications: false } } });
+    try {
+      const res = await h.api.post(`/api/v1/messages/${sent.body.id}/typing`).set(h.as(member)).type('form').send({ op: 'stop' });
+      expect(res.status).toBe(200);
+      const event = (await outboxEvents(h.env, 'typing_edit_message')).at(-1)!;
+      const notified = [member.id, member2.id].sort((a, b) => a - b);
+      expect(event.users).toEqual(notified);
+      expect(event.event).toEqual({ type: 'typing_edit_message', op: 'stop', sender_id: member.id, message_id: sent.body.id, recipient: { type: 'direct', user_ids: notified } });
+    } finally {
+      await h.env.db.user.update({ where: { id: moderator.id }, data: { settings: settings as never } });
+    }
   });
 });
 
