@@ -7,7 +7,7 @@
  * subscribers and the realm's administrators), messages and their changes to the subscribers
  * with access to them.
  */
-import { EVERYONE, EventTable, isType, only, sorted, type Event, type Received } from './lib/event-table';
+import { EVERYONE, EventTable, isType, only, sorted, type Event } from './lib/event-table';
 
 const t = new EventTable();
 
@@ -72,25 +72,30 @@ describe('a public channel: metadata to everyone who may see it, messages to its
     expect(t.expectTo(removed, subscribers, isType('reaction', 'remove')).member).toMatchObject({ message_id: messageId, user_id: t.idOf('member2') });
   });
 
-  it('update_message', async () => {
+  it('update_message, with each recipient\'s flags for the message after the edit', async () => {
     const got = await t.after(() => t.ok('PATCH', `/messages/${messageId}`, 'member', { content: 'But soft, what light' }));
-    expect(t.expectTo(got, subscribers, isType('update_message')).member2).toMatchObject({
+    const e = t.expectTo(got, subscribers, isType('update_message'));
+    expect(e.member2).toMatchObject({
       user_id: t.idOf('member'), message_id: messageId, message_ids: [messageId], edit_timestamp: expect.any(Number), rendering_only: false,
       stream_id: verona, orig_content: 'But soft! @**Othello**', content: 'But soft, what light',
       orig_rendered_content: expect.stringContaining('But soft!'), rendered_content: '<p>But soft, what light</p>', is_me_message: false,
     });
+    // The edit removed the mention of member2; the sender's copy stays read.
+    expect(e.member2.flags).toEqual([]);
+    expect(e.member.flags).toEqual(['read']);
+    expect(e.guest.flags).toEqual([]);
+    expect(only(got, 'legacy', isType('update_message')).flags).toEqual(['read']);
   });
 
-  it('typing and typing_edit_message to the other subscribers, channel typing only to queues that declared it', async () => {
-    const others = (got: Received, match: (e: Event) => boolean) => t.receivers(got, match).filter((n) => n !== 'member');
+  it('typing and typing_edit_message to every subscriber, the typist included, channel typing only to queues that declared it', async () => {
     const typing = await t.after(() => t.ok('POST', '/typing', 'member', { op: 'start', type: 'stream', stream_id: verona, topic: 'balcony' }));
-    expect(others(typing, isType('typing'))).toEqual(['guest', 'member2']);
-    expect(only(typing, 'member2', isType('typing'))).toMatchObject({
+    expect(t.expectTo(typing, subscribers, isType('typing')).member2).toMatchObject({
       op: 'start', message_type: 'stream', sender: { user_id: t.idOf('member'), email: t.user('member').email }, stream_id: verona, topic: 'balcony',
     });
     expect(typing.legacy!.filter(isType('typing'))).toEqual([]);
     const editing = await t.after(() => t.ok('POST', `/messages/${messageId}/typing`, 'member', { op: 'start' }));
-    expect(others(editing, isType('typing_edit_message'))).toEqual(['guest', 'member2']);
+    t.expectTo(editing, subscribers, isType('typing_edit_message'));
+    expect(only(editing, 'legacy', isType('typing_edit_message')).sender_id).toBe(t.idOf('member'));
     expect(only(editing, 'guest', isType('typing_edit_message'))).toMatchObject({
       op: 'start', sender_id: t.idOf('member'), message_id: messageId, recipient: { type: 'channel', channel_id: verona, topic: 'balcony' },
     });
@@ -205,8 +210,9 @@ describe('direct messages', () => {
     expect(t.receivers(quiet, isType('typing'))).toEqual(['member']);
     await t.ok('PATCH', '/settings', 'member2', { receives_typing_notifications: true });
     const editing = await t.after(() => t.ok('POST', `/messages/${messageId}/typing`, 'member', { op: 'stop' }));
-    expect(t.receivers(editing, isType('typing_edit_message')).filter((n) => n !== 'member')).toEqual(['member2']);
-    expect(only(editing, 'member2', isType('typing_edit_message'))).toMatchObject({ op: 'stop', message_id: messageId, recipient: { type: 'direct' } });
+    expect(t.expectTo(editing, ['member', 'member2'], isType('typing_edit_message')).member2).toMatchObject({
+      op: 'stop', sender_id: t.idOf('member'), message_id: messageId, recipient: { type: 'direct', user_ids: sorted(t.idOf('member'), t.idOf('member2')) },
+    });
     const deleted = await t.after(() => t.ok('DELETE', `/messages/${messageId}`, 'member'));
     expect(t.expectTo(deleted, ['member', 'member2'], isType('delete_message')).member2).toMatchObject({ message_ids: [messageId], message_type: 'private' });
   });
