@@ -8,4 +8,5 @@ export * from './groups';
 export * from './avatars';
 export * from './users';
 export * from './streams';
+export * from './stream-facts';
 export * from './presence';

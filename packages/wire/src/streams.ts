@@ -1,22 +1,47 @@
-/** Channels as stream events and register's `streams` and `subscriptions` give them. */
-import type { Stream } from '@chat/db';
+/**
+ * Channels as stream events, GET /streams and register's `streams` and `never_subscribed` give
+ * them, and subscriptions as subscription events, GET /users/me/subscriptions and register's
+ * `subscriptions` and `unsubscribed` give them.
+ */
+import type { Stream, Subscription } from '@chat/db';
 import { SYSTEM_GROUPS } from '@chat/realm';
 import { unixSeconds } from './time';
 
 /** A channel with a message this recent is "recently active". */
 export const RECENTLY_ACTIVE_DAYS = 180;
 
+/** Weekly traffic is averaged over this many days of messages. */
+export const TRAFFIC_WINDOW_DAYS = 28;
+
+/** A channel younger than this has no weekly traffic: too young for a rate. */
+export const TRAFFIC_MIN_AGE_DAYS = 7;
+
+/** System group each group setting of a channel means while none was chosen. */
+export const STREAM_GROUP_SETTING_DEFAULTS = {
+  can_add_subscribers_group: SYSTEM_GROUPS.nobody,
+  can_remove_subscribers_group: SYSTEM_GROUPS.administrators,
+  can_send_message_group: SYSTEM_GROUPS.everyone,
+  can_administer_channel_group: SYSTEM_GROUPS.nobody,
+} as const;
+
 /** What a channel object needs besides its row. */
 export interface StreamFacts {
   /** The realm's system groups, name -> id: group settings never chosen fall back to them. */
   systemGroups: ReadonlyMap<string, number>;
-  /** Active subscribers who are active users. */
+  /** Active subscriptions of active users. */
   subscriberCount: number;
+  /** Time of the channel's latest message, null without messages. */
   lastMessageAt: Date | null;
-  /** Messages of the last four weeks; null when not counted. */
+  /** Messages of the last TRAFFIC_WINDOW_DAYS days; null when not counted. */
   messagesLastFourWeeks: number | null;
   now?: Date;
 }
+
+/**
+ * The subscriber list a channel object carries when it was asked for: `subscribers` in full, or
+ * `partial_subscribers` (register's include_subscribers=partial on big channels).
+ */
+export type SubscriberList = { subscribers: number[] } | { partial_subscribers: number[] };
 
 const DAY_MS = 86_400_000;
 
@@ -24,10 +49,11 @@ const DAY_MS = 86_400_000;
  * One channel. Weekly traffic is null for a channel younger than a week (too young for a rate)
  * or when the caller did not count its messages.
  */
-export function streamObject(s: Stream, facts: StreamFacts): Record<string, unknown> {
+export function streamObject(s: Stream, facts: StreamFacts, subscribers?: SubscriberList): Record<string, unknown> {
   const now = (facts.now ?? new Date()).getTime();
-  const group = (stored: unknown, fallback: string) => stored ?? facts.systemGroups.get(fallback) ?? null;
-  const oldEnough = now - s.dateCreated.getTime() >= 7 * DAY_MS;
+  const group = (stored: unknown, setting: keyof typeof STREAM_GROUP_SETTING_DEFAULTS) =>
+    stored ?? facts.systemGroups.get(STREAM_GROUP_SETTING_DEFAULTS[setting]) ?? null;
+  const oldEnough = now - s.dateCreated.getTime() >= TRAFFIC_MIN_AGE_DAYS * DAY_MS;
   return {
     stream_id: s.id,
     name: s.name,
@@ -48,9 +74,62 @@ export function streamObject(s: Stream, facts: StreamFacts): Record<string, unkn
     is_recently_active: !!facts.lastMessageAt && now - facts.lastMessageAt.getTime() < RECENTLY_ACTIVE_DAYS * DAY_MS,
     stream_weekly_traffic: oldEnough && facts.messagesLastFourWeeks !== null ? Math.round(facts.messagesLastFourWeeks / 4) : null,
     subscriber_count: facts.subscriberCount,
-    can_add_subscribers_group: group(s.canAddSubscribersGroup, SYSTEM_GROUPS.nobody),
-    can_remove_subscribers_group: group(s.canRemoveSubscribersGroup, SYSTEM_GROUPS.administrators),
-    can_send_message_group: group(s.canSendMessageGroup, SYSTEM_GROUPS.everyone),
-    can_administer_channel_group: facts.systemGroups.get(SYSTEM_GROUPS.nobody) ?? null,
+    can_add_subscribers_group: group(s.canAddSubscribersGroup, 'can_add_subscribers_group'),
+    can_remove_subscribers_group: group(s.canRemoveSubscribersGroup, 'can_remove_subscribers_group'),
+    can_send_message_group: group(s.canSendMessageGroup, 'can_send_message_group'),
+    // Not stored per channel (yet): always its default.
+    can_administer_channel_group: group(null, 'can_administer_channel_group'),
+    ...subscribers,
   };
+}
+
+/** The columns of a subscriptions row that the subscription object shows. */
+export type SubscriptionRow = Pick<
+  Subscription,
+  'color' | 'isMuted' | 'pinToTop' | 'desktopNotifications' | 'emailNotifications' | 'pushNotifications' | 'audibleNotifications' | 'wildcardMentionsNotify'
+>;
+
+/**
+ * One subscription: the channel object plus the subscriber's own properties. Notification
+ * settings are null while they follow the user's defaults (see inheritNotificationSettings).
+ */
+export function subscriptionObject(
+  s: Stream,
+  sub: SubscriptionRow,
+  facts: StreamFacts,
+  subscribers?: SubscriberList,
+): Record<string, unknown> {
+  return {
+    ...streamObject(s, facts, subscribers),
+    color: sub.color,
+    is_muted: sub.isMuted,
+    in_home_view: !sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    desktop_notifications: sub.desktopNotifications,
+    email_notifications: sub.emailNotifications,
+    push_notifications: sub.pushNotifications,
+    audible_notifications: sub.audibleNotifications,
+    wildcard_mentions_notify: sub.wildcardMentionsNotify,
+  };
+}
+
+/** Channel notification settings, and the user setting each one follows while it is null. */
+export const STREAM_NOTIFICATION_DEFAULTS = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+} as const;
+
+/**
+ * A subscription object for a client without the notification_settings_null capability: such
+ * clients take only booleans, so null notification settings become the user's default.
+ * wildcard_mentions_notify was nullable from its start and stays as it is, as in Zulip.
+ */
+export function inheritNotificationSettings(sub: Record<string, unknown>, userSettings: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...sub };
+  for (const [field, setting] of Object.entries(STREAM_NOTIFICATION_DEFAULTS)) {
+    if (out[field] === null) out[field] = Boolean(userSettings[setting]);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import type { Stream } from '@chat/db';
 import { SYSTEM_GROUPS } from '@chat/realm';
-import { streamObject } from '..';
+import { inheritNotificationSettings, streamObject, subscriptionObject, type SubscriptionRow } from '..';
 
 const now = new Date('2024-06-01T12:00:00Z');
 const row: Stream = {
@@ -27,5 +27,37 @@ it('has no weekly traffic for a channel younger than a week, and is not recently
   const young = { ...row, dateCreated: new Date('2024-05-29T00:00:00Z') } as Stream;
   expect(streamObject(young, { systemGroups, subscriberCount: 0, lastMessageAt: null, messagesLastFourWeeks: 10, now })).toMatchObject({
     stream_weekly_traffic: null, is_recently_active: false,
+  });
+});
+
+const sub: SubscriptionRow = {
+  color: '#76ce90', isMuted: true, pinToTop: false, desktopNotifications: null, emailNotifications: false,
+  pushNotifications: true, audibleNotifications: null, wildcardMentionsNotify: null,
+};
+
+it('gives a subscription as its channel plus the subscriber\'s own properties, null settings kept', () => {
+  const facts = { systemGroups, subscriberCount: 2, lastMessageAt: null, messagesLastFourWeeks: 0, now };
+  expect(subscriptionObject(row, sub, facts)).toEqual({
+    ...streamObject(row, facts),
+    color: '#76ce90', is_muted: true, in_home_view: false, pin_to_top: false, desktop_notifications: null,
+    email_notifications: false, push_notifications: true, audible_notifications: null, wildcard_mentions_notify: null,
+  });
+});
+
+it('carries the subscriber list it is given, full or partial', () => {
+  const facts = { systemGroups, subscriberCount: 2, lastMessageAt: null, messagesLastFourWeeks: null, now };
+  expect(streamObject(row, facts)).not.toHaveProperty('subscribers');
+  expect(streamObject(row, facts, { subscribers: [3, 9] })).toMatchObject({ subscribers: [3, 9] });
+  const partial = subscriptionObject(row, sub, facts, { partial_subscribers: [9] });
+  expect(partial).toMatchObject({ partial_subscribers: [9], color: '#76ce90' });
+  expect(partial).not.toHaveProperty('subscribers');
+});
+
+it('fills null notification settings from the user\'s defaults for clients that take no null', () => {
+  const facts = { systemGroups, subscriberCount: 2, lastMessageAt: null, messagesLastFourWeeks: null, now };
+  const settings = { enable_stream_desktop_notifications: true, enable_stream_audible_notifications: false, wildcard_mentions_notify: true };
+  expect(inheritNotificationSettings(subscriptionObject(row, sub, facts), settings)).toMatchObject({
+    desktop_notifications: true, audible_notifications: false, email_notifications: false, push_notifications: true,
+    wildcard_mentions_notify: null,
   });
 });

@@ -2,7 +2,7 @@
 import type { Stream } from '@chat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
 import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
-import { activeSubscriberIds, streamDict, subscriptionDict } from './stream-dicts';
+import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
 
 export interface StreamListQuery {
@@ -39,8 +39,7 @@ export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) 
     // Channels whose messages the user can read: public ones (not for guests) and their own.
     return q.includeCanAccessContent && ((!s.inviteOnly && !isGuest(actor)) || subscribed.has(s.id));
   });
-  const streams = [];
-  for (const s of picked) streams.push(await streamDict(db, s));
+  const streams = await streamDicts(db, picked);
   if (q.includeDefault) {
     // Default channels are a realm setting: a list of channel ids new users join.
     const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
@@ -79,12 +78,12 @@ export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number,
 /** The user's subscriptions with every field of the subscription object. */
 export async function listSubscriptions(deps: Deps, actor: Actor, includeSubscribers: boolean) {
   const subs = await deps.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
-  const out = [];
+  const rows = [];
   for (const sub of subs) {
     const subscribers = includeSubscribers ? await activeSubscriberIds(deps.db, sub.streamId) : undefined;
-    out.push(await subscriptionDict(deps.db, sub.stream as Stream, sub, subscribers));
+    rows.push({ stream: sub.stream as Stream, sub, subscribers });
   }
-  return out;
+  return subscriptionDicts(deps.db, rows);
 }
 
 /** Topics of a channel the user may read, most recently active first. */

@@ -1,8 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { ROLE } from '@chat/contracts';
 import type { Stream, Tx } from '@chat/db';
-import { streamObject } from '@chat/wire';
-import { systemGroupIds } from '../lib/groups';
+import { loadStreamFacts, streamObject } from '@chat/wire';
 
 /**
  * Whether a person of `role` may see that a channel exists, as the messaging service decides it
@@ -14,19 +13,9 @@ function maySee(stream: Stream, role: number, subscribed: boolean): boolean {
   return stream.inviteOnly ? role <= ROLE.ADMINISTRATOR : role <= ROLE.MEMBER;
 }
 
-async function streamObjects(tx: Tx, realmId: number, streams: Stream[]) {
-  const systemGroups = await systemGroupIds(tx, realmId);
-  const fourWeeksAgo = new Date(Date.now() - 28 * 86_400_000);
-  return Promise.all(
-    streams.map(async (s) => {
-      const [subscriberCount, last, messagesLastFourWeeks] = await Promise.all([
-        tx.subscription.count({ where: { streamId: s.id, active: true, user: { isActive: true } } }),
-        tx.message.findFirst({ where: { streamId: s.id }, orderBy: { id: 'desc' }, select: { dateSent: true } }),
-        tx.message.count({ where: { streamId: s.id, dateSent: { gte: fourWeeksAgo } } }),
-      ]);
-      return streamObject(s, { systemGroups, subscriberCount, lastMessageAt: last?.dateSent ?? null, messagesLastFourWeeks });
-    }),
-  );
+async function streamObjects(tx: Tx, streams: Stream[]) {
+  const facts = await loadStreamFacts(tx, streams);
+  return streams.map((s) => streamObject(s, facts.get(s.id)!));
 }
 
 /**
@@ -49,7 +38,7 @@ export async function announceChannelsForRole(tx: Tx, target: { id: number; real
       realmId: target.realmId,
       type: 'stream',
       users: [target.id],
-      event: { type: 'stream', op: 'create', streams: await streamObjects(tx, target.realmId, gained) },
+      event: { type: 'stream', op: 'create', streams: await streamObjects(tx, gained) },
     });
   }
   if (lost.length) {

@@ -1,0 +1,40 @@
+/**
+ * The one reader in this package: what channel objects need besides their rows. Every service
+ * that builds channel objects reads these counts here, so that "subscriber", "recent" and
+ * "traffic" mean the same in events, listings and register.
+ */
+import type { Db, Stream, Tx } from '@chat/db';
+import { TRAFFIC_WINDOW_DAYS, type StreamFacts } from './streams';
+
+/**
+ * Facts of `streams` (all of one realm) by channel id, in a fixed number of queries whatever the
+ * number of channels.
+ */
+export async function loadStreamFacts(db: Db | Tx, streams: Stream[], now = new Date()): Promise<Map<number, StreamFacts>> {
+  if (!streams.length) return new Map();
+  const realmId = streams[0]!.realmId;
+  const ids = streams.map((s) => s.id);
+  const since = new Date(now.getTime() - TRAFFIC_WINDOW_DAYS * 86_400_000);
+  const [groups, counts, last, recent] = await Promise.all([
+    db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } }),
+    db.subscription.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, active: true, user: { isActive: true } }, _count: { _all: true } }),
+    db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids } }, _max: { dateSent: true } }),
+    db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, dateSent: { gte: since } }, _count: { _all: true } }),
+  ]);
+  const systemGroups = new Map(groups.map((g) => [g.name, g.id]));
+  const countOf = new Map(counts.map((c) => [c.streamId, c._count._all]));
+  const lastOf = new Map(last.map((r) => [r.streamId, r._max.dateSent]));
+  const recentOf = new Map(recent.map((r) => [r.streamId, r._count._all]));
+  return new Map(
+    streams.map((s) => [
+      s.id,
+      {
+        systemGroups,
+        subscriberCount: countOf.get(s.id) ?? 0,
+        lastMessageAt: lastOf.get(s.id) ?? null,
+        messagesLastFourWeeks: recentOf.get(s.id) ?? 0,
+        now,
+      },
+    ]),
+  );
+}
