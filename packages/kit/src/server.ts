@@ -22,6 +22,12 @@ export async function listen(
     log?: Logger;
     keepAliveTimeoutMs?: number;
     /**
+     * Pending-connection queue. Node's default (511) overflows when thousands of clients
+     * reconnect at once, e.g. every long-poll of a gateway replica that just stopped, and the
+     * overflow is answered with resets. The kernel caps it at net.core.somaxconn.
+     */
+    backlog?: number;
+    /**
      * Sees each request before the app and returns true when it answered it itself: for a
      * path held open by thousands of clients at once (long-polls), where the app's per-request
      * machinery would cost more memory than the request.
@@ -38,7 +44,7 @@ export async function listen(
   const drainHooks: Array<() => void | Promise<void>> = [];
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
+    server.listen({ port: opts.port, host: opts.host, backlog: opts.backlog ?? 4096 }, () => {
       server.off('error', reject);
       resolve();
     });
