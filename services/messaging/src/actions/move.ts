@@ -78,7 +78,7 @@ async function dropCopiesOfUsersWithoutAccess(tx: Tx, actor: Actor, ids: number[
   const users = await tx.user.findMany({ where: { id: { in: holders.map((h) => h.userId) } } });
   const subs = new Set(await activeSubscriberIds(tx, target.id));
   const losers = users
-    .filter((u) => !subs.has(u.id) && (target.inviteOnly || u.role === 600))
+    .filter((u) => !subs.has(u.id) && (target.inviteOnly || (u.role === 600 && !target.isWebPublic)))
     .map((u) => u.id);
   if (!losers.length) return [];
   await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: losers } } });

@@ -49,13 +49,13 @@ export async function activeSubscriberIds(tx: Tx, streamId: number): Promise<num
 }
 
 /**
- * Users who may see a channel exists: everyone but guests for a public channel (plus
- * subscribed guests); subscribers and administrators for a private one. `extra` are users
- * about to be subscribed in the same transaction.
+ * Users who may see a channel exists: everyone for a web-public channel; everyone but guests
+ * for another public channel (plus subscribed guests); subscribers and administrators for a
+ * private one. `extra` are users about to be subscribed in the same transaction.
  */
 export async function streamViewerIds(tx: Tx, s: Stream, extra: number[]): Promise<number[]> {
   const subscribers = await activeSubscriberIds(tx, s.id);
-  const roleLimit = s.inviteOnly ? ROLE.ADMINISTRATOR : ROLE.MEMBER;
+  const roleLimit = s.inviteOnly ? ROLE.ADMINISTRATOR : s.isWebPublic ? ROLE.GUEST : ROLE.MEMBER;
   const byRole = await tx.user.findMany({
     where: { realmId: s.realmId, isActive: true, role: { lte: roleLimit } },
     select: { id: true },

@@ -63,7 +63,7 @@ export async function getStreamId(deps: Deps, actor: Actor, name: string): Promi
 
 export async function streamMembers(deps: Deps, actor: Actor, streamId: number): Promise<number[]> {
   const access = await accessStream(deps.db, actor, streamId);
-  if (isGuest(actor) && !access.sub?.active) throw errors.invalidStreamId();
+  if (isGuest(actor) && !access.sub?.active && !access.stream.isWebPublic) throw errors.invalidStreamId();
   return activeSubscriberIds(deps.db, streamId);
 }
 

@@ -42,13 +42,15 @@ export interface StreamAccess {
 }
 
 /**
- * What a user may see of one channel. Public channels are open to every member (not guests);
+ * What a user may see of one channel. Public channels are open to every member (guests only
+ * when the channel is web-public);
  * private ones only to subscribers, and a subscriber reads history from before they joined only
  * when the channel's history is public to subscribers.
  */
 export function streamAccessOf(actor: Actor, stream: Stream, sub: Subscription | null): StreamAccess {
   const subscribed = !!sub?.active;
-  const publicToUser = !stream.inviteOnly && !isGuest(actor);
+  // Web-public channels are open to guests too (as to spectators); other public ones are not.
+  const publicToUser = !stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic);
   const canSee = publicToUser || subscribed || (stream.inviteOnly && isAdmin(actor));
   const canReadHistory = (publicToUser && stream.historyPublicToSubscribers) || (subscribed && stream.historyPublicToSubscribers);
   return { stream, sub, canSee, canReadHistory };

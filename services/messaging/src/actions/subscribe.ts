@@ -42,7 +42,7 @@ async function canSubscribeOthers(tx: Tx, actor: Actor, stream: Stream | null): 
 /** Whether the actor may join (or add people to) an existing channel at all. */
 async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Promise<boolean> {
   if (stream.isArchived) return false;
-  if (!stream.inviteOnly && !isGuest(actor)) return true;
+  if (!stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic)) return true;
   const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
   if (sub?.active) return true;
   // Administrators may add subscribers to private channels they are not in.

@@ -1,11 +1,12 @@
 /** Typing notifications: composing a message, and editing one. Nothing is stored. */
 import { errors } from '@chat/contracts';
-import { isGuest, type Actor, type Deps } from '../lib/context';
+import type { Actor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { messageKind, parseDirectTargets } from '../lib/recipients';
 import { normalizeTopic } from '../lib/text';
 import { accessMessage } from './message-access';
 import { activeSubscriberIds } from './stream-dicts';
+import { streamAccessOf } from './streams-access';
 
 export interface TypingRequest {
   op: string;
@@ -55,7 +56,8 @@ export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Pr
   const stream = await deps.db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
   if (!stream) throw errors.invalidStreamId();
   const subscribers = await activeSubscriberIds(deps.db, stream.id);
-  if ((stream.inviteOnly || isGuest(actor)) && !subscribers.includes(actor.userId)) throw errors.invalidStreamId();
+  const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
+  if (!streamAccessOf(actor, stream, sub).canSee || (stream.inviteOnly && !sub?.active)) throw errors.invalidStreamId();
   await recordEvent(deps.db, {
     realmId: actor.realmId,
     type: 'typing',
