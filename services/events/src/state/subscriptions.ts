@@ -56,8 +56,9 @@ export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<
       (sub.active ? subscriptions : unsubscribed).push(nullable ? full : inheritNotificationSettings(full, settings));
     } else if (!isGuest && (!s.inviteOnly || isAdmin)) {
       neverSubscribed.push(streamObject(s, facts.get(s.id)!, list));
-    } else if (userId === undefined && s.isWebPublic) {
-      neverSubscribed.push(streamObject(s, facts.get(s.id)!));
+    } else if (s.isWebPublic && !s.inviteOnly) {
+      // Web-public channels: guests see them and their subscribers; spectators only the channel.
+      neverSubscribed.push(streamObject(s, facts.get(s.id)!, userId === undefined ? undefined : subscriberList(opts.includeSubscribers, subscribers, partial)));
     }
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
@@ -89,7 +90,7 @@ export async function streamsSection(db: Db, opts: StateOptions): Promise<Record
   ]);
   const subscribed = new Set(mine.map((s) => s.streamId));
   const visible = streams.filter((s) =>
-    userId === undefined ? s.isWebPublic : !s.inviteOnly ? opts.identity.role !== ROLE.GUEST || subscribed.has(s.id) : isAdmin || subscribed.has(s.id),
+    userId === undefined ? s.isWebPublic : !s.inviteOnly ? opts.identity.role !== ROLE.GUEST || s.isWebPublic || subscribed.has(s.id) : isAdmin || subscribed.has(s.id),
   );
   const facts = await loadStreamFacts(db, visible);
   return { streams: visible.map((s) => streamObject(s, facts.get(s.id)!)) };

@@ -190,3 +190,19 @@ it('rejects malformed client_capabilities and narrows', async () => {
   expect((await reg({ narrow: '[["stream"]]' })).body.code).toBe('BAD_REQUEST');
   expect((await reg({ narrow: '[{"operator": "stream", "operand": "Denmark"}]' })).status).toBe(200);
 });
+
+describe('guests and web-public channels', () => {
+  it('shows a guest web-public channels (with their subscribers) but no other public channel it is not in', async () => {
+    const ordinary = await env.db.stream.create({ data: { realmId: realm.realmId, name: 'Ordinary', nameKey: 'ordinary' } });
+    const body = (await reg({ include_subscribers: 'true', fetch_event_types: JSON.stringify(['subscription', 'stream']) }, realm.guest)).body;
+    expect(body.subscriptions).toEqual([]);
+    const never = body.never_subscribed.map((s: { stream_id: number }) => s.stream_id);
+    expect(never).toContain(denmark);
+    expect(never).not.toContain(ordinary.id);
+    expect(never).not.toContain(secret);
+    expect(body.never_subscribed.find((s: { stream_id: number }) => s.stream_id === denmark).subscribers).toEqual([realm.member.id, realm.member2.id].sort((a, b) => a - b));
+    expect(body.streams.map((s: { stream_id: number }) => s.stream_id)).toEqual([denmark]);
+    const member = (await reg({ fetch_event_types: JSON.stringify(['subscription']) })).body;
+    expect(member.never_subscribed.map((s: { stream_id: number }) => s.stream_id)).toContain(ordinary.id);
+  });
+});
