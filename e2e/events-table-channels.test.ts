@@ -288,6 +288,23 @@ describe('who may see a channel changes', () => {
       .toMatchObject({ stream_ids: [cyprus] });
   });
 
+  it('a web-public channel: metadata and peers to guests too; a guest may join it', async () => {
+    let globe = 0;
+    const inGlobe = on(() => globe);
+    const created = await t.after(() => t.ok('POST', '/users/me/subscriptions', 'owner', { subscriptions: [{ name: 'Globe' }], is_web_public: true }));
+    globe = (await t.ok('GET', '/get_stream_id', 'guest', { stream: 'Globe' })).stream_id;
+    expect(t.expectTo(created, EVERYONE, (e) => isType('stream', 'create')(e) && inGlobe(e)).guest.streams)
+      .toEqual([expect.objectContaining({ stream_id: globe, is_web_public: true, invite_only: false })]);
+    const updated = await t.after(() => t.ok('PATCH', `/streams/${globe}`, 'owner', { description: 'All the world' }));
+    t.expectTo(updated, EVERYONE, (e) => isType('stream', 'update')(e) && inGlobe(e));
+    const joined = await t.after(() => t.ok('POST', '/users/me/subscriptions', 'guest', { subscriptions: [{ name: 'Globe' }] }));
+    t.expectTo(joined, ['guest'], (e) => isType('subscription', 'add')(e) && inGlobe(e));
+    expect(t.expectTo(joined, ['owner', 'admin', 'moderator', 'member', 'member2', 'bot'], (e) => isType('subscription', 'peer_add')(e) && inGlobe(e)).member.user_ids)
+      .toEqual([t.idOf('guest')]);
+    const sent = await t.after(() => t.ok('POST', '/messages', 'owner', { type: 'stream', to: 'Globe', topic: 'stage', content: 'All the world\'s a stage' }));
+    t.expectTo(sent, ['owner', 'guest'], isType('message'));
+  });
+
   it('a role change shows or hides private channels', async () => {
     const promoted = await t.after(() => t.ok('PATCH', `/users/${t.idOf('member2')}`, 'owner', { role: 200 }));
     // Elsinore too: member2 left that private channel earlier.
