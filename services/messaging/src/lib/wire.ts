@@ -2,8 +2,8 @@
  * The message object clients receive, built for a batch of messages with a fixed number of
  * queries whatever the batch size (senders, channels, conversations, reactions, realm).
  */
-import { createHash } from 'node:crypto';
-import type { Message, Tx } from '@chat/db';
+import type { Message, Tx, User } from '@chat/db';
+import { avatarUrlField, EMAIL_VISIBILITY, emailVisibilityOf } from '@chat/wire';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
 import { compileLinkifier, expandTemplate } from '../markdown/dialect';
 
@@ -18,15 +18,7 @@ export interface WireOptions {
 
 export type WireMessage = Record<string, unknown> & { id: number };
 
-interface WireUser {
-  id: number;
-  email: string;
-  deliveryEmail: string;
-  fullName: string;
-  avatarSource: string;
-  avatarVersion: number;
-  settings: unknown;
-}
+type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
 
 /**
  * recipient_id identifies the conversation: channels and direct conversations live in different
@@ -37,17 +29,12 @@ export function recipientIdOf(m: Pick<Message, 'streamId' | 'conversationId'>): 
   return m.streamId !== null ? m.streamId * 2 : (m.conversationId ?? 0) * 2 + 1;
 }
 
-export function gravatarUrl(email: string, version: number): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
-}
-
-/** avatar_url of a user, or null when the client computes gravatars itself and may see the email. */
+/**
+ * avatar_url of a message's sender: null when the client computes gravatars itself and anyone
+ * may see the address it would hash, as in the sender's User object (@chat/wire).
+ */
 export function avatarUrlOf(u: WireUser, opts: { clientGravatar: boolean; realmUrl: string }): string | null {
-  if (u.avatarSource === 'U') return `${opts.realmUrl}/avatar/${u.id}?version=${u.avatarVersion}`;
-  const visibility = Number((u.settings as Record<string, unknown> | null)?.email_address_visibility ?? 1);
-  if (opts.clientGravatar && visibility === 1) return null;
-  return gravatarUrl(u.deliveryEmail, u.avatarVersion);
+  return avatarUrlField(u, { ...opts, emailPublic: emailVisibilityOf(u) === EMAIL_VISIBILITY.EVERYONE });
 }
 
 export function displayTopic(topic: string, allowEmpty: boolean): string {
@@ -74,7 +61,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
   for (const r of reactions) userIds.add(r.userId);
   const users = await db.user.findMany({
     where: { id: { in: [...userIds] } },
-    select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true },
+    select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true },
   });
   const userById = new Map(users.map((u) => [u.id, u]));
   const realmStr = new Map(realms.map((r) => [r.id, r.stringId]));

@@ -1,4 +1,6 @@
 import { flagBit } from '@chat/contracts';
+import { TEST_REALM_URL } from '@chat/testing';
+import { userObject } from '@chat/wire';
 import { outboxEvents, startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -167,6 +169,23 @@ describe('GET /messages', () => {
     );
     expect(m).toMatchObject({ content: '<p>m0</p>', flags: [], sender_id: h.realm.owner.id, type: 'stream', display_recipient: 'Denmark' });
     expect(m.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+  });
+
+  it('gives each sender the avatar_url of their User object under client_gravatar', async () => {
+    const { bot, member, member2 } = h.realm;
+    const send = async (user: typeof bot) =>
+      (await h.api.post('/api/v1/messages').set(h.as(user)).type('form').send({ type: 'direct', to: JSON.stringify([member.id]), content: 'hi' })).body.id as number;
+    const { settings } = await h.env.db.user.findUniqueOrThrow({ where: { id: member2.id } });
+    await h.env.db.user.update({ where: { id: member2.id }, data: { settings: { ...(settings as object), email_address_visibility: 3 } } });
+    const fromBot = await send(bot);
+    const fromHidden = await send(member2);
+    const res = await h.api.get('/api/v1/messages').set(h.as(member)).query({ message_ids: JSON.stringify([fromBot, fromHidden]), client_gravatar: 'true' });
+    const users = await Promise.all([bot.id, member2.id].map((id) => h.env.db.user.findUniqueOrThrow({ where: { id } })));
+    const expected = users.map((u) => userObject(u, { id: member.id, role: member.role }, { realmUrl: TEST_REALM_URL, clientGravatar: true }).avatar_url);
+    // Bots and people whose address not everyone may see: the client cannot compute those.
+    expect(res.body.messages.map((m: { avatar_url: unknown }) => m.avatar_url)).toEqual(expected);
+    expect(expected.every((url) => typeof url === 'string')).toBe(true);
+    await h.env.db.user.update({ where: { id: member2.id }, data: { settings: settings as object } });
   });
 
   it('reports unread parameters as ignored', async () => {
