@@ -6,6 +6,21 @@ export const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 40
 export type Role = (typeof ROLE)[keyof typeof ROLE];
 export const ROLES: readonly number[] = Object.values(ROLE);
 
+/**
+ * Names of the system groups every realm has, as clients see them in user group objects. They
+ * back every group-setting value ("who may do X"); @chat/realm creates and nests them.
+ */
+export const SYSTEM_GROUPS = {
+  nobody: 'role:nobody',
+  owners: 'role:owners',
+  administrators: 'role:administrators',
+  moderators: 'role:moderators',
+  fullMembers: 'role:fullmembers',
+  members: 'role:members',
+  everyone: 'role:everyone',
+  internet: 'role:internet',
+} as const;
+
 export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
 
 export const LIMITS = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from '@chat/db';
-import { recordEvent } from '@chat/bus';
 import { ROLE } from '@chat/contracts';
+import { announceNewUser } from './announce-user';
 import { directGroupForRole, SYSTEM_GROUPS, SYSTEM_GROUP_NESTING } from './groups';
 import { initialUserSettings } from './settings';
 
@@ -57,16 +57,20 @@ export interface NewUser {
    */
   fakeEmailDomain?: string;
   /**
-   * false: the caller records the realm_user add event itself (per-viewer fields such as
-   * delivery_email, and only to those who may access the new user). Default true: one event
-   * to the whole realm.
+   * false: the caller announces the account itself (announceNewUser, to those who may access
+   * it). Default true: announced to every active user of the realm.
    */
   announce?: boolean;
+  /**
+   * Realm URL for the announced User object's avatar_url. A new account's avatar is its
+   * Gravatar, which needs none, so callers without one may leave it out.
+   */
+  realmUrl?: string;
 }
 
 /**
  * Creates a user (or bot) with the realm's default settings and system-group membership, and
- * announces it to the realm, all in the caller's transaction.
+ * announces it to the realm (announceNewUser), all in the caller's transaction.
  */
 export async function doCreateUserInTx(tx: Tx, input: NewUser) {
   const realm = await tx.realm.findUniqueOrThrow({ where: { id: input.realmId } });
@@ -94,31 +98,8 @@ export async function doCreateUserInTx(tx: Tx, input: NewUser) {
   const group = await tx.userGroup.findFirstOrThrow({ where: { realmId: input.realmId, name: directGroupForRole(role) } });
   await tx.userGroupMember.create({ data: { groupId: group.id, userId: user.id } });
   if (input.announce === false) return user;
-  await recordEvent(tx, {
-    realmId: input.realmId,
-    type: 'realm_user',
-    users: 'realm',
-    event: {
-      type: 'realm_user',
-      op: 'add',
-      person: {
-        user_id: user.id,
-        email: user.email,
-        full_name: user.fullName,
-        role: user.role,
-        is_admin: role <= ROLE.ADMINISTRATOR,
-        is_owner: role === ROLE.OWNER,
-        is_guest: role === ROLE.GUEST,
-        is_bot: user.isBot,
-        bot_type: user.botType,
-        bot_owner_id: user.botOwnerId,
-        is_active: true,
-        timezone: user.timezone,
-        date_joined: user.dateJoined.toISOString(),
-        avatar_version: user.avatarVersion,
-      },
-    },
-  });
+  const active = await tx.user.findMany({ where: { realmId: input.realmId, isActive: true }, select: { id: true } });
+  await announceNewUser(tx, user, { audience: active.map((u) => u.id), realmUrl: input.realmUrl ?? '' });
   return user;
 }
 

@@ -1,19 +1,11 @@
-import { ROLE } from '@chat/contracts';
+import { ROLE, SYSTEM_GROUPS } from '@chat/contracts';
 
 /**
  * System groups back every group-setting value ("who may do X"). Each role group contains the
- * roles above it through subgroups, the way clients of this API expect to see them.
+ * roles above it through subgroups, the way clients of this API expect to see them. Their names
+ * are part of the API, so they are defined in @chat/contracts (and re-exported here).
  */
-export const SYSTEM_GROUPS = {
-  nobody: 'role:nobody',
-  owners: 'role:owners',
-  administrators: 'role:administrators',
-  moderators: 'role:moderators',
-  fullMembers: 'role:fullmembers',
-  members: 'role:members',
-  everyone: 'role:everyone',
-  internet: 'role:internet',
-} as const;
+export { SYSTEM_GROUPS };
 
 /** Group a user of each role is a direct member of. */
 export function directGroupForRole(role: number): string {

@@ -1,4 +1,5 @@
 export * from './groups';
 export * from './settings';
 export * from './actions';
+export * from './announce-user';
 export * from './realm-settings';

@@ -1,6 +1,6 @@
 /** User groups as GET /user_groups, user_group events and register's realm_user_groups give them. */
 import type { UserGroup } from '@chat/db';
-import { SYSTEM_GROUPS } from '@chat/realm';
+import { SYSTEM_GROUPS } from '@chat/contracts';
 import { unixSeconds } from './time';
 
 /** A group row with its direct members and direct subgroups. */

@@ -4,7 +4,7 @@
  * `subscriptions` and `unsubscribed` give them.
  */
 import type { Stream, Subscription } from '@chat/db';
-import { SYSTEM_GROUPS } from '@chat/realm';
+import { SYSTEM_GROUPS } from '@chat/contracts';
 import { unixSeconds } from './time';
 
 /** A channel with a message this recent is "recently active". */

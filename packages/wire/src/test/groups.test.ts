@@ -1,4 +1,4 @@
-import { SYSTEM_GROUPS } from '@chat/realm';
+import { SYSTEM_GROUPS } from '@chat/contracts';
 import { groupSettingDefaults, userGroupObject, userGroupObjects, type UserGroupRow } from '..';
 
 const created = new Date('2024-05-01T09:30:45Z');

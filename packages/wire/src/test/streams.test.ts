@@ -1,5 +1,5 @@
 import type { Stream } from '@chat/db';
-import { SYSTEM_GROUPS } from '@chat/realm';
+import { SYSTEM_GROUPS } from '@chat/contracts';
 import { inheritNotificationSettings, streamObject, subscriptionObject, type SubscriptionRow } from '..';
 
 const now = new Date('2024-06-01T12:00:00Z');

@@ -1,0 +1,40 @@
+import type { Tx, User } from '@chat/db';
+import { recordEvent } from '@chat/bus';
+import { canSeeDeliveryEmail, emailVisibilityOf, userObject } from '@chat/wire';
+import { directGroupForRole } from './groups';
+
+export interface Announcement {
+  /** Active users who may access the new account: they get realm_user add. */
+  audience: number[];
+  /** Realm URL, for avatar URLs that go through this server. */
+  realmUrl: string;
+}
+
+/**
+ * Announces a new account, in the caller's transaction: realm_user add with the User object to
+ * `audience`, one event per distinct view (delivery_email as each viewer may see it); then its
+ * membership of its role's system group to every active user, as user_group add_members, as for
+ * a role change. Every way of creating an account ends here, so clients see one shape.
+ */
+export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl }: Announcement): Promise<void> {
+  const viewers = await tx.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true }, orderBy: { id: 'asc' } });
+  const target = { id: user.id, isBot: user.isBot, visibility: emailVisibilityOf(user) };
+  const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, target));
+  const notSeeing = viewers.filter((v) => !canSeeDeliveryEmail(v, target));
+  for (const group of [seeing, notSeeing]) {
+    if (!group.length) continue;
+    // A brand-new person has no custom profile data yet: {} rather than leaving it out.
+    const person = userObject(user, group[0]!, { realmUrl, clientGravatar: false, profileData: user.isBot ? undefined : {} });
+    await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person } });
+  }
+  const [roleGroup, active] = await Promise.all([
+    tx.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: directGroupForRole(user.role) } }),
+    tx.user.findMany({ where: { realmId: user.realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } }),
+  ]);
+  await recordEvent(tx, {
+    realmId: user.realmId,
+    type: 'user_group',
+    users: active.map((u) => u.id),
+    event: { type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [user.id] },
+  });
+}
