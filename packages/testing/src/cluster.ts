@@ -11,13 +11,37 @@ import type { TestEnv } from './index';
 
 const root = path.resolve(__dirname, '../../..');
 const BACKENDS = ['messaging', 'users', 'events', 'uploads', 'push'] as const;
+/** How much of a process's output is kept for failure messages. */
+const OUTPUT_TAIL = 20000;
+/** SIGTERM lets a process drain; after this long it is killed. */
+const STOP_GRACE_MS = 15000;
 
-export interface ClusterProcess {
+/** One real service process. */
+export interface ServiceProcess {
   service: ServiceName;
+  /** SERVICE_NAME of the process (its name in logs and leases): `service` unless given. */
+  label: string;
   url: string;
   port: number;
   child: ChildProcess;
-  output: string[];
+  /** The tail of what the process wrote, for failure messages. */
+  output(): string;
+  /**
+   * Sends `signal` (SIGTERM: drain and exit) and waits for the exit, killing the process if it
+   * has not exited after a grace period; resolves with the exit code (null after a signal).
+   */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILL: a crash, no shutdown hooks (leases and pending entries are left behind). */
+  kill(): Promise<void>;
+}
+
+/** A process of a cluster started by startCluster. */
+export type ClusterProcess = ServiceProcess;
+
+export interface StartServiceOptions {
+  /** SERVICE_NAME of the process, e.g. "events-a" for one of two replicas. */
+  label?: string;
+  readyTimeoutMs?: number;
 }
 
 export interface Cluster {
@@ -50,26 +74,63 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitReady(proc: ClusterProcess, timeoutMs = 60000): Promise<void> {
+/**
+ * Starts `service` as production runs it, configured by `env` (over this process's environment,
+ * LOG_LEVEL warn unless given), on a free port, and resolves once it answers /readyz. A process
+ * that exits or is not ready in time is killed, and the error carries its output.
+ */
+export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
+  const label = opts.label ?? service;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', SERVICE_NAME: label },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const proc: ServiceProcess = {
+    service,
+    label,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (!running()) return exited;
+      const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.kill(signal);
+      const code = await exited;
+      clearTimeout(force);
+      return code;
+    },
+    async kill() {
+      if (running()) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  const timeoutMs = opts.readyTimeoutMs ?? 60000;
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) {
-      throw new Error(`${proc.service} exited (${proc.child.exitCode}) while starting:\n${proc.output.join('')}`);
-    }
-    try {
-      if ((await fetch(`${proc.url}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
+  for (;;) {
+    if (!running()) throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
+    if (await fetch(`${proc.url}/readyz`).then((r) => r.ok, () => false)) return proc;
+    if (Date.now() > deadline) {
+      await proc.kill();
+      throw new Error(`${label} was not ready after ${timeoutMs} ms:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${proc.service} was not ready after ${timeoutMs} ms:\n${proc.output.join('')}`);
 }
 
 export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Promise<Cluster> {
   const processes: ClusterProcess[] = [];
   const baseEnv: Record<string, string> = {
-    ...(process.env as Record<string, string>),
     ...env.env,
     LOG_LEVEL: process.env.CLUSTER_LOG_LEVEL ?? 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
@@ -78,21 +139,8 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
   const backendUrls: Record<string, string> = {};
 
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
-      cwd: root,
-      env: { ...baseEnv, ...backendUrls, ...extra, PORT: String(port), HOST: '127.0.0.1', SERVICE_NAME: service },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const proc: ClusterProcess = { service, port, url: `http://127.0.0.1:${port}`, child, output: [] };
-    const keep = (chunk: Buffer) => {
-      proc.output.push(chunk.toString());
-      if (proc.output.length > 200) proc.output.shift();
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra });
     processes.push(proc);
-    await waitReady(proc);
     return proc;
   };
 
@@ -106,7 +154,7 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     }
     await Promise.all(Array.from({ length: opts.replicas?.gateway ?? 1 }, () => launch('gateway')));
   } catch (err) {
-    await Promise.all(processes.map((p) => stopProcess(p, 'SIGKILL')));
+    await Promise.all(processes.map((p) => p.kill()));
     throw err;
   }
 
@@ -120,21 +168,11 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     },
     processes,
     addReplica: (service, extra) => launch(service, extra),
-    kill: (proc, signal = 'SIGTERM') => stopProcess(proc, signal),
+    kill: async (proc, signal = 'SIGTERM') => {
+      await proc.stop(signal);
+    },
     async stop() {
-      await Promise.all(processes.map((p) => stopProcess(p, 'SIGTERM')));
+      await Promise.all(processes.map((p) => p.stop()));
     },
   };
-}
-
-function stopProcess(proc: ClusterProcess, signal: NodeJS.Signals): Promise<void> {
-  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => proc.child.kill('SIGKILL'), 15000);
-    proc.child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    proc.child.kill(signal);
-  });
 }

@@ -20,7 +20,7 @@ import { recordEvent } from '@chat/bus';
 import { createTestDatabase } from '@chat/db/testing';
 import { doCreateRealm, doCreateUser } from '@chat/realm';
 import { QueueStore } from '@chat/queues';
-import { startService, type ServiceProcess } from '../src/test/cluster/processes';
+import { startService, type ServiceProcess } from '@chat/testing';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10000);
 const USERS = Number(process.env.BENCH_USERS ?? 100);
@@ -59,11 +59,11 @@ async function main() {
       const u = await doCreateUser(database.db, { realmId: realm.id, email: `u${i}@bench.test`, fullName: `User ${i}` });
       users.push({ id: u.id, auth: `Basic ${Buffer.from(`${u.email}:${u.apiKey}`).toString('base64')}` });
     }
-    const events = await startService('events', { ...env, STREAM_PARTITIONS: '4' }, 'events-bench');
+    const events = await startService('events', { ...env, STREAM_PARTITIONS: '4' }, { label: 'events-bench' });
     procs.push(events);
     const gateway = await startService('gateway', {
       ...env, EVENTS_URL: events.url, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600',
-    }, 'gateway-bench');
+    }, { label: 'gateway-bench' });
     procs.push(gateway);
     const gatewayPid = gateway.child.pid!;
     const idleRss = rssMb(gatewayPid);

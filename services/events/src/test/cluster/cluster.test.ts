@@ -4,8 +4,7 @@
  */
 import request from 'supertest';
 import { recordEvent } from '@chat/bus';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
-import { startService, type ServiceProcess } from './processes';
+import { seedRealm, setupTestEnv, startService, type SeededRealm, type SeededUser, type ServiceProcess, type TestEnv } from '@chat/testing';
 
 const HOST = 'chat.test';
 let env: TestEnv;
@@ -20,11 +19,11 @@ beforeAll(async () => {
   realms = [];
   for (const sub of subdomains) realms.push(await seedRealm(env.db, sub));
   const events = { ...env.env, STREAM_PARTITIONS: '4', PARTITION_LEASE_MS: '1000' };
-  [eventsA, eventsB] = await Promise.all([startService('events', events, 'events-a'), startService('events', events, 'events-b')]);
+  [eventsA, eventsB] = await Promise.all([startService('events', events, { label: 'events-a' }), startService('events', events, { label: 'events-b' })]);
   const gw = (eventsUrl: string) => ({
     ...env.env, EVENTS_URL: eventsUrl, EXTERNAL_HOST: HOST, EVENTS_HEARTBEAT_SECONDS: '1.5', RATE_LIMIT_PER_MINUTE: '0',
   });
-  gateways = await Promise.all([startService('gateway', gw(eventsA.url), 'gateway-1'), startService('gateway', gw(eventsB.url), 'gateway-2')]);
+  gateways = await Promise.all([startService('gateway', gw(eventsA.url), { label: 'gateway-1' }), startService('gateway', gw(eventsB.url), { label: 'gateway-2' })]);
   // Both replicas hold partitions before the first burst.
   await until(async () => new Set(Object.values(await leaseOwners())).size === 2, 15000, 'partitions never spread over both replicas');
 }, 90000);

@@ -13,9 +13,8 @@ import request from 'supertest';
 import type { Cluster, Redis } from 'ioredis';
 import { createBlockingRedis, createRedis, isCluster, keyspace, recordEvent, StreamConsumer, type StreamEntry } from '@chat/bus';
 import { QueueStore, QueueWaiter } from '@chat/queues';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { freePort, seedRealm, setupTestEnv, startService, type SeededRealm, type SeededUser, type ServiceProcess, type TestEnv } from '@chat/testing';
 import { IndexSweeper } from '../../fanout/sweeper';
-import { freePort, startService, type ServiceProcess } from './processes';
 
 const HOST = 'chat.test';
 const PARTITIONS = 4;
@@ -202,9 +201,9 @@ class Client {
 
 it('fans events recorded in the outbox out to long-polls, in order, through real events and gateway processes', async () => {
   const clusterEnv = { ...env.env, REDIS_URL: clusterUrl, STREAM_PARTITIONS: String(PARTITIONS), PARTITION_LEASE_MS: '1000' };
-  services.push(...(await Promise.all([startService('events', clusterEnv, 'events-a'), startService('events', clusterEnv, 'events-b')])));
+  services.push(...(await Promise.all([startService('events', clusterEnv, { label: 'events-a' }), startService('events', clusterEnv, { label: 'events-b' })])));
   const gw = { ...clusterEnv, EVENTS_URL: services[0]!.url, EXTERNAL_HOST: HOST, RATE_LIMIT_PER_MINUTE: '1000' };
-  const gateways = await Promise.all([startService('gateway', gw, 'gateway-1'), startService('gateway', gw, 'gateway-2')]);
+  const gateways = await Promise.all([startService('gateway', gw, { label: 'gateway-1' }), startService('gateway', gw, { label: 'gateway-2' })]);
   services.push(...gateways);
 
   const clients = realms.flatMap((realm, r) => [realm.member, realm.member2, realm.owner].map((u) => new Client(u, subdomains[r]!)));
