@@ -3,3 +3,4 @@ export * from './settings';
 export * from './actions';
 export * from './announce-user';
 export * from './realm-settings';
+export * from './access';

@@ -6,7 +6,7 @@
  */
 import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import { realmGroupSettings, SYSTEM_GROUPS, type GroupSettingValue } from '@chat/realm';
+import { realmGroupSettings, SYSTEM_GROUPS, type GroupSettingValue, usersSharingWithGuest } from '@chat/realm';
 import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow as Row } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -43,19 +43,7 @@ async function accessibleUserIds(db: Db, opts: StateOptions, viewerId: number): 
   const ids = new Map(groups.map((g) => [g.name, g.id]));
   const value = realmGroupSettings(opts.realm.settings, ids).can_access_all_users_group ?? ids.get(SYSTEM_GROUPS.everyone)!;
   if (await inGroupSetting(db, realmId, value, viewerId)) return null;
-  const rows = await db.$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT id FROM users WHERE realm_id = $2 AND (is_bot OR id = $1)
-     UNION
-     SELECT s2.user_id FROM subscriptions s1
-       JOIN subscriptions s2 ON s2.stream_id = s1.stream_id AND s2.active
-      WHERE s1.user_id = $1 AND s1.active
-     UNION
-     SELECT g.id FROM direct_conversations c, unnest(c.member_ids) AS g(id)
-      WHERE c.realm_id = $2 AND $1 = ANY(c.member_ids)`,
-    viewerId,
-    realmId,
-  );
-  return new Set(rows.map((r) => r.id));
+  return usersSharingWithGuest(db, realmId, viewerId);
 }
 
 async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: number): Promise<Row[]> {

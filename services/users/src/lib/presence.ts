@@ -1,3 +1,4 @@
+import { usersSharingWithGuest } from '@chat/realm';
 /**
  * Presence data: the timing rules and the realm-wide read behind POST /users/me/presence and
  * GET /realm/presence. The two formats (modern keyed by user id, legacy keyed by email) are
@@ -61,19 +62,7 @@ export async function accessibleUserIds(db: Reader, realmId: number, viewer: { i
   if (viewer.role !== ROLE.GUEST) return null;
   const test = await groupPredicate(db, realmId, await realmGroupSetting(db, realmId, 'can_access_all_users_group'));
   if (test(viewer)) return null;
-  const rows = await db.$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT id FROM users WHERE realm_id = $2 AND (is_bot OR id = $1)
-     UNION
-     SELECT s2.user_id FROM subscriptions s1
-       JOIN subscriptions s2 ON s2.stream_id = s1.stream_id AND s2.active
-      WHERE s1.user_id = $1 AND s1.active
-     UNION
-     SELECT g.id FROM direct_conversations c, unnest(c.member_ids) AS g(id)
-      WHERE c.realm_id = $2 AND $1 = ANY(c.member_ids)`,
-    viewer.id,
-    realmId,
-  );
-  return new Set(rows.map((r) => r.id));
+  return usersSharingWithGuest(db, realmId, viewer.id);
 }
 
 export interface RealmPresenceQuery {
