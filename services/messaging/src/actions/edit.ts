@@ -13,6 +13,7 @@ import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdow
 import { accessMessage, messageAudience } from './message-access';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, streamAccessOf } from './streams-access';
 import { mentionFlags } from './mentions';
+import { usersAlertedBy } from './send';
 import { moveMessages, RESOLVED_PREFIX } from './move';
 import { topicLinks } from '../lib/wire';
 import { compileLinkifier } from '../markdown/dialect';
@@ -98,7 +99,7 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
           lastEditTime: now,
         },
       });
-      await refreshMentionFlags(tx, message, rendered);
+      await refreshContentFlags(tx, message, rendered, content);
     }
 
     let moved = [message.id];
@@ -169,11 +170,17 @@ export async function prependHistory(tx: Tx, messageId: number, entry: Record<st
   await tx.message.update({ where: { id: messageId }, data: { editHistory: [entry, ...history] as never } });
 }
 
-/** Mentions can change with content: recompute the mention bits of every existing copy. */
-async function refreshMentionFlags(tx: Tx, message: Message, rendered: RenderResult): Promise<void> {
+/**
+ * Mentions and alert words can change with content: recompute those bits of every existing
+ * copy, as sending sets them (the sender's own alert words do not flag their message).
+ */
+async function refreshContentFlags(tx: Tx, message: Message, rendered: RenderResult, content: string): Promise<void> {
   const rows = await tx.userMessage.findMany({ where: { messageId: message.id } });
+  const alerted = await usersAlertedBy(tx, rows.map((r) => r.userId).filter((id) => id !== message.senderId), content);
+  const alertBit = flagBit('has_alert_word');
   for (const r of rows) {
-    const flags = (r.flags & ~MENTION_BITS) | mentionFlags(r.userId, rendered, message.streamId !== null, new Set());
+    let flags = (r.flags & ~(MENTION_BITS | alertBit)) | mentionFlags(r.userId, rendered, message.streamId !== null, new Set());
+    if (alerted.has(r.userId)) flags |= alertBit;
     if (flags !== r.flags) await tx.userMessage.update({ where: { userId_messageId: { userId: r.userId, messageId: message.id } }, data: { flags } });
   }
 }

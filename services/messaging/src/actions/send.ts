@@ -250,7 +250,7 @@ async function senderAvatarIsPublicGravatar(tx: Tx, userId: number): Promise<boo
 }
 
 /** Recipients with an alert word that appears in the message as a whole word (any case). */
-async function usersAlertedBy(tx: Tx, userIds: number[], content: string): Promise<Set<number>> {
+export async function usersAlertedBy(tx: Tx, userIds: number[], content: string): Promise<Set<number>> {
   if (!userIds.length) return new Set();
   const words = await tx.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } });
   const text = content.toLowerCase();

@@ -70,6 +70,31 @@ describe('content edits', () => {
     expect((await patch(id, {})).body.msg).toBe('Nothing to change');
   });
 
+  it('re-checks alert words on a content edit and sends each recipient its new flags', async () => {
+    const { member, member2, owner } = h.realm;
+    await h.env.db.alertWord.create({ data: { realmId: h.realm.realmId, userId: member2.id, word: 'dragon' } });
+    await h.env.db.alertWord.create({ data: { realmId: h.realm.realmId, userId: member.id, word: 'dragon' } });
+    const id = await send(member, 'lair', 'nothing to see');
+    const alerted = async () =>
+      (await h.env.db.userMessage.findMany({ where: { messageId: id } }))
+        .filter((r) => flagNames(BigInt(r.flags)).includes('has_alert_word'))
+        .map((r) => r.userId);
+    expect(await alerted()).toEqual([]);
+
+    expect((await patch(id, { content: 'here be a Dragon' })).status).toBe(200);
+    // The sender's own alert word does not flag their message, as on sending.
+    expect(await alerted()).toEqual([member2.id]);
+    let event = (await outboxEvents(h.env, 'update_message')).filter((e) => e.event.message_id === id).at(-1)!;
+    expect(event.user_flags[String(member2.id)]).toContain('has_alert_word');
+    expect(event.user_flags[String(owner.id)]).not.toContain('has_alert_word');
+    expect(event.user_flags[String(member.id)]).not.toContain('has_alert_word');
+
+    expect((await patch(id, { content: 'here be dragonflies' })).status).toBe(200);
+    expect(await alerted()).toEqual([]);
+    event = (await outboxEvents(h.env, 'update_message')).filter((e) => e.event.message_id === id).at(-1)!;
+    expect(event.user_flags[String(member2.id)]).not.toContain('has_alert_word');
+  });
+
   it('enforces the edit time limit', async () => {
     const id = await send();
     await h.env.db.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 3600 * 1000) } });
