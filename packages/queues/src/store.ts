@@ -17,6 +17,11 @@ export interface QueueSpec {
   clientCapabilities: Record<string, boolean>;
   applyMarkdown: boolean;
   clientGravatar: boolean;
+  /**
+   * Registered with slim_presence: legacy-format presence events leave out `email`. Optional
+   * so queues created before the field existed read back as false.
+   */
+  slimPresence?: boolean;
   idleTimeoutSecs: number;
   clientName: string;
   /**
@@ -103,6 +108,7 @@ export class QueueStore {
         client_capabilities: JSON.stringify(spec.clientCapabilities),
         apply_markdown: spec.applyMarkdown ? '1' : '0',
         client_gravatar: spec.clientGravatar ? '1' : '0',
+        slim_presence: spec.slimPresence ? '1' : '0',
         idle_timeout_ms: String(ttlMs),
         client_name: spec.clientName,
         seq: '-1',
@@ -241,6 +247,7 @@ function parseMeta(queueId: string, raw: Record<string, string>): QueueInfo | nu
     clientCapabilities: JSON.parse(raw.client_capabilities ?? '{}'),
     applyMarkdown: raw.apply_markdown === '1',
     clientGravatar: raw.client_gravatar === '1',
+    slimPresence: raw.slim_presence === '1',
     idleTimeoutSecs: Number(raw.idle_timeout_ms) / 1000,
     clientName: raw.client_name ?? '',
   };

@@ -87,3 +87,12 @@ it('keeps a subscription a moment after its last waiter, and still wakes the nex
   expect(await second).toBe('woken');
   waiter.closeAll();
 });
+
+it('stores slim_presence, reading queues created without it as false', async () => {
+  const slim = await store.create(spec({ slimPresence: true }));
+  expect((await store.get(slim))?.slimPresence).toBe(true);
+  const older = await store.create(spec());
+  // A queue registered before the field existed has no slim_presence entry in its meta hash.
+  await redis.hdel(store.metaKey(older), 'slim_presence');
+  expect((await store.get(older))?.slimPresence).toBe(false);
+});

@@ -162,6 +162,7 @@ export async function doRegister(deps: RegisterDeps, identity: Identity, req: Re
       clientCapabilities: req.clientCapabilities,
       applyMarkdown: req.applyMarkdown,
       clientGravatar: req.clientGravatar,
+      slimPresence: req.slimPresence,
       idleTimeoutSecs: req.idleTimeoutSecs,
       clientName: req.clientName,
       sources: await streamPosition(deps.redis, deps.keys, identity.realmId),

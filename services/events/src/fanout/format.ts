@@ -91,6 +91,11 @@ export function formatOther(q: QueueInfo, p: Payload): Array<Record<string, unkn
 
   const topicFields = p.topic_fields ?? DEFAULT_TOPIC_FIELDS[event.type] ?? [];
   let shown = showEmptyTopics(q, event, topicFields);
+  // slim_presence queues identify users by id only, so the legacy presence event drops email.
+  if (shown.type === 'presence' && q.slimPresence && 'email' in shown) {
+    const { email: _email, ...rest } = shown;
+    shown = rest;
+  }
   // Per-recipient flags (update_message carries each recipient's flags for the edited message).
   if (p.user_flags && event === p.event) shown = { ...shown, flags: p.user_flags[String(q.userId)] ?? [] };
 

@@ -146,3 +146,18 @@ it('gives each recipient of a non-message event its own flags from user_flags', 
   expect(forMember[1]).not.toHaveProperty('flags');
   expect(await drain(ownerQ, realm.owner.id)).toMatchObject([{ type: 'update_message', message_id: 88, flags: ['read'] }]);
 });
+
+it('leaves email out of legacy presence events for slim_presence queues', async () => {
+  const slimQ = await queueOf(realm.member, { slim_presence: 'true' });
+  const legacyQ = await queueOf(realm.member);
+  const modernQ = await queueOf(realm.member, { slim_presence: 'true', client_capabilities: JSON.stringify({ simplified_presence_events: true }) });
+  const entry = { client: 'website', status: 'active', timestamp: 1700000000, pushable: false };
+  await record(realm.realmId, { type: 'presence', presences: { [realm.owner.id]: { active_timestamp: 1700000000, idle_timestamp: 1700000000 } } }, [realm.member.id], {
+    capability: 'simplified_presence_events',
+    fallback_event: { type: 'presence', user_id: realm.owner.id, email: realm.owner.email, server_timestamp: 1700000000.5, presence: { website: entry } },
+  });
+  const [slim] = await drain(slimQ, realm.member.id);
+  expect(slim).toEqual({ id: 0, type: 'presence', user_id: realm.owner.id, server_timestamp: 1700000000.5, presence: { website: entry } });
+  expect((await drain(legacyQ, realm.member.id))[0]).toMatchObject({ type: 'presence', user_id: realm.owner.id, email: realm.owner.email });
+  expect((await drain(modernQ, realm.member.id))[0]).toEqual({ id: 0, type: 'presence', presences: { [realm.owner.id]: { active_timestamp: 1700000000, idle_timestamp: 1700000000 } } });
+});
