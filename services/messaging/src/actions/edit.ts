@@ -15,6 +15,7 @@ import { checkStreamPostAllowed, effectiveTopicsPolicy, streamAccessOf } from '.
 import { mentionFlags } from './mentions';
 import { usersAlertedBy } from './send';
 import { moveMessages, RESOLVED_PREFIX } from './move';
+import { sendMoveNotices, type MoveNotices } from './move-notices';
 import { topicLinks } from '../lib/wire';
 import { compileLinkifier } from '../markdown/dialect';
 
@@ -25,6 +26,9 @@ export interface EditRequest {
   topic?: string;
   streamId?: number;
   propagateMode: string;
+  /** Notification-bot notices of a move (defaults as the reference server: false / true). */
+  notifyOldThread?: boolean;
+  notifyNewThread?: boolean;
 }
 
 const MENTION_BITS = flagBit('mentioned') | flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned');
@@ -105,6 +109,7 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
     let moved = [message.id];
     let losers: number[] = [];
     let target: Stream | null = null;
+    let notices: MoveNotices | null = null;
     if (req.topic !== undefined || req.streamId !== undefined) {
       const newTopic = req.topic !== undefined ? normalizeTopic(req.topic) : message.topic;
       const resolving = newTopic.replace(RESOLVED_PREFIX, '') === message.topic.replace(RESOLVED_PREFIX, '') && newTopic !== message.topic;
@@ -137,7 +142,20 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
           historyEntry = { ...historyEntry, prev_stream: message.streamId, stream: target!.id };
         }
         event.propagate_mode = req.propagateMode;
-        event.stream_name = (await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } })).name;
+        const oldStream = await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
+        event.stream_name = oldStream.name;
+        notices = {
+          notifyOld: req.notifyOldThread ?? false,
+          notifyNew: req.notifyNewThread ?? true,
+          oldStream,
+          newStream: destination,
+          oldTopic: message.topic,
+          newTopic,
+          movedIds: moved,
+          targetId: message.id,
+          propagateMode: req.propagateMode,
+          contentEdited: req.content !== undefined,
+        };
       }
     }
     event.message_ids = moved;
@@ -150,6 +168,7 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
       event,
       routing: { user_flags: await flagsAfterEdit(tx, message.id, audience) },
     });
+    if (notices) await sendMoveNotices(tx, actor, notices);
   });
 }
 

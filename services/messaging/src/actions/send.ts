@@ -36,6 +36,11 @@ export interface SendPlan {
   content: string;
   rendered: RenderResult;
   input: SendInput;
+  /**
+   * Copies that start read whatever the sender's settings (server-generated notices: the
+   * user whose action caused them has seen it).
+   */
+  readFor?: Set<number>;
 }
 
 /** Clients whose sender is a person looking at the conversation: their own copy starts read. */
@@ -155,83 +160,86 @@ export interface SendResult {
 }
 
 export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
+  return deps.db.$transaction((tx) => sendMessageInTx(tx, actor, plan));
+}
+
+/** The send path, in the caller's transaction (also used for server-generated notices). */
+export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Promise<SendResult> {
   const { target, rendered, input } = plan;
   const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
-  return deps.db.$transaction(async (tx) => {
-    let recipientIds: number[];
-    let conversationId: number | null = null;
-    if (target.kind === 'stream') {
-      recipientIds = [...new Set([...target.subscriberIds, actor.userId])];
-    } else {
-      const members = [actor.userId, ...target.recipients.map((r) => r.id)];
-      conversationId = (await conversationFor(tx, actor.realmId, members)).id;
-      recipientIds = [...new Set(members)];
-    }
-    const message = await tx.message.create({
-      data: {
-        realmId: actor.realmId,
-        senderId: actor.userId,
-        recipientType: target.kind,
-        streamId: target.kind === 'stream' ? target.stream.id : null,
-        conversationId,
-        topic: target.kind === 'stream' ? target.topic : '',
-        content: plan.content,
-        renderedContent: rendered.html,
-        sendingClient: input.client,
-        isMeMessage: rendered.isMeMessage,
-        hasLink: rendered.hasLink,
-        hasImage: rendered.hasImage,
-        hasAttachment: rendered.hasAttachment,
-      },
-    });
-    const topicParticipants =
-      target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
-    const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);
-    const userFlags: Record<string, string[]> = {};
-    const rows = recipientIds.map((userId) => {
-      let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
-      if (alerted.has(userId)) flags |= flagBit('has_alert_word');
-      if (userId === actor.userId && readBySender) flags |= flagBit('read');
-      if (target.kind === 'private') flags |= flagBit('is_private');
-      userFlags[userId] = flagNames(flags);
-      return { userId, messageId: message.id, flags };
-    });
-    await tx.userMessage.createMany({ data: rows });
-    if (target.kind === 'stream' && target.stream.firstMessageId === null) {
-      await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: message.id } });
-    }
-    const [wire] = await buildWireMessages(tx, [message], {
-      applyMarkdown: true,
-      clientGravatar: false,
-      allowEmptyTopicName: true,
-      realmUrl: actor.realmUrl,
-      allowEditHistory: true,
-    });
-    await recordEvent(tx, {
+  let recipientIds: number[];
+  let conversationId: number | null = null;
+  if (target.kind === 'stream') {
+    recipientIds = [...new Set([...target.subscriberIds, actor.userId])];
+  } else {
+    const members = [actor.userId, ...target.recipients.map((r) => r.id)];
+    conversationId = (await conversationFor(tx, actor.realmId, members)).id;
+    recipientIds = [...new Set(members)];
+  }
+  const message = await tx.message.create({
+    data: {
       realmId: actor.realmId,
-      type: 'message',
-      users: recipientIds,
-      event: { type: 'message', message: wire },
-      routing: {
-        stream_id: target.kind === 'stream' ? target.stream.id : null,
-        public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
-        sender_id: actor.userId,
-        sender_gravatar: wire.avatar_url !== null && (await senderAvatarIsPublicGravatar(tx, actor.userId)),
-        ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
-        user_flags: userFlags,
-        raw_content: plan.content,
-        topic: target.kind === 'stream' ? target.topic : '',
-      },
-    });
-    const result: SendResult = { id: message.id };
-    if (target.kind === 'stream') {
-      const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, message.id);
-      if (policy !== null) result.automatic_new_visibility_policy = policy;
-      const mentioned = rows.filter((r) => r.userId !== actor.userId && (r.flags & flagBit('mentioned')) !== 0n).map((r) => r.userId);
-      await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
-    }
-    return result;
+      senderId: actor.userId,
+      recipientType: target.kind,
+      streamId: target.kind === 'stream' ? target.stream.id : null,
+      conversationId,
+      topic: target.kind === 'stream' ? target.topic : '',
+      content: plan.content,
+      renderedContent: rendered.html,
+      sendingClient: input.client,
+      isMeMessage: rendered.isMeMessage,
+      hasLink: rendered.hasLink,
+      hasImage: rendered.hasImage,
+      hasAttachment: rendered.hasAttachment,
+    },
   });
+  const topicParticipants =
+    target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
+  const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);
+  const userFlags: Record<string, string[]> = {};
+  const rows = recipientIds.map((userId) => {
+    let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
+    if (alerted.has(userId)) flags |= flagBit('has_alert_word');
+    if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId)) flags |= flagBit('read');
+    if (target.kind === 'private') flags |= flagBit('is_private');
+    userFlags[userId] = flagNames(flags);
+    return { userId, messageId: message.id, flags };
+  });
+  await tx.userMessage.createMany({ data: rows });
+  if (target.kind === 'stream' && target.stream.firstMessageId === null) {
+    await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: message.id } });
+  }
+  const [wire] = await buildWireMessages(tx, [message], {
+    applyMarkdown: true,
+    clientGravatar: false,
+    allowEmptyTopicName: true,
+    realmUrl: actor.realmUrl,
+    allowEditHistory: true,
+  });
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'message',
+    users: recipientIds,
+    event: { type: 'message', message: wire },
+    routing: {
+      stream_id: target.kind === 'stream' ? target.stream.id : null,
+      public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
+      sender_id: actor.userId,
+      sender_gravatar: wire.avatar_url !== null && (await senderAvatarIsPublicGravatar(tx, actor.userId)),
+      ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
+      user_flags: userFlags,
+      raw_content: plan.content,
+      topic: target.kind === 'stream' ? target.topic : '',
+    },
+  });
+  const result: SendResult = { id: message.id };
+  if (target.kind === 'stream') {
+    const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, message.id);
+    if (policy !== null) result.automatic_new_visibility_policy = policy;
+    const mentioned = rows.filter((r) => r.userId !== actor.userId && (r.flags & flagBit('mentioned')) !== 0n).map((r) => r.userId);
+    await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
+  }
+  return result;
 }
 
 async function topicParticipantIds(tx: Tx, streamId: number, topic: string): Promise<Set<number>> {

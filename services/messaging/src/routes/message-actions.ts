@@ -34,12 +34,14 @@ export function messageActionRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      p.accept('send_notification_to_old_thread', 'send_notification_to_new_thread', 'prev_content_sha256');
+      p.accept('prev_content_sha256');
       await doEditMessage(deps, actor, p.pathInt('message_id'), {
         content: p.str('content'),
         topic: p.str('topic') ?? p.str('subject'),
         streamId: p.int('stream_id'),
         propagateMode: p.str('propagate_mode') ?? 'change_one',
+        notifyOldThread: p.bool('send_notification_to_old_thread'),
+        notifyNewThread: p.bool('send_notification_to_new_thread'),
       });
     }),
   );
