@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { Pause } from './pause';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
 import { crossSlot, duplicateBlocking, isCluster } from './redis';
@@ -90,7 +91,7 @@ export class StreamConsumer {
   private reading: { clientId: Promise<number | null>; done: Promise<void> } | undefined;
   /** The loop's current pass: a read and the batch it returned, a takeover step, or a claim pass. */
   private iteration: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly sleeper = new Pause();
 
   constructor(options: StreamConsumerOptions) {
     this.name = options.consumer ?? `${hostname()}-${process.pid}`;
@@ -262,7 +263,7 @@ export class StreamConsumer {
 
   /** Ends a blocked read now rather than after blockMs. */
   private async interrupt(stopping: boolean): Promise<void> {
-    this.wakeUp?.();
+    this.sleeper.wake();
     const reading = this.reading;
     if (!reading) return;
     const id = await reading.clientId;
@@ -281,15 +282,7 @@ export class StreamConsumer {
   /** Resolves after `ms`, or sooner on stop() or setPartitions(). */
   private pause(ms: number): Promise<void> {
     if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.sleeper.for(ms);
   }
 
   /** Handles and acknowledges one batch. */

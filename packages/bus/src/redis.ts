@@ -79,7 +79,7 @@ export function isCluster(redis: unknown): redis is Cluster {
  * shape, one `[error, reply]` per op; a failing op does not fail the others. Commands of
  * one slot keep their order either way.
  */
-export async function crossSlot(redis: Redis, ops: Array<(c: Redis) => unknown>): Promise<Array<[Error | null, unknown]>> {
+export async function crossSlot(redis: Redis | Cluster, ops: Array<(c: Redis) => unknown>): Promise<Array<[Error | null, unknown]>> {
   if (!ops.length) return [];
   if (!isCluster(redis)) {
     const pipe = redis.pipeline();
@@ -89,7 +89,8 @@ export async function crossSlot(redis: Redis, ops: Array<(c: Redis) => unknown>)
   return Promise.all(
     ops.map((op) => {
       try {
-        return Promise.resolve(op(redis)).then(
+        // A Cluster answers the same commands; the ops are written against the single-node type.
+        return Promise.resolve(op(redis as unknown as Redis)).then(
           (v): [Error | null, unknown] => [null, v],
           (e: Error): [Error | null, unknown] => [e, null],
         );

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { Pause } from './pause';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
 import { publishRows, type OutboxRow } from './publish';
@@ -73,7 +74,7 @@ export class OutboxRelay {
   private loop: Promise<void> | undefined;
   private leading = false;
   private notified = false;
-  private wakeUp: (() => void) | undefined;
+  private readonly sleeper = new Pause();
 
   constructor(options: OutboxRelayOptions) {
     this.opts = {
@@ -111,21 +112,13 @@ export class OutboxRelay {
 
   private wake(): void {
     this.notified = true;
-    this.wakeUp?.();
+    this.sleeper.wake();
   }
 
   /** Resolves after `ms`, or sooner on a notification, a broken session, or stop(). */
   private pause(ms: number): Promise<void> {
     if (this.notified || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.sleeper.for(ms);
   }
 
   private async run(): Promise<void> {

@@ -1,3 +1,2 @@
 export * from './store';
 export * from './waiter';
-export * from './batch';

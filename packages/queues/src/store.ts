@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { APPEND, FETCH } from './scripts';
-import { crossSlot } from './batch';
+import { crossSlot } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
 

@@ -8,7 +8,8 @@
  */
 import type { Db } from '@chat/db';
 import type { Redis } from 'ioredis';
-import { crossSlot, type QueueInfo, type QueueStore } from '@chat/queues';
+import { crossSlot } from '@chat/bus';
+import type { QueueInfo, QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
 import { formatMessage, formatOther, type Payload } from './format';
 
