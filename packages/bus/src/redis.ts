@@ -162,6 +162,9 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
     // fast during an outage.
     enableOfflineQueue: true,
     connectTimeout: 5000,
+    // Commands issued in the same tick leave in one write: a burst of wake-ups or of long-poll
+    // fetches costs one syscall instead of one per command.
+    enableAutoPipelining: !opts.blocking,
     ...(cluster?.username ? { username: cluster.username } : {}),
     ...(cluster?.password ? { password: cluster.password } : {}),
     ...opts.redisOptions,
