@@ -1,2 +1,3 @@
 export * from './store';
 export * from './waiter';
+export { parseWake, type Wake } from './members';

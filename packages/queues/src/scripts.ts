@@ -8,6 +8,14 @@
  */
 
 /**
+ * Largest wake-up that carries its events (bytes). A waiting long-poll is answered straight from
+ * such a wake-up, without reading the queue back; a larger append publishes only its last id,
+ * and the poll fetches. Bounded because on a Redis Cluster every PUBLISH crosses the cluster bus
+ * to every node.
+ */
+export const WAKE_PAYLOAD_MAX = 16 * 1024;
+
+/**
  * ARGV: channel, source field ('' = none), source position, event JSON list (already formatted
  * for this queue) -> last id; -1 if the queue is gone; -2 if the source position was already
  * applied.
@@ -17,6 +25,10 @@
  * from each partition and refuses anything at or before it: a consumer that re-reads entries a
  * dead predecessor had already appended, or a zombie consumer behind its successor, cannot
  * duplicate or reorder events. Positions are stream ids "<ms>-<seq>".
+ *
+ * The wake-up published on the channel is the appended members ("<id>|<json>") joined by
+ * newlines (JSON text never holds a raw newline), or only the last id when they exceed
+ * WAKE_PAYLOAD_MAX; see parseWake.
  */
 export const APPEND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
@@ -31,13 +43,20 @@ if ARGV[2] ~= '' then
   redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 end
 local id = tonumber(redis.call('HGET', KEYS[1], 'seq'))
+local members, size = {}, 0
 for i = 4, #ARGV do
   id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  redis.call('ZADD', KEYS[2], id, id .. '|' .. ARGV[i])
+  local member = id .. '|' .. ARGV[i]
+  redis.call('ZADD', KEYS[2], id, member)
+  members[#members + 1] = member
+  size = size + #member + 1
 end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-if #ARGV >= 4 then redis.call('PUBLISH', ARGV[1], id) end
+if #members > 0 then
+  if size <= ${WAKE_PAYLOAD_MAX} then redis.call('PUBLISH', ARGV[1], table.concat(members, '\\n'))
+  else redis.call('PUBLISH', ARGV[1], id) end
+end
 return id
 `;
 

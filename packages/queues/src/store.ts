@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { APPEND, FETCH } from './scripts';
+import { memberJson } from './members';
 import { crossSlot } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
@@ -226,13 +227,6 @@ export class QueueStore {
       ]),
     );
   }
-}
-
-/** "<id>|{...}" -> '{"id":<id>,...}'. Events are JSON objects, never empty ones. */
-function memberJson(member: string): string {
-  const bar = member.indexOf('|');
-  const body = member.slice(bar + 1);
-  return body.length > 2 ? `{"id":${member.slice(0, bar)},${body.slice(1)}` : `{"id":${member.slice(0, bar)}}`;
 }
 
 function parseMeta(queueId: string, raw: Record<string, string>): QueueInfo | null {

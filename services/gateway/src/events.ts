@@ -14,11 +14,28 @@ export interface EventsDeps {
   internalSecret: string;
 }
 
+/** One GET /events in progress. */
+interface Poll {
+  deps: EventsDeps;
+  res: ServerResponse;
+  queueId: string;
+  userId: number;
+  lastEventId: number | undefined;
+  ignored: string[];
+  /** When an empty wait turns into a heartbeat. */
+  deadline: number;
+  /** Ends the current hold without answering (the client went away). */
+  cancel: () => void;
+  gone: boolean;
+  fail: (err: unknown) => void;
+}
+
 /**
  * GET /events: answers at once when events above last_event_id exist or dont_block is set;
  * otherwise holds the request until an append wakes it (no Redis connection of its own) or
  * the heartbeat timer fires, in which case a heartbeat event is queued and returned.
- * Works on the bare Node request and response: see longpoll.ts for why.
+ * Works on the bare Node request and response, and holds with callbacks rather than awaiting:
+ * see longpoll.ts for why. Errors after the hold began go to `fail`.
  */
 export async function serveGetEvents(
   deps: EventsDeps,
@@ -27,6 +44,7 @@ export async function serveGetEvents(
   identity: Identity,
   query: URLSearchParams,
   res: ServerResponse,
+  fail: (err: unknown) => void,
 ): Promise<void> {
   let queueId = p.str('queue_id');
   let lastEventId = p.int('last_event_id');
@@ -38,41 +56,66 @@ export async function serveGetEvents(
     lastEventId = registered.last_event_id;
     p.accept(...query.keys());
   }
-  const qid = queueId;
-  let events = await deps.store.fetchJson(qid, user.userId, lastEventId);
-  if (!events) throw errors.badEventQueueId(qid);
-  if (!events.length && !dontBlock) {
-    let gone = false;
-    const reason = await deps.waiter.wait(
-      qid,
-      // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
-      // restart, do not all come back in the same instant.
-      deps.heartbeatMs * (0.9 + Math.random() * 0.2),
-      async () => {
-        events = await deps.store.fetchJson(qid, user.userId);
-        return !!events?.length;
-      },
-      (cancel) =>
-        res.once('close', () => {
-          gone = true;
-          cancel();
-        }),
-    );
-    if (gone) return;
-    if (reason === 'timeout') await deps.store.append(qid, [{ type: 'heartbeat' }]);
-    if (reason !== 'closed') events = await deps.store.fetchJson(qid, user.userId);
-    if (!events) throw errors.badEventQueueId(qid);
+  const poll: Poll = {
+    deps, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(),
+    // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
+    // restart, do not all come back in the same instant.
+    deadline: Date.now() + deps.heartbeatMs * (0.9 + Math.random() * 0.2),
+    cancel: noop, gone: false, fail,
+  };
+  res.once('close', () => {
+    poll.gone = true;
+    poll.cancel();
+  });
+  await attempt(poll, dontBlock);
+}
+
+/**
+ * Reads the queue and answers, or holds the poll. The wake-up mark is taken before the read,
+ * so an append landing between the read and the hold is not missed (see QueueWaiter).
+ */
+async function attempt(poll: Poll, dontBlock: boolean): Promise<void> {
+  const { waiter } = poll.deps;
+  let mark = dontBlock ? undefined : waiter.mark(poll.queueId);
+  let events = await readQueue(poll);
+  if (!events.length && !dontBlock && mark === undefined) {
+    mark = await waiter.subscribe(poll.queueId);
+    events = await readQueue(poll);
   }
-  sendEvents(res, events, qid, p.unsupported());
+  if (events.length || dontBlock) return sendEvents(poll, events);
+  if (poll.gone) return;
+  poll.cancel = waiter.hold(poll.queueId, mark!, poll.lastEventId, Math.max(0, poll.deadline - Date.now()), (reason, carried) => {
+    poll.cancel = noop;
+    // The wake-up brought exactly the events after last_event_id: no need to read them back.
+    if (carried) return sendEvents(poll, carried);
+    void (reason === 'woken' ? attempt(poll, false) : answerNow(poll, reason === 'timeout')).catch(poll.fail);
+  });
+}
+
+/** Heartbeat time, or the gateway is draining: answer with whatever the queue holds. */
+async function answerNow(poll: Poll, heartbeat: boolean): Promise<void> {
+  if (poll.gone) return;
+  if (heartbeat) await poll.deps.store.append(poll.queueId, [{ type: 'heartbeat' }]);
+  sendEvents(poll, await readQueue(poll));
+}
+
+async function readQueue(poll: Poll): Promise<string[]> {
+  const events = await poll.deps.store.fetchJson(poll.queueId, poll.userId, poll.lastEventId);
+  if (!events) throw errors.badEventQueueId(poll.queueId);
+  return events;
 }
 
 /** The envelope around already-serialised events: the hot path of every long-poll answer. */
-function sendEvents(res: ServerResponse, events: string[], queueId: string, ignored: string[]): void {
-  const extra = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-  const body = `{"result":"success","msg":"","events":[${events.join(',')}],"queue_id":${JSON.stringify(queueId)}${extra}}`;
+function sendEvents(poll: Poll, events: string[]): void {
+  const { res } = poll;
+  if (poll.gone || res.headersSent) return;
+  const extra = poll.ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(poll.ignored)}` : '';
+  const body = `{"result":"success","msg":"","events":[${events.join(',')}],"queue_id":${JSON.stringify(poll.queueId)}${extra}}`;
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
+
+function noop(): void {}
 
 export function deleteEvents(deps: EventsDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {

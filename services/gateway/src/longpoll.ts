@@ -36,6 +36,7 @@ export function longPollInterceptor(deps: {
     res.once('finish', () => end({ method: 'GET', route: '/api/v1/events', status: String(res.statusCode) }));
     for (const name of Object.keys(req.headers)) if (name.startsWith('x-chat-')) delete req.headers[name];
     const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const fail = (err: unknown) => answerError(deps.log, res, err);
     void (async () => {
       const authed = req as unknown as AuthedRequest;
       authed.realm = await deps.realms.resolve(req.headers.host);
@@ -46,18 +47,21 @@ export function longPollInterceptor(deps: {
         realmId: authed.realm.id, realmUrl: authed.realm.url,
         userId: user.userId, email: user.email, role: user.role, isBot: user.isBot,
       };
-      await serveGetEvents(deps.events, new Params(Object.fromEntries(query)), user, identity, query, res);
-    })().catch((err: unknown) => {
-      const e = toApiError(err);
-      if (e.status >= 500) deps.log.error({ err }, 'GET /events failed');
-      if (res.headersSent) return void res.destroy();
-      const body = JSON.stringify(e.toJSON());
-      const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
-      if (e.status === 401) headers['WWW-Authenticate'] = 'Basic realm="chat"';
-      if (e.code === 'RATE_LIMIT_HIT') headers['Retry-After'] = String(e.extra['retry-after']);
-      res.writeHead(e.status, headers);
-      res.end(body);
-    });
+      await serveGetEvents(deps.events, new Params(Object.fromEntries(query)), user, identity, query, res, fail);
+    })().catch(fail);
     return true;
   };
+}
+
+function answerError(log: Logger, res: ServerResponse, err: unknown): void {
+  const e = toApiError(err);
+  if (e.status >= 500) log.error({ err }, 'GET /events failed');
+  if (res.headersSent) return void res.destroy();
+  if (res.destroyed) return;
+  const body = JSON.stringify(e.toJSON());
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+  if (e.status === 401) headers['WWW-Authenticate'] = 'Basic realm="chat"';
+  if (e.code === 'RATE_LIMIT_HIT') headers['Retry-After'] = String(e.extra['retry-after']);
+  res.writeHead(e.status, headers);
+  res.end(body);
 }

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { QueueStore, QueueWaiter, type QueueSpec } from '..';
+import { WAKE_PAYLOAD_MAX } from '../scripts';
 
 const prefix = `test:queues:${process.pid}:${Date.now()}:`;
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -46,18 +47,69 @@ it('lets Redis collect an idle queue after its timeout', async () => {
   expect(await redis.exists(store.metaKey(q), store.eventsKey(q))).toBe(0);
 });
 
+const wakePrefix = `${prefix}wake:`;
+const newWaiter = (lingerMs?: number) => new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length), { lingerMs });
+
+/** Subscribes, then holds: what a long-poll that found its queue empty does. */
+async function hold(waiter: QueueWaiter, q: string, timeoutMs: number, lastEventId?: number) {
+  const mark = await waiter.subscribe(q);
+  return new Promise<{ reason: string; events: string[] | null }>((resolve) =>
+    waiter.hold(q, mark, lastEventId, timeoutMs, (reason, events) => resolve({ reason, events })),
+  );
+}
+
 it('wakes a waiting long-poll on append, and times out otherwise', async () => {
-  const waiter = new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(`${prefix}wake:`.length));
+  const waiter = newWaiter();
   const q = await store.create(spec());
   const started = Date.now();
-  const waiting = waiter.wait(q, 5000, async () => false);
+  const waiting = hold(waiter, q, 5000);
   setTimeout(() => void store.append(q, [{ type: 'x' }]), 100);
-  expect(await waiting).toBe('woken');
+  expect((await waiting).reason).toBe('woken');
   expect(Date.now() - started).toBeLessThan(2000);
-  expect(await waiter.wait(q, 100, async () => false)).toBe('timeout');
-  const closing = waiter.wait(q, 5000, async () => false);
+  expect(waiter.size).toBe(0);
+  expect((await hold(waiter, q, 100)).reason).toBe('timeout');
+  const closing = hold(waiter, q, 5000);
   setTimeout(() => waiter.closeAll(), 50);
-  expect(await closing).toBe('closed');
+  expect(await closing).toEqual({ reason: 'closed', events: null });
+});
+
+it('hands over the appended events when they follow last_event_id, and reads back otherwise', async () => {
+  const waiter = newWaiter();
+  const q = await store.create(spec());
+  await store.append(q, [{ type: 'a' }]);
+  // Knows event 0: events 1 and 2 come with the wake-up, ids spliced in.
+  const next = hold(waiter, q, 5000, 0);
+  setTimeout(() => void store.append(q, [{ type: 'b' }, { type: 'c', n: 1 }]), 50);
+  expect(await next).toEqual({ reason: 'woken', events: ['{"id":1,"type":"b"}', '{"id":2,"type":"c","n":1}'] });
+  // No last_event_id: woken, but the poll must read the queue itself.
+  const unknown = hold(waiter, q, 5000);
+  setTimeout(() => void store.append(q, [{ type: 'd' }]), 50);
+  expect(await unknown).toEqual({ reason: 'woken', events: null });
+  // Too large to travel with the wake-up: only the id does.
+  const big = hold(waiter, q, 5000, 3);
+  setTimeout(() => void store.append(q, [{ type: 'e', text: 'x'.repeat(WAKE_PAYLOAD_MAX) }]), 50);
+  expect(await big).toEqual({ reason: 'woken', events: null });
+  expect((await store.fetch(q, 1, 3))!.map((e) => e.id)).toEqual([4]);
+  waiter.closeAll();
+});
+
+it('ignores a late wake-up for events the poll already has, and answers at once for one since its mark', async () => {
+  const waiter = newWaiter();
+  const q = await store.create(spec());
+  const mark = await waiter.subscribe(q);
+  await store.append(q, [{ type: 'a' }, { type: 'b' }]);
+  // A poll that read events 0 and 1 and holds against a mark older than their wake-up.
+  await new Promise((r) => setTimeout(r, 50));
+  const stale = await new Promise((resolve) => waiter.hold(q, mark, 1, 5000, (reason) => resolve(reason)));
+  expect(stale).toBe('woken');
+  // Holding against the current mark, the already-seen wake-up does not end the wait.
+  const fresh = await new Promise((resolve) => waiter.hold(q, waiter.mark(q)!, 1, 300, (reason) => resolve(reason)));
+  expect(fresh).toBe('timeout');
+  // Nor does a replayed wake-up naming only old events.
+  const replay = new Promise((resolve) => waiter.hold(q, waiter.mark(q)!, 1, 300, (reason) => resolve(reason)));
+  await redis.publish(store.wakeChannel(q), '1');
+  expect(await replay).toBe('timeout');
+  waiter.closeAll();
 });
 
 it('appends each source position once and in order, and indexes queues by realm', async () => {
@@ -74,17 +126,34 @@ it('appends each source position once and in order, and indexes queues by realm'
   expect(await store.realmQueues(7)).not.toContain(q);
 });
 
-it('keeps a subscription a moment after its last waiter, and still wakes the next one', async () => {
-  const waiter = new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(`${prefix}wake:`.length));
+it('keeps a subscription a moment after its last waiter, then drops it', async () => {
+  const waiter = newWaiter(200);
   const q = await store.create(spec());
-  const first = waiter.wait(q, 5000, async () => false);
+  const first = hold(waiter, q, 5000);
   setTimeout(() => void store.append(q, [{ type: 'x' }]), 50);
-  expect(await first).toBe('woken');
-  const channels = await redis.pubsub('CHANNELS', `${prefix}wake:*`);
-  expect(channels).toContain(store.wakeChannel(q));
-  const second = waiter.wait(q, 5000, async () => false);
+  expect((await first).reason).toBe('woken');
+  expect(await redis.pubsub('CHANNELS', `${prefix}wake:*`)).toContain(store.wakeChannel(q));
+  // Still live: the next poll holds without subscribing again.
+  const mark = waiter.mark(q);
+  expect(mark).toBeDefined();
+  const second = new Promise((resolve) => waiter.hold(q, mark!, 0, 5000, (reason) => resolve(reason)));
   setTimeout(() => void store.append(q, [{ type: 'y' }]), 50);
   expect(await second).toBe('woken');
+  await new Promise((r) => setTimeout(r, 700));
+  expect(waiter.mark(q)).toBeUndefined();
+  expect(await redis.pubsub('CHANNELS', `${prefix}wake:*`)).not.toContain(store.wakeChannel(q));
+  waiter.closeAll();
+});
+
+it('subscribes the queues asked for together in one command', async () => {
+  const waiter = newWaiter();
+  const queues = await Promise.all([1, 2, 3].map(() => store.create(spec())));
+  await Promise.all(queues.map((q) => waiter.subscribe(q)));
+  const channels = await redis.pubsub('CHANNELS', `${prefix}wake:*`);
+  for (const q of queues) expect(channels).toContain(store.wakeChannel(q));
+  const woken = Promise.all(queues.map((q) => new Promise((resolve) => waiter.hold(q, waiter.mark(q)!, undefined, 5000, resolve))));
+  await store.appendMany(queues.map((queueId) => ({ queueId, events: [{ type: 'z' }] })));
+  expect(await woken).toEqual(['woken', 'woken', 'woken']);
   waiter.closeAll();
 });
 

@@ -123,7 +123,8 @@ it('keeps queues, their indexes and their wake-ups working with keys on every no
     for (const [i, q] of queues.slice(0, 3).entries()) {
       const started = Date.now();
       setTimeout(() => void store.append(q, [{ type: 'wake' }]), 100);
-      expect(await waiter.wait(q, 5000, async () => false)).toBe('woken');
+      const mark = await waiter.subscribe(q);
+      expect(await new Promise((resolve) => waiter.hold(q, mark, undefined, 5000, resolve))).toBe('woken');
       expect(Date.now() - started).toBeLessThan(2000);
       expect((await store.fetch(q, 1000 + i, 0))!.map((e) => e.type)).toEqual(['wake']);
     }
