@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SERVICE_NODE_ARGS } from '@chat/contracts';
 import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
 import { seedChannels, seedDevelopmentRealm } from './seed';
 
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   for (const s of SERVICES) {
-    const child = spawn(process.execPath, ['--import', 'tsx', `services/${s.name}/src/main.ts`], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[s.name], '--import', 'tsx', `services/${s.name}/src/main.ts`], {
       cwd: root,
       env: { ...env, PORT: String(s.port), HOST: host, SERVICE_NAME: s.name },
       stdio: ['ignore', 'inherit', 'inherit'],

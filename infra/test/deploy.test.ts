@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { SERVICES } from '@chat/contracts';
+import { SERVICES, SERVICE_NODE_ARGS } from '@chat/contracts';
 
 // No container engine runs here, so the deployment files are checked by parsing them.
 const root = path.resolve(__dirname, '../..');
@@ -15,7 +15,8 @@ describe('docker-compose.yml', () => {
     for (const name of SERVICES) {
       const svc = compose!.services[name];
       expect(svc).toBeDefined();
-      expect(existsSync(path.join(root, svc.command[0]))).toBe(true);
+      expect(svc.command).toEqual([...SERVICE_NODE_ARGS[name], `services/${name}/src/main.ts`]);
+      expect(existsSync(path.join(root, svc.command.at(-1)))).toBe(true);
       expect(svc.environment.INTERNAL_SECRET).toBeDefined();
       if (name !== 'gateway') expect(svc.ports).toBeUndefined();
     }
@@ -40,7 +41,8 @@ describe('k8s', () => {
       const c = dep.spec.template.spec.containers[0];
       expect(c.readinessProbe.httpGet.path).toBe('/readyz');
       expect(c.livenessProbe.httpGet.path).toBe('/healthz');
-      expect(existsSync(path.join(root, c.args[0]))).toBe(true);
+      expect(c.args).toEqual([...SERVICE_NODE_ARGS[name], `services/${name}/src/main.ts`]);
+      expect(existsSync(path.join(root, c.args.at(-1)))).toBe(true);
     }
   });
   it('runs migrations as a job', () => {

@@ -5,6 +5,21 @@
 export type ServiceName = 'gateway' | 'messaging' | 'users' | 'events' | 'uploads' | 'push';
 export const SERVICES: readonly ServiceName[] = ['gateway', 'messaging', 'users', 'events', 'uploads', 'push'];
 
+/**
+ * Node options a service must be started with, before its script (`node <these> --import tsx
+ * services/<name>/src/main.ts`): every launcher, the deployment files and the tests' process
+ * launcher pass them. The gateway's small young generation keeps each scavenge short while it
+ * holds tens of thousands of long-polls whose objects mostly survive (ADR 0004).
+ */
+export const SERVICE_NODE_ARGS: Readonly<Record<ServiceName, readonly string[]>> = {
+  gateway: ['--max-semi-space-size=2'],
+  messaging: [],
+  users: [],
+  events: [],
+  uploads: [],
+  push: [],
+};
+
 /** none: never authenticated; optional: authenticated when credentials are sent; required. */
 export type AuthMode = 'none' | 'optional' | 'required';
 

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import type { ServiceName } from '@chat/contracts';
+import { SERVICE_NODE_ARGS, type ServiceName } from '@chat/contracts';
 import type { TestEnv } from './index';
 
 const root = path.resolve(__dirname, '../../..');
@@ -42,6 +42,8 @@ export interface StartServiceOptions {
   /** SERVICE_NAME of the process, e.g. "events-a" for one of two replicas. */
   label?: string;
   readyTimeoutMs?: number;
+  /** Extra arguments for node itself, e.g. ['--cpu-prof'] to profile a benchmark's process. */
+  nodeArgs?: string[];
 }
 
 export interface Cluster {
@@ -82,7 +84,7 @@ export async function freePort(): Promise<number> {
 export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   const label = opts.label ?? service;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[service], ...(opts.nodeArgs ?? []), '--import', 'tsx', `services/${service}/src/main.ts`], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', SERVICE_NAME: label },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,6 +25,7 @@ const latencies: number[] = [];
 const errors: Record<string, number> = {};
 const lag = monitorEventLoopDelay({ resolution: 10 });
 let stopping = false;
+let measured = 0;
 
 const noteError = (what: string) => void (errors[what] = (errors[what] ?? 0) + 1);
 
@@ -63,11 +64,12 @@ function poll(c: ClientSpec & { lastEventId: number }): void {
 }
 
 parentPort!.on('message', (msg: string) => {
-  if (msg === 'lag-reset') return void (lag.reset(), lag.enable());
+  // The measured phase starts: forget the warm-up.
+  if (msg === 'measure') return void ((measured = latencies.length), lag.reset(), lag.enable());
   if (msg !== 'stop') return;
   stopping = true;
   clearInterval(progress);
-  const report: ClientsReport = { latencies, errors, loopLagP99Ms: Math.round(lag.percentile(99) / 1e6) };
+  const report: ClientsReport = { latencies: latencies.slice(measured), errors, loopLagP99Ms: Math.round(lag.percentile(99) / 1e6) };
   parentPort!.postMessage(report);
   agent.destroy();
 });

@@ -21,6 +21,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
   AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  /**
+   * How far V8 lets the heap grow past what survived the last full collection, in percent; 0
+   * leaves V8's own factor (up to 300%). Held long-polls are most of the live heap, so V8's
+   * default would let resident memory reach several times their size (ADR 0004).
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

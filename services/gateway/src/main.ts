@@ -1,4 +1,16 @@
+import { setFlagsFromString } from 'node:v8';
+import { SERVICE_NODE_ARGS } from '@chat/contracts';
 import { createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-runService('gateway', () => start(), createLogger('gateway'));
+const log = createLogger('gateway');
+const config = readConfig();
+// Read by V8 at every full collection, so it can be set now; the young generation's size
+// cannot, and comes from the command line (SERVICE_NODE_ARGS, ADR 0004).
+if (config.HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
+const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+const missing = SERVICE_NODE_ARGS.gateway.filter((arg) => !given.includes(arg));
+if (missing.length) log.warn({ missing }, 'started without its node options: long-poll latency and memory will suffer');
+
+runService('gateway', () => start(), log);
