@@ -1,8 +1,8 @@
 /**
- * A user's own things (navigation views, saved snippets, alert words) and the status others
- * see, as their endpoints, their events and register all give them.
+ * A user's own things (navigation views, saved snippets, alert words, drafts) and the status
+ * others see, as their endpoints, their events and register all give them.
  */
-import type { AlertWord, NavigationView, SavedSnippet, UserStatus } from '@chat/db';
+import type { AlertWord, Draft, NavigationView, SavedSnippet, UserStatus } from '@chat/db';
 import { unixSeconds } from './time';
 
 /** name is present for custom views only; built-in views have none. */
@@ -28,4 +28,16 @@ export function userStatusObject(row: UserStatus | null | undefined): Record<str
   if (row?.statusText) status.status_text = row.statusText;
   if (row?.emojiName) Object.assign(status, { emoji_name: row.emojiName, emoji_code: row.emojiCode, reaction_type: row.reactionType });
   return status;
+}
+
+/** `to` is the channel id in a one-element list for a channel draft, else the recipients' ids. */
+export function draftObject(d: Draft) {
+  return {
+    id: d.id,
+    type: d.type,
+    to: d.type === 'stream' ? [d.streamId] : d.toUserIds,
+    topic: d.topic,
+    content: d.content,
+    timestamp: unixSeconds(d.lastEditTime),
+  };
 }

@@ -65,7 +65,6 @@ export async function areaSections(db: Db, opts: StateOptions, want: Want): Prom
       out.channel_folders = rows.map(channelFolderObject);
     });
   }
-  if (want('drafts')) out.drafts = [];
   await Promise.all(jobs);
   return out;
 }

@@ -1,5 +1,6 @@
-/** The viewer's own data: settings, recent direct conversations, message bounds, presence. */
+/** The viewer's own data: settings, drafts, recent direct conversations, message bounds. */
 import type { Db } from '@chat/db';
+import { draftObject } from '@chat/wire';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
 import type { StateOptions, Want } from '.';
 
@@ -31,6 +32,12 @@ export async function personalSections(db: Db, opts: StateOptions, want: Want): 
     const settings = { ...DEFAULT_USER_SETTINGS, ...((user?.settings ?? {}) as Record<string, unknown>) };
     if (user) settings.timezone = user.timezone;
     out.user_settings = settings;
+  }
+  if (want('drafts')) {
+    // Drafts are shared between a user's clients only while the user allows it.
+    const synced = user && (user.settings as Record<string, unknown> | null)?.enable_drafts_synchronization !== false;
+    const rows = synced ? await db.draft.findMany({ where: { userId: user.id }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] }) : [];
+    out.drafts = rows.map(draftObject);
   }
   if (want('recent_private_conversations')) {
     out.recent_private_conversations = userId !== undefined ? await recentPrivateConversations(db, userId) : [];

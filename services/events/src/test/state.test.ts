@@ -52,6 +52,25 @@ it('reads the sections other areas own from the shared database', async () => {
   expect(body.max_message_id).toBe(body.recent_private_conversations[0].max_message_id);
 });
 
+it('gives the viewer\'s drafts while they are synchronised, and none once the user turns that off', async () => {
+  const { db } = env;
+  const draft = await db.draft.create({
+    data: { realmId: realm.realmId, userId: realm.member.id, type: 'private', toUserIds: [realm.member2.id], content: 'half a thought', lastEditTime: new Date(1_700_000_000_000) },
+  });
+  await db.draft.create({ data: { realmId: realm.realmId, userId: realm.member2.id, type: '', content: 'not mine', lastEditTime: new Date() } });
+  const fetch = { fetch_event_types: JSON.stringify(['drafts']) };
+  expect((await register(service.url, realm.realmId, realm.member, fetch)).body.drafts).toEqual([
+    { id: draft.id, type: 'private', to: [realm.member2.id], topic: '', content: 'half a thought', timestamp: 1_700_000_000 },
+  ]);
+  const user = await db.user.findUniqueOrThrow({ where: { id: realm.member.id } });
+  await db.user.update({ where: { id: user.id }, data: { settings: { ...(user.settings as object), enable_drafts_synchronization: false } } });
+  try {
+    expect((await register(service.url, realm.realmId, realm.member, fetch)).body.drafts).toEqual([]);
+  } finally {
+    await db.user.update({ where: { id: user.id }, data: { settings: user.settings as object } });
+  }
+});
+
 it('sends no linkifiers to clients without URL-template support', async () => {
   const body = (await register(service.url, realm.realmId, realm.member)).body;
   expect(body.realm_linkifiers).toEqual([]);

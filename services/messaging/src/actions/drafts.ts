@@ -1,5 +1,6 @@
 /** Drafts kept on the server so a user's clients share them (when the user allows it). */
 import type { Draft, Tx } from '@chat/db';
+import { draftObject } from '@chat/wire';
 import { errors } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
@@ -11,17 +12,6 @@ export interface DraftInput {
   topic: string;
   content: string;
   timestamp?: number;
-}
-
-export function draftDict(d: Draft): Record<string, unknown> {
-  return {
-    id: d.id,
-    type: d.type,
-    to: d.type === 'stream' ? [d.streamId] : d.toUserIds,
-    topic: d.topic,
-    content: d.content,
-    timestamp: Math.floor(d.lastEditTime.getTime() / 1000),
-  };
 }
 
 function checkSyncEnabled(actor: Actor): void {
@@ -52,7 +42,7 @@ async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
 
 export async function listDrafts(deps: Deps, actor: Actor) {
   const drafts = await deps.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
-  return drafts.map(draftDict);
+  return drafts.map(draftObject);
 }
 
 export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
@@ -63,7 +53,7 @@ export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInpu
       created.push(await tx.draft.create({ data: { realmId: actor.realmId, userId: actor.userId, ...(await checkDraft(tx, actor, d)) } }));
     }
     if (created.length) {
-      await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'add', drafts: created.map(draftDict) } });
+      await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'add', drafts: created.map(draftObject) } });
     }
     return created.map((d) => d.id);
   });
@@ -75,7 +65,7 @@ export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, inp
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
     if (!draft) throw errors.badRequest('Draft does not exist');
     const updated = await tx.draft.update({ where: { id: draftId }, data: await checkDraft(tx, actor, input) });
-    await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'update', draft: draftDict(updated) } });
+    await recordEvent(tx, { realmId: actor.realmId, type: 'drafts', users: [actor.userId], event: { type: 'drafts', op: 'update', draft: draftObject(updated) } });
   });
 }
 
