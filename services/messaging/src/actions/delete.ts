@@ -1,5 +1,6 @@
 /** DELETE /messages/{id} and GET /messages/{id}/history. */
 import { errors } from '@chat/contracts';
+import type { Message, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import type { Actor, Deps } from '../lib/context';
 import { hasRealmPermission } from '../lib/groups';
@@ -21,13 +22,18 @@ export async function doDeleteMessage(deps: Deps, actor: Actor, messageId: numbe
         throw errors.badRequest('The time limit for deleting this message has passed');
       }
     }
-    const audience = await messageAudience(tx, [message.id], [message.streamId]);
-    await tx.message.delete({ where: { id: message.id } });
-    const event: Record<string, unknown> = { type: 'delete_message', message_ids: [message.id] };
-    if (message.streamId !== null) Object.assign(event, { message_type: 'stream', stream_id: message.streamId, topic: message.topic });
-    else event.message_type = 'private';
-    await recordEvent(tx, { realmId: actor.realmId, type: 'delete_message', users: audience, event });
+    await deleteMessageInTx(tx, actor.realmId, message);
   });
+}
+
+/** Deletes one message and tells everyone who had it, in the caller's transaction. */
+export async function deleteMessageInTx(tx: Tx, realmId: number, message: Pick<Message, 'id' | 'streamId' | 'topic'>): Promise<void> {
+  const audience = await messageAudience(tx, [message.id], [message.streamId]);
+  await tx.message.delete({ where: { id: message.id } });
+  const event: Record<string, unknown> = { type: 'delete_message', message_ids: [message.id] };
+  if (message.streamId !== null) Object.assign(event, { message_type: 'stream', stream_id: message.streamId, topic: message.topic });
+  else event.message_type = 'private';
+  await recordEvent(tx, { realmId, type: 'delete_message', users: audience, event });
 }
 
 /** Snapshots oldest first, each holding the message as it was after that edit. */

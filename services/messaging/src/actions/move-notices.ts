@@ -9,6 +9,7 @@ import { doCreateUserInTx } from '@chat/realm';
 import type { Actor } from '../lib/context';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { topicUrl } from '../markdown/urls';
+import { deleteMessageInTx } from './delete';
 import { sendMessageInTx } from './send';
 import { streamAccessOf } from './streams-access';
 import { RESOLVED_PREFIX } from './move';
@@ -134,6 +135,28 @@ async function resolveNoticeReaders(tx: Tx, actor: Actor, stream: Stream, topic:
   return readers;
 }
 
+/** A resolve undone this soon deletes the first notice instead of posting a second one. */
+export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+const RESOLVE_NOTICE = /^@_\*\*[^\n]*\*\* has marked this topic as (un)?resolved\.$/;
+
+/**
+ * Resolving then unresolving (or the reverse) by mistake should not leave two notices: when the
+ * topic's latest message is the notification bot's resolve notice from under a minute ago, it
+ * is deleted and no new notice is posted. True if it did.
+ */
+async function retractRecentResolveNotice(tx: Tx, actor: Actor, bot: Actor, stream: Stream, topic: string): Promise<boolean> {
+  const [last] = await tx.$queryRawUnsafe<Array<{ id: number; sender_id: number; content: string; date_sent: Date; topic: string }>>(
+    `SELECT id, sender_id, content, date_sent, topic FROM messages
+      WHERE stream_id = $1 AND lower(topic) = lower($2) ORDER BY id DESC LIMIT 1`,
+    stream.id,
+    topic,
+  );
+  if (!last || last.sender_id !== bot.userId || !RESOLVE_NOTICE.test(last.content)) return false;
+  if (Date.now() - last.date_sent.getTime() > RESOLVE_UNDO_GRACE_SECONDS * 1000) return false;
+  await deleteMessageInTx(tx, actor.realmId, { id: last.id, streamId: stream.id, topic: last.topic });
+  return true;
+}
+
 /** Posts the notices of a move, after the move itself, in its transaction. */
 export async function sendMoveNotices(tx: Tx, actor: Actor, m: MoveNotices): Promise<void> {
   const streamEdited = m.newStream.id !== m.oldStream.id;
@@ -143,7 +166,7 @@ export async function sendMoveNotices(tx: Tx, actor: Actor, m: MoveNotices): Pro
   const bot = await notificationBot(tx, actor);
   const actingUserRead = new Set([actor.userId]);
   let resolveNoticeId: number | null = null;
-  if (toggle) {
+  if (toggle && !(await retractRecentResolveNotice(tx, actor, bot, m.oldStream, m.newTopic))) {
     const readers = await resolveNoticeReaders(tx, actor, m.oldStream, m.newTopic);
     resolveNoticeId = await postNotice(tx, bot, actor, m.oldStream, m.newTopic, `${user} has marked this topic as ${toggle}.`, readers);
   }

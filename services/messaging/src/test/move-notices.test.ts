@@ -117,9 +117,27 @@ describe('move notices', () => {
     const copy = await h.env.db.userMessage.findUniqueOrThrow({ where: { userId_messageId: { userId: h.realm.member2.id, messageId: resolved[1].id } } });
     expect(flagNames(BigInt(copy.flags))).toContain('read');
 
+    // A minute later, unresolving is news of its own.
+    await h.env.db.message.update({ where: { id: resolved[1].id }, data: { dateSent: new Date(Date.now() - 61_000) } });
     expect((await patch(a, { topic: 'bug', propagate_mode: 'change_all' })).status).toBe(200);
     const back = await topicMessages(denmark, 'bug');
     expect(back.map((m) => m.content)).toEqual(['hello', `${by()} has marked this topic as resolved.`, `${by()} has marked this topic as unresolved.`]);
+  });
+
+  it('takes a resolve notice back when the resolve is undone within a minute', async () => {
+    const a = await send('typo');
+    await patch(a, { topic: '✔ typo', propagate_mode: 'change_all' });
+    const [, notice] = await topicMessages(denmark, '✔ typo');
+    expect((await patch(a, { topic: 'typo', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(denmark, 'typo')).map((m) => m.content)).toEqual(['hello']);
+    expect(await h.env.db.message.findUnique({ where: { id: notice.id } })).toBeNull();
+    // Someone else's message after the notice: the notice stays and the unresolve is announced.
+    await patch(a, { topic: '✔ typo', propagate_mode: 'change_all' });
+    await send('✔ typo');
+    await patch(a, { topic: 'typo', propagate_mode: 'change_all' });
+    expect((await topicMessages(denmark, 'typo')).map((m) => m.content)).toEqual([
+      'hello', `${by()} has marked this topic as resolved.`, 'hello', `${by()} has marked this topic as unresolved.`,
+    ]);
   });
 
   it('leaves resolve notices unread for subscribers whose policy says never', async () => {
