@@ -56,6 +56,13 @@ export class QueueWaiter {
   ) {
     this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     subscriber.on('message', (channel: string, message: string) => this.onMessage(this.queueOfChannel(channel), message));
+    // After a reconnect, wake-ups published while the connection was down are lost: every
+    // waiting poll reads its queue again once the subscriptions are back.
+    let connected = subscriber.status === 'ready';
+    subscriber.on('ready', () => {
+      if (connected) void this.resync();
+      connected = true;
+    });
     this.sweeper = setInterval(() => this.sweep(), this.lingerMs).unref();
   }
 
@@ -148,6 +155,15 @@ export class QueueWaiter {
     clearInterval(this.sweeper);
     for (const channel of this.channels.values()) {
       for (const holder of [...channel.holders]) this.release(channel, holder, 'closed', null);
+    }
+  }
+
+  private async resync(): Promise<void> {
+    const names = [...this.channels.keys()].map((q) => this.channelOf(q));
+    for (let i = 0; i < names.length; i += 1000) await this.subscriber.subscribe(...names.slice(i, i + 1000)).catch(noop);
+    for (const channel of this.channels.values()) {
+      channel.wakes++;
+      for (const holder of [...channel.holders]) this.release(channel, holder, 'woken', null);
     }
   }
 

@@ -145,6 +145,31 @@ it('keeps a subscription a moment after its last waiter, then drops it', async (
   waiter.closeAll();
 });
 
+it('wakes every waiting poll to read its queue again after the subscriber reconnects', async () => {
+  const own = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  await new Promise((r) => own.once('ready', r));
+  const waiter = new QueueWaiter(own, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
+  try {
+    const q = await store.create(spec());
+    const mark = await waiter.subscribe(q);
+    const woken = new Promise((resolve) => waiter.hold(q, mark, -1, 10_000, (reason, events) => resolve({ reason, events })));
+    // The append happens while the connection is down: its wake-up is lost.
+    const closed = new Promise((r) => own.once('close', r));
+    await redis.client('KILL', 'ADDR', `${own.stream.localAddress}:${own.stream.localPort}`);
+    await closed;
+    await store.append(q, [{ type: 'missed' }]);
+    expect(await woken).toEqual({ reason: 'woken', events: null });
+    expect((await store.fetch(q, 1, -1))!.map((e) => e.type)).toEqual(['missed']);
+    // And the subscription is back: the next append wakes a new hold.
+    const again = new Promise((resolve) => waiter.hold(q, waiter.mark(q)!, 0, 10_000, (reason) => resolve(reason)));
+    await store.append(q, [{ type: 'next' }]);
+    expect(await again).toBe('woken');
+  } finally {
+    waiter.closeAll();
+    own.disconnect();
+  }
+});
+
 it('subscribes the queues asked for together in one command', async () => {
   const waiter = newWaiter();
   const queues = await Promise.all([1, 2, 3].map(() => store.create(spec())));
