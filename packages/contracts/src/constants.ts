@@ -25,6 +25,7 @@ export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, 
 
 export const LIMITS = {
   maxMessageLength: 10000,
+  maxReminderNoteLength: 1000,
   maxTopicLength: 60,
   maxStreamNameLength: 60,
   maxStreamDescriptionLength: 1024,

@@ -10,3 +10,4 @@ export * from './users';
 export * from './streams';
 export * from './stream-facts';
 export * from './presence';
+export * from './scheduled';
