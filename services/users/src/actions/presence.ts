@@ -7,10 +7,10 @@
 import { recordEvent } from '@chat/bus';
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { canAccessUser } from '@chat/realm';
 import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
 import {
-  accessibleUserIds,
   BECAME_ONLINE_AFTER_SECS,
   legacyClientEntry,
   legacyPresence,
@@ -196,9 +196,7 @@ export async function getUserPresence(services: Services, actor: Actor, idOrEmai
     : await accessUserByEmail(db, { id: actor.id, role: actor.role, realmId: actor.realmId }, idOrEmail).catch(() => null);
   if (!target || !target.isActive) throw errors.badRequest('No such user');
   if (target.isBot) throw errors.badRequest('Presence is not supported for bot users.');
-  const viewer = await db.user.findUniqueOrThrow({ where: { id: actor.id }, select: { id: true, role: true, dateJoined: true } });
-  const allowed = await accessibleUserIds(db, actor.realmId, viewer);
-  if (allowed && !allowed.has(target.id)) throw errors.insufficientPermission();
+  if (!(await canAccessUser(db, actor.realmId, actor, target))) throw errors.insufficientPermission();
   const [raw] = await db.$queryRawUnsafe<Parameters<typeof toRow>[0][]>(
     `SELECT ${ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`,
     target.id,

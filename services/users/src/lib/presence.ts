@@ -1,13 +1,11 @@
-import { usersSharingWithGuest } from '@chat/realm';
 /**
  * Presence data: the timing rules and the realm-wide read behind POST /users/me/presence and
  * GET /realm/presence. The two formats (modern keyed by user id, legacy keyed by email) are
  * defined once in @chat/wire, for this service and for register's presences.
  */
-import { ROLE } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
+import { accessibleUserIds } from '@chat/realm';
 import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow } from '@chat/wire';
-import { groupPredicate, realmGroupSetting } from './groups';
 
 export { legacyClientEntry, legacyPresence, modernPresence, type PresenceRow } from '@chat/wire';
 
@@ -51,18 +49,6 @@ export function toRow(r: RawRow): PresenceRow {
     connectedAt: n(r.connectedAt),
     lastUpdateId: Number(r.lastUpdateId),
   };
-}
-
-/**
- * The users a viewer may know about, or null for "everyone": only guests outside
- * can_access_all_users_group are limited, to themselves, bots, and the people they share a
- * channel or a direct conversation with (the rule lib/audience.ts applies the other way round).
- */
-export async function accessibleUserIds(db: Reader, realmId: number, viewer: { id: number; role: number; dateJoined: Date }): Promise<Set<number> | null> {
-  if (viewer.role !== ROLE.GUEST) return null;
-  const test = await groupPredicate(db, realmId, await realmGroupSetting(db, realmId, 'can_access_all_users_group'));
-  if (test(viewer)) return null;
-  return usersSharingWithGuest(db, realmId, viewer.id);
 }
 
 export interface RealmPresenceQuery {
