@@ -1,8 +1,9 @@
 import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Tx } from '@chat/db';
+import { accessibleUserIds, canAccessUser, inaccessibleUserObject } from '@chat/realm';
 import type { Services } from '../context';
-import { canSeeDeliveryEmail } from '../lib/emails';
+import { canSeeDeliveryEmail, fakeEmailDomain } from '../lib/emails';
 import { emailVisibilityOf, formatUser, type UserRow, type Viewer } from '../lib/format-user';
 import { profileDataFor } from './profile-fields';
 
@@ -43,34 +44,61 @@ export interface ReadOptions {
   includeProfile: boolean;
 }
 
+/**
+ * GET /users: every user (or those of `userIds`), as the viewer may see them. A guest outside
+ * can_access_all_users_group gets, for each person they may not access, a placeholder that
+ * gives away only the id (inaccessibleUserObject).
+ */
 export async function getUsers(
   services: Services,
   identity: AuthedIdentity,
   opts: ReadOptions & { userIds?: number[] },
 ): Promise<Record<string, unknown>[]> {
   const where = { realmId: identity.realmId, ...(opts.userIds ? { id: { in: opts.userIds } } : {}) };
-  const users = await services.db.user.findMany({ where, orderBy: { id: 'asc' } });
+  const [users, allowed] = await Promise.all([
+    services.db.user.findMany({ where, orderBy: { id: 'asc' } }),
+    accessibleUserIds(services.db, identity.realmId, viewerOf(identity)),
+  ]);
   if (opts.userIds) {
     const found = new Set(users.map((u) => u.id));
     if (opts.userIds.some((id) => !found.has(id))) throw errors.badRequest('Invalid user ID');
   }
-  const profile = opts.includeProfile ? await profileDataFor(services.db, identity.realmId, users.map((u) => u.id)) : undefined;
-  return users.map((u) =>
-    formatUser(u, viewerOf(identity), {
+  const visible = allowed === null ? users : users.filter((u) => u.isBot || allowed.has(u.id));
+  const profile = opts.includeProfile ? await profileDataFor(services.db, identity.realmId, visible.map((u) => u.id)) : undefined;
+  const hiddenDomain = fakeEmailDomain(identity.realmUrl);
+  return users.map((u) => {
+    if (allowed !== null && !u.isBot && !allowed.has(u.id)) return inaccessibleUserObject(u.id, hiddenDomain);
+    return formatUser(u, viewerOf(identity), {
       realmUrl: identity.realmUrl,
       clientGravatar: opts.clientGravatar,
       profileData: profile ? (profile.get(u.id) ?? {}) : undefined,
-    }),
-  );
+    });
+  });
 }
 
+/**
+ * GET /users/{user_id} and /users/{email}: one User object. A person the viewer may not access
+ * (a restricted guest asking about someone they share nothing with) is `Insufficient permission`,
+ * as for every read of one named user.
+ */
 export async function getUser(services: Services, identity: AuthedIdentity, user: UserRow, opts: ReadOptions) {
+  await checkCanAccessUser(services.db, identity.realmId, viewerOf(identity), user);
   const profile = opts.includeProfile ? await profileDataFor(services.db, identity.realmId, [user.id]) : undefined;
   return formatUser(user, viewerOf(identity), {
     realmUrl: identity.realmUrl,
     clientGravatar: opts.clientGravatar,
     profileData: profile ? (profile.get(user.id) ?? {}) : undefined,
   });
+}
+
+/** Reads that name one user answer `Insufficient permission` when the viewer may not access them. */
+export async function checkCanAccessUser(
+  db: Reader,
+  realmId: number,
+  viewer: { id: number; role: number },
+  target: { id: number; isBot: boolean },
+): Promise<void> {
+  if (!(await canAccessUser(db, realmId, viewer, target))) throw errors.insufficientPermission();
 }
 
 /** GET /users/me: the caller's own User object (always with a real avatar URL) and max_message_id. */

@@ -6,7 +6,7 @@ import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
 import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
 import type { Actor } from './actor';
-import { accessUserById } from './read-users';
+import { accessUserById, checkCanAccessUser } from './read-users';
 
 export interface StatusInput {
   statusText?: string;
@@ -103,8 +103,12 @@ export async function doUpdateStatus(
   });
 }
 
-/** A user's status as clients read it: only the parts that are set. */
+/**
+ * A user's status as clients read it: only the parts that are set. Someone the actor may not
+ * access (can_access_all_users_group) is `Insufficient permission`.
+ */
 export async function getStatus(services: Services, actor: Actor, targetId: number): Promise<Record<string, unknown>> {
   const target = await accessUserById(services.db, actor.realmId, targetId);
+  await checkCanAccessUser(services.db, actor.realmId, actor, target);
   return userStatusObject(await services.db.userStatus.findUnique({ where: { userId: target.id } }));
 }
