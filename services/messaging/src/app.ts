@@ -8,6 +8,8 @@ import { streamRoutes } from './routes/streams';
 import { messageActionRoutes } from './routes/message-actions';
 import { otherRoutes } from './routes/other';
 import { subscriptionRoutes } from './routes/subscriptions';
+import { scheduledRoutes } from './routes/scheduled';
+import { ScheduledDelivery } from './delivery/scheduled';
 
 export function mountRoutes(router: Router, deps: Deps): void {
   messageRoutes(router, deps);
@@ -15,6 +17,7 @@ export function mountRoutes(router: Router, deps: Deps): void {
   otherRoutes(router, deps);
   subscriptionRoutes(router, deps);
   streamRoutes(router, deps);
+  scheduledRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
@@ -33,11 +36,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     api: (router) => mountRoutes(router, deps),
   });
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
+  delivery?.start();
   return {
     url: server.url,
     port: server.port,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
+      await delivery?.stop();
       await db.$disconnect();
     },
   };
