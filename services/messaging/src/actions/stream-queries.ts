@@ -4,6 +4,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
 import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
 import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
+import { canAccessUser } from '@chat/realm';
 
 export interface StreamListQuery {
   includePublic: boolean;
@@ -68,9 +69,11 @@ export async function streamMembers(deps: Deps, actor: Actor, streamId: number):
 }
 
 export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number, streamId: number): Promise<boolean> {
-  await accessStream(deps.db, actor, streamId);
   const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
+  // A restricted guest learns nothing about people they may not see, not even their channels.
+  if (!(await canAccessUser(deps.db, actor.realmId, { id: actor.userId, role: actor.role }, user))) throw errors.badRequest('Insufficient permission');
+  await accessStream(deps.db, actor, streamId);
   const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
   return !!sub?.active;
 }

@@ -208,3 +208,30 @@ describe('PATCH /users/me/subscriptions', () => {
     expect(none.body.code).toBe('BAD_REQUEST');
   });
 });
+
+describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
+  it('tells whether a user is subscribed, and tells a guest who may not see everyone nothing about strangers', async () => {
+    const { realmId, guest, member, member2 } = h.realm;
+    await h.api.post('/api/v1/users/me/subscriptions').set(h.as(member)).type('form').send({ subscriptions: JSON.stringify([{ name: 'Lookup' }]) }).expect(200);
+    const stream = await h.env.db.stream.findFirstOrThrow({ where: { realmId, name: 'Lookup' } });
+    const ask = (as: typeof member, userId: number) => h.api.get(`/api/v1/users/${userId}/subscriptions/${stream.id}`).set(h.as(as));
+    expect((await ask(member, member2.id)).body).toMatchObject({ result: 'success', is_subscribed: expect.any(Boolean) });
+    expect((await ask(member, 999_999)).body).toMatchObject({ result: 'error', msg: 'No such user' });
+
+    const members = await h.env.db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:members', isSystemGroup: true } });
+    const realm = await h.env.db.realm.findUniqueOrThrow({ where: { id: realmId } });
+    await h.env.db.realm.update({ where: { id: realmId }, data: { settings: { ...(realm.settings as object), can_access_all_users_group: members.id } } });
+    try {
+      // The guest shares no channel and no conversation with this user.
+      const stranger = await h.env.db.user.create({
+        data: { realmId, email: 'stranger@chat.test', deliveryEmail: 'stranger@chat.test', fullName: 'Stranger', apiKey: 'stranger-key-0123456789abcdef0123' },
+      });
+      const res = await ask(guest, stranger.id);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+      expect((await ask(member, stranger.id)).body).toMatchObject({ result: 'success', is_subscribed: false });
+    } finally {
+      await h.env.db.realm.update({ where: { id: realmId }, data: { settings: realm.settings as object } });
+    }
+  });
+});
