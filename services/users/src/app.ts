@@ -1,9 +1,10 @@
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createRedis } from '@chat/bus';
+import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
 import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
+import { createMailQueue, createMailTransport, startMailWorker } from './mail';
 import { apiRoutes, siteRoutes } from './routes';
 
 /**
@@ -14,8 +15,15 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const config = readConfig({ ...process.env, ...overrides });
   const log = logger ?? createLogger('users', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL);
-  const redis = createRedis(config.REDIS_URL, { name: 'users', onError: (err) => log.warn({ err }, 'redis error') });
-  const services: Services = { db, redis, config, log };
+  const onError = (err: Error) => log.warn({ err }, 'redis error');
+  const redis = createRedis(config.REDIS_URL, { name: 'users', onError });
+  // BullMQ keeps blocking commands on its connections: they must wait out a Redis outage.
+  const bullRedis = createBlockingRedis(config.REDIS_URL, { name: 'users:bull', onError });
+  const bullPrefix = keyspace(config.REDIS_PREFIX).bullPrefix();
+  const mail = createMailQueue(bullRedis, bullPrefix, config);
+  const transport = createMailTransport(config);
+  const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport }, bullRedis, bullPrefix) : undefined;
+  const services: Services = { db, redis, config, log, mail };
 
   const { app, state } = createApp({
     service: 'users',
@@ -35,7 +43,12 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     services,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
+      // A message being sent finishes (or goes back to Redis) before the connections close.
+      await worker?.close().catch((err) => log.warn({ err }, 'mail worker close failed'));
+      await mail.close();
+      transport.close();
       redis.disconnect();
+      bullRedis.disconnect();
       await db.$disconnect();
     },
   };

@@ -1,20 +1,62 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@chat/kit';
 
-export const configSchema = baseConfigSchema.extend({
-  /** Whether the push service is configured; server_settings reports it to clients. */
-  PUSH_NOTIFICATIONS_ENABLED: z
+const bool = (fallback: 'true' | 'false') =>
+  z
     .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
-  /** Git reference or release this build came from, reported as svc_merge_base. */
-  MERGE_BASE: z.string().default(''),
-  /**
-   * Realms with more people than this get no immediate presence events when someone comes
-   * online (each would fan out to everyone); clients still see it on their next presence poll.
-   */
-  PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
-});
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+export const configSchema = baseConfigSchema
+  .extend({
+    /** Whether the push service is configured; server_settings reports it to clients. */
+    PUSH_NOTIFICATIONS_ENABLED: bool('false'),
+    /** Git reference or release this build came from, reported as svc_merge_base. */
+    MERGE_BASE: z.string().default(''),
+    /**
+     * Realms with more people than this get no immediate presence events when someone comes
+     * online (each would fan out to everyone); clients still see it on their next presence poll.
+     */
+    PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
+
+    // Outgoing mail (invitations). With EMAIL_HOST unset nothing leaves the machine: every
+    // message is written as an .eml file to EMAIL_LOG_DIR instead (the development email log).
+    /** SMTP server; unset: write messages to EMAIL_LOG_DIR. */
+    EMAIL_HOST: z.string().default(''),
+    EMAIL_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+    /** SMTP login; both or neither. */
+    EMAIL_HOST_USER: z.string().default(''),
+    EMAIL_HOST_PASSWORD: z.string().default(''),
+    /**
+     * EMAIL_USE_TLS: STARTTLS is required (port 587; the default unless EMAIL_USE_SSL);
+     * EMAIL_USE_SSL: TLS from the first byte (port 465).
+     */
+    EMAIL_USE_TLS: z.enum(['true', 'false']).optional(),
+    EMAIL_USE_SSL: bool('false'),
+    /** Connection, greeting and socket timeout of one SMTP attempt. */
+    EMAIL_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+    /** Sender of server mail; empty: noreply@<the realm's host name>. */
+    NOREPLY_EMAIL_ADDRESS: z.union([z.literal(''), z.email()]).default(''),
+    /** Where messages go when no SMTP server is configured. */
+    EMAIL_LOG_DIR: z.string().min(1).default('.data/email-log'),
+    /** Attempts per message (the first included) before it is given up. */
+    EMAIL_RETRY_ATTEMPTS: z.coerce.number().int().min(1).default(8),
+    /** First retry delay; each later retry waits twice as long as the one before. */
+    EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(5_000),
+    /** Messages one worker sends at once. */
+    EMAIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+    /** Off: this replica queues mail but leaves sending it to replicas that have it on. */
+    EMAIL_RUN_WORKERS: bool('true'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EMAIL_USE_TLS === 'true' && c.EMAIL_USE_SSL) {
+      ctx.addIssue({ code: 'custom', path: ['EMAIL_USE_SSL'], message: 'EMAIL_USE_TLS and EMAIL_USE_SSL are mutually exclusive' });
+    }
+    if (Boolean(c.EMAIL_HOST_USER) !== Boolean(c.EMAIL_HOST_PASSWORD)) {
+      ctx.addIssue({ code: 'custom', path: ['EMAIL_HOST_PASSWORD'], message: 'EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together' });
+    }
+  })
+  .transform(({ EMAIL_USE_TLS, ...c }) => ({ ...c, EMAIL_USE_TLS: EMAIL_USE_TLS === undefined ? !c.EMAIL_USE_SSL : EMAIL_USE_TLS === 'true' }));
 
 export type UsersConfig = z.infer<typeof configSchema>;
 

@@ -2,6 +2,7 @@ import type { createRedis } from '@chat/bus';
 import type { Db } from '@chat/db';
 import type { Logger } from '@chat/kit';
 import type { UsersConfig } from './config';
+import type { MailQueue } from './mail';
 
 /** What every route and action of this service may use; built once by start(). */
 export interface Services {
@@ -9,4 +10,6 @@ export interface Services {
   redis: ReturnType<typeof createRedis>;
   config: UsersConfig;
   log: Logger;
+  /** Outgoing mail: queued here, sent by the mail worker (src/mail). */
+  mail: MailQueue;
 }
