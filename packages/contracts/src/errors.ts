@@ -21,6 +21,17 @@ export class ApiError extends Error {
 
 const bad = (msg: string, extra: Record<string, unknown> = {}) => new ApiError('BAD_REQUEST', msg, 400, extra);
 
+/** One address an invitation request could not invite: [address, reason, deactivated account]. */
+export type InviteFailure = [email: string, reason: string, deactivated: boolean];
+
+const invitationFailed = (msg: string, failures: InviteFailure[], sent: boolean) =>
+  new ApiError('INVITATION_FAILED', msg, 400, {
+    errors: failures,
+    sent_invitations: sent,
+    license_limit_reached: false,
+    daily_limit_reached: false,
+  });
+
 export const errors = {
   badRequest: bad,
   missingArgument: (name: string) =>
@@ -118,5 +129,23 @@ export const errors = {
   badImage: () => bad('Could not decode image; did you upload an image file?'),
   invalidUserId: () => bad('Invalid user ID'),
   upstreamUnavailable: () => new ApiError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', 503),
+  // Email invitations. `errors` lists [address, reason, deactivated] per refused address;
+  // `sent_invitations` says whether the others were invited. The texts (the brand name
+  // included) are the ones clients of this API family show.
+  invitesInvalid: (failures: InviteFailure[]) =>
+    invitationFailed("Some emails did not validate, so we didn't send any invitations.", failures, false),
+  invitesNoneSent: (failures: InviteFailure[]) => invitationFailed("We weren't able to invite anyone.", failures, false),
+  invitesSomeSkipped: (failures: InviteFailure[]) =>
+    invitationFailed(
+      "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+      failures,
+      true,
+    ),
+  inviterTooNew: () =>
+    invitationFailed(
+      'Your account is too new to send invites for this organization. Ask an organization admin, or a more experienced user.',
+      [],
+      false,
+    ),
   internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
 } as const;

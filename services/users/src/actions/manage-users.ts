@@ -171,7 +171,7 @@ export async function doDeactivateUserInTx(tx: Tx, target: UserRow): Promise<str
     await announceBot(tx, target, { is_active: false });
     return keys;
   }
-  await tx.multiuseInvite.updateMany({ where: { realmId: target.realmId, referredById: target.id }, data: { revoked: true } });
+  await tx.invite.updateMany({ where: { realmId: target.realmId, referredById: target.id }, data: { revoked: true } });
   const bots = await tx.user.findMany({ where: { realmId: target.realmId, botOwnerId: target.id, isActive: true, isBot: true } });
   for (const bot of bots) keys.push(...(await doDeactivateUserInTx(tx, bot)));
   return keys;

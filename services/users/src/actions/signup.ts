@@ -5,16 +5,55 @@ import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { fakeEmailDomain } from '../lib/emails';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
-import { defaultStreamIds } from './invites';
+import { announceInvitesChanged, defaultStreamIds, pendingInviteWhere } from './invites';
 
 const STREAM_COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#b0a5fd', '#f5ce6e', '#e4523d', '#c2726a', '#94c849'];
 
-/** An invitation that still works: not revoked, not expired, of this realm. */
+const LINK_GONE = 'Whoops. The confirmation link has expired or been deactivated.';
+
+/** An invitation that still works: of this realm, not revoked, not expired, not used up. */
 export async function accessUsableInvite(db: Services['db'] | Tx, realmId: number, key: string) {
-  const invite = await db.multiuseInvite.findUnique({ where: { key } });
-  const usable = invite && invite.realmId === realmId && !invite.revoked && (invite.expiresAt === null || invite.expiresAt > new Date());
-  if (!usable) throw errors.resourceNotFound('Whoops. The confirmation link has expired or been deactivated.');
+  const invite = await db.invite.findFirst({ where: { key, realmId, ...pendingInviteWhere() } });
+  if (!invite) throw errors.resourceNotFound(LINK_GONE);
   return invite;
+}
+
+/**
+ * The account's address: an email invitation was sent to one address, which a sign-up through it
+ * must use (and may leave out); a reusable link takes whatever address is given.
+ */
+function signUpEmail(invite: { email: string | null }, given: string | undefined): string {
+  if (invite.email === null) {
+    if (given === undefined) throw errors.missingArgument('email');
+    return given;
+  }
+  if (given !== undefined && given.trim().toLowerCase() !== invite.email.toLowerCase()) {
+    throw errors.badRequest('This invitation was sent to a different email address.');
+  }
+  return invite.email;
+}
+
+/**
+ * Closes the invitations an account now answers: the email invitation it was made with is used,
+ * and every other open email invitation to its address is revoked; their referrers and the
+ * administrators hear that the invitation list changed.
+ */
+async function doRetireInvites(tx: Tx, invite: { id: number; email: string | null; referredById: number }, user: { id: number; realmId: number; deliveryEmail: string }) {
+  const referrers = new Set<number>();
+  if (invite.email !== null) {
+    // Conditional, so of two sign-ups racing through one invitation the second finds it used
+    // (the row lock makes it wait for the first) and rolls back.
+    const used = await tx.invite.updateMany({ where: { id: invite.id, ...pendingInviteWhere() }, data: { createdUserId: user.id } });
+    if (used.count !== 1) throw errors.resourceNotFound(LINK_GONE);
+    referrers.add(invite.referredById);
+  }
+  const others = await tx.invite.findMany({
+    where: { realmId: user.realmId, email: { equals: user.deliveryEmail, mode: 'insensitive' }, ...pendingInviteWhere() },
+    select: { id: true, referredById: true },
+  });
+  if (others.length) await tx.invite.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { revoked: true } });
+  for (const o of others) referrers.add(o.referredById);
+  if (referrers.size) await announceInvitesChanged(tx, user.realmId, [...referrers]);
 }
 
 /** Everyone who may see a channel's subscribers: its subscribers, and for public channels all non-guests. */
@@ -36,11 +75,12 @@ export async function doSignUpWithInvite(
   services: Services,
   realm: { id: number; url: string },
   key: string,
-  input: { email: string; fullName: string },
+  input: { email?: string; fullName: string },
 ) {
   return services.db.$transaction(async (tx) => {
     const invite = await accessUsableInvite(tx, realm.id, key);
-    const checked = await checkNewUser(tx, { realmId: realm.id, email: input.email, fullName: input.fullName, role: invite.inviteAs });
+    const email = signUpEmail(invite, input.email);
+    const checked = await checkNewUser(tx, { realmId: realm.id, email, fullName: input.fullName, role: invite.inviteAs });
     const user = await doCreateAnnouncedUser(tx, {
       realmId: realm.id,
       email: checked.email,
@@ -76,6 +116,7 @@ export async function doSignUpWithInvite(
         });
       }
     }
+    await doRetireInvites(tx, invite, user);
     return user;
   });
 }

@@ -4,24 +4,46 @@ import { ApiError } from '@chat/contracts';
 import { endpoint, type Ctx } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
-import { doCreateMultiuseInvite, doRevokeMultiuseInvite, listInvites } from '../actions/invites';
+import { doInviteUsers, doResendInvite } from '../actions/email-invites';
+import { checkMemberOrAdmin, doCreateMultiuseInvite, doRevokeInvite, listInvites, type InviteInput } from '../actions/invites';
 import { accessUsableInvite, doSignUpWithInvite } from '../actions/signup';
 import { escapeHtml } from '../lib/render';
 
 const ids = z.array(z.number().int());
 
+/** The terms both kinds of invitation take. */
+function readInviteTerms(p: Ctx['p'], streamIds: number[]): InviteInput {
+  return {
+    expiresInMinutes: p.has('invite_expires_in_minutes') ? p.json('invite_expires_in_minutes', z.number().int().nullable()) : undefined,
+    inviteAs: p.int('invite_as'),
+    streamIds,
+    groupIds: p.json('group_ids', ids) ?? [],
+    includeRealmDefaultSubscriptions: p.bool('include_realm_default_subscriptions', false),
+    welcomeMessageCustomText: p.has('welcome_message_custom_text') ? readNullableString(p.raw('welcome_message_custom_text')) : undefined,
+  };
+}
+
 export function inviteRoutes(router: Router, services: Services): void {
+  router.post(
+    '/invites',
+    endpoint(async ({ p, identity }) => {
+      const actor = actorOf(identity);
+      // Guests and bots are turned away before their parameters are looked at.
+      checkMemberOrAdmin(actor);
+      const inviteeEmails = p.reqStr('invitee_emails');
+      await doInviteUsers(services, actor, {
+        inviteeEmails,
+        ...readInviteTerms(p, p.reqJson('stream_ids', ids)),
+        notifyReferrerOnJoin: p.bool('notify_referrer_on_join', true),
+      });
+    }),
+  );
   router.post(
     '/invites/multiuse',
     endpoint(async ({ p, identity }) => {
-      const invite_link = await doCreateMultiuseInvite(services, actorOf(identity), {
-        expiresInMinutes: p.has('invite_expires_in_minutes') ? p.json('invite_expires_in_minutes', z.number().int().nullable()) : undefined,
-        inviteAs: p.int('invite_as'),
-        streamIds: p.json('stream_ids', ids) ?? [],
-        groupIds: p.json('group_ids', ids) ?? [],
-        includeRealmDefaultSubscriptions: p.bool('include_realm_default_subscriptions', false),
-        welcomeMessageCustomText: p.has('welcome_message_custom_text') ? readNullableString(p.raw('welcome_message_custom_text')) : undefined,
-      });
+      const actor = actorOf(identity);
+      checkMemberOrAdmin(actor);
+      const invite_link = await doCreateMultiuseInvite(services, actor, readInviteTerms(p, p.json('stream_ids', ids) ?? []));
       return { invite_link };
     }),
   );
@@ -29,7 +51,19 @@ export function inviteRoutes(router: Router, services: Services): void {
   router.delete(
     '/invites/multiuse/:invite_id',
     endpoint(async ({ p, identity }) => {
-      await doRevokeMultiuseInvite(services, actorOf(identity), p.pathInt('invite_id'));
+      await doRevokeInvite(services, actorOf(identity), p.pathInt('invite_id'), true);
+    }),
+  );
+  router.delete(
+    '/invites/:invite_id',
+    endpoint(async ({ p, identity }) => {
+      await doRevokeInvite(services, actorOf(identity), p.pathInt('invite_id'), false);
+    }),
+  );
+  router.post(
+    '/invites/:invite_id/resend',
+    endpoint(async ({ p, identity }) => {
+      await doResendInvite(services, actorOf(identity), p.pathInt('invite_id'));
     }),
   );
 }
@@ -64,12 +98,17 @@ export function joinRoutes(router: Router, services: Services): void {
     '/join/:key',
     guard(async ({ p, identity, res }) => {
       const key = p.pathStr('key');
-      await accessUsableInvite(services.db, identity.realmId, key);
+      const invite = await accessUsableInvite(services.db, identity.realmId, key);
+      // An email invitation was sent to one address: the form shows it, fixed.
+      const emailField =
+        invite.email === null
+          ? '<input name="email" type="email" required>'
+          : `<input name="email" type="email" value="${escapeHtml(invite.email)}" readonly>`;
       res.type('html').send(
         page(
           'Sign up',
           `<form method="post" action="/join/${encodeURIComponent(key)}/">` +
-            '<label>Email <input name="email" type="email" required></label> ' +
+            `<label>Email ${emailField}</label> ` +
             '<label>Full name <input name="full_name" required></label> ' +
             '<button type="submit">Create account</button></form>',
         ),
@@ -80,7 +119,7 @@ export function joinRoutes(router: Router, services: Services): void {
     '/join/:key',
     guard(async ({ p, identity, req, res }) => {
       const user = await doSignUpWithInvite(services, { id: identity.realmId, url: identity.realmUrl }, p.pathStr('key'), {
-        email: p.reqStr('email'),
+        email: p.str('email'),
         fullName: p.reqStr('full_name'),
       });
       if (wantsJson(req)) {
