@@ -11,3 +11,5 @@ export * from './streams';
 export * from './stream-facts';
 export * from './presence';
 export * from './scheduled';
+export * from './emoji';
+export * from './bots';

@@ -3,35 +3,16 @@ import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, type Identity } from '@chat/contracts';
 import { realmGroupSettings, type GroupSettingValue } from '@chat/realm';
+import { realmEmojiKey, realmEmojiMap, realmEmojiObject, type RealmEmojiRow } from '@chat/wire';
 import type { Services } from '../context';
 
 /** Emoji are shown at 64 px at most; larger images are scaled down on upload. */
 const EMOJI_SIZE = 64;
 const MAX_PIXELS = 50_000_000;
 
-type EmojiRow = { id: number; realmId: number; name: string; fileName: string | null; isAnimated: boolean; deactivated: boolean; authorId: number | null };
-
-/** Where a realm's emoji images live, both as storage keys and (with "/user_" in front) as URLs. */
-const emojiKey = (realmId: number, file: string) => `avatars/${realmId}/emoji/images/${file}`;
-
-/** The custom emoji object of GET /realm/emoji and realm_emoji events. */
-export function emojiDict(e: EmojiRow) {
-  const file = e.fileName ?? String(e.id);
-  const stillFile = `${file.replace(/\.[^.]+$/, '')}.png`;
-  return {
-    id: String(e.id),
-    name: e.name,
-    source_url: `/user_${emojiKey(e.realmId, file)}`,
-    still_url: e.isAnimated ? `/user_${emojiKey(e.realmId, `still/${stillFile}`)}` : null,
-    deactivated: e.deactivated,
-    author_id: e.authorId,
-  };
-}
-
-/** Every custom emoji of the realm, deactivated ones included, keyed by id. */
+/** Every custom emoji of the realm, deactivated ones included, keyed by id (objects from @chat/wire). */
 export async function realmEmojiDicts(db: Pick<Tx, 'realmEmoji'>, realmId: number) {
-  const rows = await db.realmEmoji.findMany({ where: { realmId, fileName: { not: null } }, orderBy: { id: 'asc' } });
-  return Object.fromEntries(rows.map((r) => [String(r.id), emojiDict(r)]));
+  return realmEmojiMap(await db.realmEmoji.findMany({ where: { realmId, fileName: { not: null } }, orderBy: { id: 'asc' } }));
 }
 
 /** Name rules of this API family: lowercase letters, digits, "-" and "_", ending in a letter or digit. */
@@ -85,8 +66,8 @@ async function renderEmoji(image: Buffer): Promise<{ animated: boolean; main: Bu
  * `add` carries the new emoji as `emoji`; `edit` only what changed (`emoji_id` and `data`),
  * which is the shape clients declaring individual_emoji_changes parse.
  */
-function emojiEvents(changed: EmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
-  const dict = emojiDict(changed);
+function emojiEvents(changed: RealmEmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
+  const dict = realmEmojiObject(changed);
   return {
     event: op === 'add'
       ? { type: 'realm_emoji', op, emoji: dict }
@@ -109,9 +90,9 @@ export async function checkAddRealmEmoji(s: Services, identity: Identity, rawNam
     const row = await tx.realmEmoji.create({ data: { realmId: identity.realmId, authorId: identity.userId!, name, isAnimated: rendered.animated } });
     const fileName = `${row.id}.${rendered.animated ? 'gif' : 'png'}`;
     // Written inside the transaction: if storage fails, no emoji row points at a missing file.
-    await s.storage.write(emojiKey(identity.realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
-    if (rendered.animated) await s.storage.write(emojiKey(identity.realmId, `still/${row.id}.png`), rendered.still, 'image/png');
-    await s.storage.write(emojiKey(identity.realmId, `${row.id}.original`), image, 'application/octet-stream');
+    await s.storage.write(realmEmojiKey(identity.realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
+    if (rendered.animated) await s.storage.write(realmEmojiKey(identity.realmId, `still/${row.id}.png`), rendered.still, 'image/png');
+    await s.storage.write(realmEmojiKey(identity.realmId, `${row.id}.original`), image, 'application/octet-stream');
     const saved = await tx.realmEmoji.update({ where: { id: row.id }, data: { fileName } });
     const { event, routing } = emojiEvents(saved, 'add', await realmEmojiDicts(tx, identity.realmId));
     await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });

@@ -1,8 +1,8 @@
 import { recordEvent } from '@chat/bus';
 import { BOT_TYPE, errors, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { botObject } from '@chat/wire';
 import type { Services } from '../context';
-import { avatarUrl } from '../lib/avatars';
 import { fakeEmailDomain } from '../lib/emails';
 import { hasRealmPermission } from '../lib/groups';
 import { checkFullName } from '../lib/names';
@@ -16,22 +16,9 @@ type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
 /** Bot types this server runs: generic bots and incoming webhooks (no outgoing services here). */
 const ALLOWED_BOT_TYPES: readonly number[] = [BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK];
 
+/** A bot in GET /bots: the bot object of realm_bot events and register (@chat/wire) with its username. */
 export function formatBot(bot: UserRow, realmUrl: string): Record<string, unknown> {
-  return {
-    user_id: bot.id,
-    email: bot.email,
-    username: bot.email,
-    full_name: bot.fullName,
-    bot_type: bot.botType,
-    is_active: bot.isActive,
-    api_key: bot.apiKey,
-    avatar_url: avatarUrl(bot, { realmUrl, clientGravatar: false, emailPublic: true }),
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: false,
-    owner_id: bot.botOwnerId,
-    services: [],
-  };
+  return { ...botObject(bot, realmUrl), username: bot.email };
 }
 
 /** Bots and guests cannot own or create bots. */
@@ -85,7 +72,7 @@ export async function doCreateBot(
       realmId: actor.realmId,
       type: 'realm_bot',
       users: await botAudience(tx, actor.realmId, actor.id),
-      event: { type: 'realm_bot', op: 'add', bot: formatBot(bot, actor.realmUrl) },
+      event: { type: 'realm_bot', op: 'add', bot: botObject(bot, actor.realmUrl) },
     });
     const f = formatBot(bot, actor.realmUrl);
     return {
@@ -125,7 +112,7 @@ export async function doUpdateBot(
       const fresh = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
       const gained = after.filter((id) => !before.includes(id));
       if (gained.length) {
-        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: gained, event: { type: 'realm_bot', op: 'add', bot: formatBot(fresh, actor.realmUrl) } });
+        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: gained, event: { type: 'realm_bot', op: 'add', bot: botObject(fresh, actor.realmUrl) } });
       }
       const kept = after.filter((id) => before.includes(id));
       if (kept.length) {
