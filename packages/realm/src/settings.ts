@@ -67,3 +67,22 @@ export function initialUserSettings(realmSettings: unknown): Record<string, bool
   const defaults = (realmSettings as { user_defaults?: Record<string, boolean | number | string> } | null)?.user_defaults;
   return { ...DEFAULT_USER_SETTINGS, ...(defaults ?? {}) };
 }
+
+/** Emoji sets a user may choose (`emojiset`), with the names clients show for them. */
+export const EMOJISET_CHOICES: ReadonlyArray<{ key: string; text: string }> = [
+  { key: 'google', text: 'Google' },
+  { key: 'twitter', text: 'Twitter' },
+  { key: 'text', text: 'Plain text' },
+];
+
+/** Notification sounds clients offer, sorted; `notification_sound` may also be "none". */
+export const NOTIFICATION_SOUNDS: readonly string[] = [
+  'chime-sequence', 'chord', 'cloud', 'ding', 'early-morning', 'mallet', 'marimba', 'peace', 'rich-chime', 'sedate',
+  'simple', 'sprightly', 'tri-tone', 'two-tone', 'woodpecker', 'zulip',
+];
+
+/** What people who join later start with: every personal setting except the time zone. */
+export function realmUserSettingsDefaults(realmSettings: unknown): Record<string, boolean | number | string> {
+  const { timezone: _timezone, ...rest } = initialUserSettings(realmSettings);
+  return rest;
+}

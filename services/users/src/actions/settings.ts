@@ -1,7 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { DEFAULT_USER_SETTINGS, initialUserSettings, realmPolicies } from '@chat/realm';
+import { DEFAULT_USER_SETTINGS, realmPolicies, realmUserSettingsDefaults } from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import { forgetCachedAuth } from '../lib/auth-cache';
@@ -118,8 +118,7 @@ export async function doUpdateOwnSettings(services: Services, actor: Actor, chan
 }
 
 export function realmUserDefaults(realmSettings: unknown): Record<string, SettingValue> {
-  const { timezone: _tz, ...rest } = initialUserSettings(realmSettings);
-  return rest;
+  return realmUserSettingsDefaults(realmSettings);
 }
 
 /** PATCH /realm/user_settings_defaults: what people who join later start with. */

@@ -1,5 +1,5 @@
 import { errors } from '@chat/contracts';
-import { DEFAULT_USER_SETTINGS } from '@chat/realm';
+import { DEFAULT_USER_SETTINGS, EMOJISET_CHOICES, NOTIFICATION_SOUNDS as SOUNDS } from '@chat/realm';
 import { EMAIL_VISIBILITY_VALUES } from './emails';
 
 /**
@@ -15,8 +15,8 @@ const bool = { kind: 'bool' } as const;
 const intIn = (...allowed: number[]) => ({ kind: 'int', allowed }) as const;
 const strIn = (...allowed: string[]) => ({ kind: 'string', allowed }) as const;
 
-/** Notification sounds shipped with the web client, plus "none". */
-export const NOTIFICATION_SOUNDS = ['none', 'zulip', 'ding', 'chime-sequence', 'chord', 'cloud', 'early-morning', 'mallet', 'marimba', 'peace', 'rich-chime', 'sedate', 'simple', 'sprightly', 'tri-tone', 'two-tone', 'woodpecker'] as const;
+/** Notification sounds clients offer (@chat/realm, also register's available_notification_sounds), plus "none". */
+export const NOTIFICATION_SOUNDS = ['none', ...SOUNDS];
 
 /** Interface languages offered, by code, with the name user_settings events carry. */
 export const LANGUAGES: Record<string, string> = {
@@ -79,7 +79,7 @@ export const SETTINGS: Record<string, SettingKind> = {
   email_notifications_batching_period_seconds: { kind: 'int', min: 1, max: 7 * 24 * 3600 },
   realm_name_in_email_notifications_policy: intIn(1, 2, 3),
   web_home_view: strIn('recent', 'inbox', 'all_messages'),
-  emojiset: strIn('google', 'twitter', 'text'),
+  emojiset: strIn(...EMOJISET_CHOICES.map((c) => c.key)),
   web_animate_image_previews: strIn('always', 'on_hover', 'never'),
   resolved_topic_notice_auto_read_policy: strIn('always', 'except_followed', 'never'),
   notification_sound: { kind: 'string', allowed: NOTIFICATION_SOUNDS },
