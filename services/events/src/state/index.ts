@@ -13,6 +13,10 @@ import { userGroupsSection } from './groups';
 import { personalSections } from './personal';
 import { areaSections } from './areas';
 import { presenceSection } from './presence';
+import { flagSections } from './unreads';
+import { topicSections } from './topics';
+import { organizationSections } from './organization';
+import { accountSections } from './account';
 
 export interface StateOptions extends RegisterRequest {
   realm: Realm;
@@ -33,6 +37,10 @@ export async function fetchInitialState(db: Db, opts: StateOptions): Promise<Rec
     personalSections(db, opts, want),
     areaSections(db, opts, want),
     presenceSection(db, opts, want),
+    flagSections(db, opts, want),
+    topicSections(db, opts, want),
+    organizationSections(db, opts, want),
+    accountSections(db, opts, want),
   ]);
   return Object.assign({}, ...parts);
 }

@@ -1,7 +1,7 @@
 /** The viewer's own data: settings, drafts, recent direct conversations, message bounds. */
 import type { Db } from '@chat/db';
 import { draftObject } from '@chat/wire';
-import { DEFAULT_USER_SETTINGS } from '@chat/realm';
+import { DEFAULT_USER_SETTINGS, EMOJISET_CHOICES, NOTIFICATION_SOUNDS } from '@chat/realm';
 import type { StateOptions, Want } from '.';
 
 const RECENT_CONVERSATIONS_LIMIT = 1000;
@@ -31,7 +31,8 @@ export async function personalSections(db: Db, opts: StateOptions, want: Want): 
   if (want('user_settings')) {
     const settings = { ...DEFAULT_USER_SETTINGS, ...((user?.settings ?? {}) as Record<string, unknown>) };
     if (user) settings.timezone = user.timezone;
-    out.user_settings = settings;
+    // The choices clients offer for two of the settings travel with them.
+    out.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS };
   }
   if (want('drafts')) {
     // Drafts are shared between a user's clients only while the user allows it.

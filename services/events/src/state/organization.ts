@@ -1,0 +1,67 @@
+/**
+ * Organization-wide sections: custom emoji (uploads service), bots and the defaults new users
+ * start from (users service), default channels, and the sections of features this cluster does
+ * not have yet, which are honestly empty (docs/events.md, "Initial state").
+ */
+import { ROLE } from '@chat/contracts';
+import type { Db } from '@chat/db';
+import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
+import { botObject, realmEmojiMap } from '@chat/wire';
+import type { StateOptions, Want } from '.';
+
+/** Administrators manage every bot of the realm, others their own; deactivated bots included. */
+async function realmBots(db: Db, opts: StateOptions) {
+  const { userId, role } = opts.identity;
+  if (userId === undefined) return [];
+  const isAdmin = role !== undefined && role <= ROLE.ADMINISTRATOR;
+  const bots = await db.user.findMany({
+    where: { realmId: opts.realm.id, isBot: true, ...(isAdmin ? {} : { botOwnerId: userId }) },
+    orderBy: { id: 'asc' },
+  });
+  return bots.map((b) => botObject(b, opts.identity.realmUrl));
+}
+
+/**
+ * Default channels are a realm setting (default_stream_ids), the channels new users join. Guests
+ * and spectators may not see them all, so for them the organization has none, as in the API family.
+ */
+async function defaultStreamIds(db: Db, opts: StateOptions): Promise<number[]> {
+  const { userId, role } = opts.identity;
+  if (userId === undefined || role === ROLE.GUEST) return [];
+  const ids = (opts.realm.settings as { default_stream_ids?: unknown } | null)?.default_stream_ids;
+  if (!Array.isArray(ids) || !ids.length) return [];
+  const streams = await db.stream.findMany({
+    where: { realmId: opts.realm.id, isArchived: false, id: { in: ids.filter((id): id is number => Number.isInteger(id)) } },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
+  return streams.map((s) => s.id);
+}
+
+export async function organizationSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const jobs: Array<Promise<void>> = [];
+  const section = (run: () => Promise<void>) => jobs.push(run());
+
+  if (want('realm_emoji')) {
+    section(async () => {
+      const rows = await db.realmEmoji.findMany({ where: { realmId: opts.realm.id, fileName: { not: null } }, orderBy: { id: 'asc' } });
+      out.realm_emoji = realmEmojiMap(rows);
+    });
+  }
+  if (want('realm_bot')) section(async () => void (out.realm_bots = await realmBots(db, opts)));
+  if (want('realm_user_settings_defaults')) {
+    out.realm_user_settings_defaults = {
+      ...realmUserSettingsDefaults(opts.realm.settings),
+      emojiset_choices: EMOJISET_CHOICES,
+      available_notification_sounds: NOTIFICATION_SOUNDS,
+    };
+  }
+  if (want('default_streams')) section(async () => void (out.realm_default_streams = await defaultStreamIds(db, opts)));
+  // Features this cluster does not have: no allowed e-mail domains can be configured and
+  // channels cannot be grouped into default channel groups, so there are none.
+  if (want('realm_domains')) out.realm_domains = [];
+  if (want('default_stream_groups')) out.realm_default_stream_groups = [];
+  await Promise.all(jobs);
+  return out;
+}
