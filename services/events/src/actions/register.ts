@@ -119,6 +119,7 @@ function baseFields(realmTopicsPolicy: string) {
     idle_queue_timeout_secs: 0,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
     max_message_length: LIMITS.maxMessageLength,
+    max_reminder_note_length: LIMITS.maxReminderNoteLength,
     max_topic_length: LIMITS.maxTopicLength,
     max_stream_name_length: LIMITS.maxStreamNameLength,
     max_stream_description_length: LIMITS.maxStreamDescriptionLength,

@@ -13,6 +13,7 @@ import { userGroupsSection } from './groups';
 import { personalSections } from './personal';
 import { areaSections } from './areas';
 import { presenceSection } from './presence';
+import { scheduledSections } from './scheduled';
 import { flagSections } from './unreads';
 import { topicSections } from './topics';
 import { organizationSections } from './organization';
@@ -37,6 +38,7 @@ export async function fetchInitialState(db: Db, opts: StateOptions): Promise<Rec
     personalSections(db, opts, want),
     areaSections(db, opts, want),
     presenceSection(db, opts, want),
+    scheduledSections(db, opts, want),
     flagSections(db, opts, want),
     topicSections(db, opts, want),
     organizationSections(db, opts, want),
