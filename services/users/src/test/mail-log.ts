@@ -71,17 +71,6 @@ export async function readMailLog(dir: string): Promise<LoggedMail[]> {
   return Promise.all(names.map(async (n) => parseMail(await readFile(path.join(dir, n), 'utf8'), n)));
 }
 
-/** Waits until the log holds at least `count` messages (the worker sends them asynchronously). */
-export async function waitForMail(dir: string, count: number, timeoutMs = 10_000): Promise<LoggedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = await readMailLog(dir);
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`expected ${count} messages in ${dir}, found ${mails.length}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The sign-up key in a message's invitation link. */
 export function joinKeyIn(mail: LoggedMail): string {
   const m = /\/join\/([a-z0-9]+)\//.exec(mail.text);
