@@ -32,31 +32,42 @@ interface UnreadGroup {
 }
 
 /**
- * Messages in channels the user has left are not unread for them; channels they never joined
- * keep theirs (such rows exist only where the user was mentioned or starred something).
+ * The user's unread messages ($1 user id, $2 limit), newest first up to the limit, grouped by
+ * channel topic or direct conversation. Messages in channels the user has left are not unread
+ * for them; channels they never joined keep theirs (such rows exist only where the user was
+ * mentioned or starred something).
+ *
+ * The planner cannot know how many unread rows one user has (it estimates from the whole
+ * table), and for a user with many it would rather scan all of messages than look each one up.
+ * The OFFSET 0 keeps the lateral subquery from being merged into a join, so messages are read
+ * one primary-key lookup per unread row: the cost follows the user's unreads, never the table.
  */
-async function unreadGroups(db: Db, userId: number, limit: number): Promise<UnreadGroup[]> {
-  return db.$queryRawUnsafe<UnreadGroup[]>(
-    `WITH unread AS (
-       SELECT um.message_id, um.flags, m.stream_id, m.topic, m.conversation_id
-         FROM user_messages um
-         JOIN messages m ON m.id = um.message_id
-        WHERE um.user_id = $1 AND (um.flags & ${READ}) = 0
-          AND (m.stream_id IS NULL OR m.stream_id NOT IN (
-                SELECT s.stream_id FROM subscriptions s WHERE s.user_id = $1 AND NOT s.active))
-        ORDER BY um.message_id DESC
-        LIMIT $2
-     )
-     SELECT u.stream_id, u.topic, c.member_ids,
-            array_agg(u.message_id ORDER BY u.message_id) AS ids,
-            array_agg(u.message_id) FILTER (WHERE (u.flags & ${MENTIONED}) <> 0) AS mentioned,
-            array_agg(u.message_id) FILTER (WHERE (u.flags & ${MENTIONED}) = 0 AND (u.flags & ${WILDCARD}) <> 0) AS wildcard
-       FROM unread u
-       LEFT JOIN direct_conversations c ON c.id = u.conversation_id
-      GROUP BY u.stream_id, u.topic, u.conversation_id, c.member_ids`,
-    userId,
-    limit,
-  );
+export const UNREAD_GROUPS_SQL = `
+  WITH unread AS (
+    SELECT um.message_id, um.flags, m.stream_id, m.topic, m.conversation_id
+      FROM user_messages um
+      CROSS JOIN LATERAL (
+        SELECT stream_id, topic, conversation_id FROM messages WHERE id = um.message_id OFFSET 0
+      ) m
+     WHERE um.user_id = $1 AND (um.flags & ${READ}) = 0
+       AND (m.stream_id IS NULL OR m.stream_id NOT IN (
+             SELECT s.stream_id FROM subscriptions s WHERE s.user_id = $1 AND NOT s.active))
+     ORDER BY um.message_id DESC
+     LIMIT $2
+  ), grouped AS (
+    SELECT stream_id, topic, conversation_id,
+           array_agg(message_id ORDER BY message_id) AS ids,
+           array_agg(message_id) FILTER (WHERE (flags & ${MENTIONED}) <> 0) AS mentioned,
+           array_agg(message_id) FILTER (WHERE (flags & ${MENTIONED}) = 0 AND (flags & ${WILDCARD}) <> 0) AS wildcard
+      FROM unread
+     GROUP BY stream_id, topic, conversation_id
+  )
+  SELECT g.stream_id, g.topic, c.member_ids, g.ids, g.mentioned, g.wildcard
+    FROM grouped g
+    LEFT JOIN direct_conversations c ON c.id = g.conversation_id`;
+
+function unreadGroups(db: Db, userId: number, limit: number): Promise<UnreadGroup[]> {
+  return db.$queryRawUnsafe<UnreadGroup[]>(UNREAD_GROUPS_SQL, userId, limit);
 }
 
 /** Whether a channel topic's messages are muted for the user: muted channel or topic, unless the topic is unmuted or followed. */
