@@ -16,13 +16,14 @@ export function parseInviteeEmails(raw: string): string[] {
 
 let disposable: { exact: Set<string>; wildcard: Set<string> } | undefined;
 
-/** The published list of throwaway-mailbox domains, loaded on first use (it is large). */
+/**
+ * The published list of throwaway-mailbox domains (a JSON package without types), loaded on
+ * first use: it holds over a hundred thousand names.
+ */
 function disposableDomains() {
   if (!disposable) {
-    /* eslint-disable @typescript-eslint/no-require-imports */
     const exact = require('disposable-email-domains') as string[];
     const wildcard = require('disposable-email-domains/wildcard.json') as string[];
-    /* eslint-enable @typescript-eslint/no-require-imports */
     disposable = { exact: new Set(exact), wildcard: new Set(wildcard) };
   }
   return disposable;
