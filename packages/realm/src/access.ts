@@ -128,6 +128,15 @@ export async function usersWhoCanAccess(db: Reader, realmId: number, target: { i
   return everyone.filter((id) => !hidden.has(id));
 }
 
+/** The domain of the `user<id>@<domain>` addresses that stand in for hidden ones: the realm's host. */
+export function fakeEmailDomain(realmUrl: string): string {
+  try {
+    return new URL(realmUrl).hostname || 'chat.invalid';
+  } catch {
+    return 'chat.invalid';
+  }
+}
+
 /** The name, and the avatar (Gravatar's generic silhouette, the same for all), of an inaccessible user. */
 export const INACCESSIBLE_USER_NAME = 'Unknown user';
 export const INACCESSIBLE_USER_AVATAR_URL = 'https://secure.gravatar.com/avatar/00000000000000000000000000000000?d=mp&f=y';

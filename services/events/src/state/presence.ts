@@ -6,45 +6,9 @@
  */
 import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import { realmGroupSettings, SYSTEM_GROUPS, type GroupSettingValue, usersSharingWithGuest } from '@chat/realm';
+import { accessibleUserIds } from '@chat/realm';
 import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow as Row } from '@chat/wire';
 import type { StateOptions, Want } from '.';
-
-/** Is the viewer in the group-setting value? Follows subgroups through the stored rows. */
-async function inGroupSetting(db: Db, realmId: number, value: GroupSettingValue, userId: number): Promise<boolean> {
-  if (typeof value !== 'number' && value.direct_members.includes(userId)) return true;
-  const roots = typeof value === 'number' ? [value] : value.direct_subgroups;
-  if (!roots.length) return false;
-  const [row] = await db.$queryRawUnsafe<Array<{ member: boolean }>>(
-    `WITH RECURSIVE reach(id) AS (
-       SELECT unnest($1::int[])
-       UNION
-       SELECT s.subgroup_id FROM user_group_subgroups s JOIN reach r ON s.supergroup_id = r.id
-     )
-     SELECT EXISTS (
-       SELECT 1 FROM reach r JOIN user_groups g ON g.id = r.id AND g.realm_id = $2 AND NOT g.deactivated
-         JOIN user_group_members m ON m.group_id = g.id AND m.user_id = $3
-     ) AS member`,
-    roots,
-    realmId,
-    userId,
-  );
-  return row?.member === true;
-}
-
-/**
- * The people a guest outside can_access_all_users_group may see (themselves, bots, and whoever
- * shares a channel or a direct conversation with them); null when the viewer sees everyone.
- */
-async function accessibleUserIds(db: Db, opts: StateOptions, viewerId: number): Promise<Set<number> | null> {
-  if (opts.identity.role !== ROLE.GUEST) return null;
-  const realmId = opts.realm.id;
-  const groups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
-  const ids = new Map(groups.map((g) => [g.name, g.id]));
-  const value = realmGroupSettings(opts.realm.settings, ids).can_access_all_users_group ?? ids.get(SYSTEM_GROUPS.everyone)!;
-  if (await inGroupSetting(db, realmId, value, viewerId)) return null;
-  return usersSharingWithGuest(db, realmId, viewerId);
-}
 
 async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: number): Promise<Row[]> {
   const raw = await db.$queryRawUnsafe<Array<Record<keyof Row, unknown>>>(
@@ -68,7 +32,8 @@ async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: 
     connectedAt: n(r.connectedAt),
     lastUpdateId: Number(r.lastUpdateId),
   }));
-  const allowed = await accessibleUserIds(db, opts, viewerId);
+  const role = opts.identity.role;
+  const allowed = role === undefined ? null : await accessibleUserIds(db, opts.realm.id, { id: viewerId, role });
   return allowed ? rows.filter((r) => allowed.has(r.userId)) : rows;
 }
 

@@ -1,25 +1,34 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
 import { ROLE } from '@chat/contracts';
+import { accessibleUserIds, fakeEmailDomain, inaccessibleUserObject } from '@chat/realm';
 import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 export async function realmUsersSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   if (!want('realm_user')) return {};
-  const [users, values] = await Promise.all([
-    db.user.findMany({ where: { realmId: opts.realm.id }, orderBy: { id: 'asc' } }),
-    db.customProfileFieldValue.findMany({ where: { field: { realmId: opts.realm.id } } }),
-  ]);
-  const profiles = profileDataByUser(values);
   const { userId, role } = opts.identity;
   // Spectators (no user) see what a viewer with no rights would.
   const viewer: Viewer | null = userId !== undefined && role !== undefined ? { id: userId, role } : null;
+  const [users, values, allowed] = await Promise.all([
+    db.user.findMany({ where: { realmId: opts.realm.id }, orderBy: { id: 'asc' } }),
+    db.customProfileFieldValue.findMany({ where: { field: { realmId: opts.realm.id } } }),
+    viewer ? accessibleUserIds(db, opts.realm.id, viewer) : null,
+  ]);
+  const profiles = profileDataByUser(values);
   // The User object of GET /users, with every person's custom profile data.
   const person = (u: User) =>
     userObject(u, viewer, { realmUrl: opts.identity.realmUrl, clientGravatar: opts.clientGravatar, profileData: profiles.get(u.id) ?? {} });
+  // A guest outside can_access_all_users_group gets, for each person they may not see, a
+  // placeholder that gives away only the id, as GET /users does; or nothing at all for clients
+  // that declare they cope with an incomplete user list.
+  const hidden = (u: User) => allowed !== null && !u.isBot && !allowed.has(u.id);
+  const hiddenDomain = fakeEmailDomain(opts.identity.realmUrl);
+  const placeholders = opts.clientCapabilities.user_list_incomplete === true ? [] : users.filter(hidden).map((u) => inaccessibleUserObject(u.id, hiddenDomain));
+  const seen = users.filter((u) => !hidden(u));
   const out: Record<string, unknown> = {
-    realm_users: users.filter((u) => u.isActive).map(person),
-    realm_non_active_users: users.filter((u) => !u.isActive).map(person),
+    realm_users: [...seen.filter((u) => u.isActive).map(person), ...placeholders].sort((a, b) => Number(a.user_id) - Number(b.user_id)),
+    realm_non_active_users: seen.filter((u) => !u.isActive).map(person),
     cross_realm_bots: [],
   };
   const me = users.find((u) => u.id === opts.identity.userId);

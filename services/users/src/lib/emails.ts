@@ -1,3 +1,4 @@
+import { fakeEmailDomain } from '@chat/realm';
 import { EMAIL_VISIBILITY } from '@chat/wire';
 
 // Who may see a real address decides the User object's delivery_email: one rule, in @chat/wire.
@@ -5,13 +6,7 @@ export { canSeeDeliveryEmail, EMAIL_VISIBILITY } from '@chat/wire';
 export const EMAIL_VISIBILITY_VALUES: readonly number[] = Object.values(EMAIL_VISIBILITY);
 
 /** Host part of the API addresses of users whose real address is hidden. */
-export function fakeEmailDomain(realmUrl: string): string {
-  try {
-    return new URL(realmUrl).hostname || 'chat.invalid';
-  } catch {
-    return 'chat.invalid';
-  }
-}
+export { fakeEmailDomain };
 
 /**
  * The API address of a user: the real one when everyone may see it, otherwise a stable
