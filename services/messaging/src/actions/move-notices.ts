@@ -6,7 +6,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { BOT_TYPE } from '@chat/contracts';
 import { doCreateUserInTx } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import { actorOf, type Actor } from '../lib/context';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { topicUrl } from '../markdown/urls';
 import { deleteMessageInTx } from './delete';
@@ -48,17 +48,7 @@ export async function notificationBot(tx: Tx, actor: Actor): Promise<Actor> {
   const bot =
     (await tx.user.findFirst({ where: { realmId: actor.realmId, email, isBot: true } })) ??
     (await doCreateUserInTx(tx, { realmId: actor.realmId, email, fullName: NOTIFICATION_BOT_NAME, isBot: true, botType: BOT_TYPE.GENERIC, realmUrl: actor.realmUrl }));
-  return {
-    realmId: bot.realmId,
-    realmUrl: actor.realmUrl,
-    userId: bot.id,
-    email: bot.email,
-    fullName: bot.fullName,
-    role: bot.role,
-    isBot: true,
-    botType: bot.botType,
-    settings: (bot.settings ?? {}) as Record<string, unknown>,
-  };
+  return actorOf(bot, actor.realmUrl);
 }
 
 const silentMention = (actor: Actor) => `@_**${actor.fullName}|${actor.userId}**`;

@@ -10,9 +10,9 @@
  * same transaction, so a failure is recorded exactly once too.
  */
 import { ApiError, errors } from '@chat/contracts';
-import type { ScheduledMessage, Tx, User } from '@chat/db';
+import type { ScheduledMessage, Tx } from '@chat/db';
 import { DELIVERY_TYPE } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import { actorOf, type Actor, type Deps } from '../lib/context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { accessMessage } from '../actions/message-access';
@@ -31,20 +31,6 @@ const CLAIM_DUE_ROW = `
    ORDER BY scheduled_timestamp, id
    LIMIT 1
    FOR UPDATE SKIP LOCKED`;
-
-function actorOf(user: User, realmUrl: string): Actor {
-  return {
-    realmId: user.realmId,
-    realmUrl,
-    userId: user.id,
-    email: user.email,
-    fullName: user.fullName,
-    role: user.role,
-    isBot: user.isBot,
-    botType: user.botType,
-    settings: (user.settings ?? {}) as Record<string, unknown>,
-  };
-}
 
 /** The sender, if their realm and account are still active (the checks a request would pass). */
 async function activeSender(tx: Tx, row: ScheduledMessage): Promise<Actor> {

@@ -1,4 +1,4 @@
-import type { Db } from '@chat/db';
+import type { Db, User } from '@chat/db';
 import type { Logger } from '@chat/kit';
 import type { AuthedIdentity } from '@chat/kit';
 import { errors, ROLE } from '@chat/contracts';
@@ -32,9 +32,14 @@ export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor
   const user = await db.user.findUnique({ where: { id: identity.userId } });
   if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
   if (!user.isActive) throw errors.userDeactivated();
+  return actorOf(user, identity.realmUrl);
+}
+
+/** A user acting in their realm, e.g. one whose scheduled message falls due, or a system bot. */
+export function actorOf(user: User, realmUrl: string): Actor {
   return {
     realmId: user.realmId,
-    realmUrl: identity.realmUrl,
+    realmUrl,
     userId: user.id,
     email: user.email,
     fullName: user.fullName,
