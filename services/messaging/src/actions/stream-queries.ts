@@ -72,7 +72,7 @@ export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number,
   const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A restricted guest learns nothing about people they may not see, not even their channels.
-  if (!(await canAccessUser(deps.db, actor.realmId, { id: actor.userId, role: actor.role }, user))) throw errors.badRequest('Insufficient permission');
+  if (!(await canAccessUser(deps.db, actor.realmId, { id: actor.userId, role: actor.role }, user))) throw errors.insufficientPermission();
   await accessStream(deps.db, actor, streamId);
   const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
   return !!sub?.active;
