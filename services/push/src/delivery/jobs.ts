@@ -39,16 +39,40 @@ export interface MessageNotice {
   content: string;
 }
 
+/**
+ * What only the legacy (plaintext) payloads carry beyond the notice. Optional: jobs queued
+ * before a deploy that added them still run, with these fields empty.
+ */
+export interface LegacyNoticeFields {
+  sender_email: string;
+  content_truncated: boolean;
+  /** Every participant's full name, for the APNs title of a group direct message. */
+  recipient_full_names?: string[];
+}
+
+/**
+ * A notification goes out on two channels: encrypted to E2EE devices, plaintext to legacy
+ * tokens. Each is one relay request; an attempt records the channels it finished so that a
+ * retry after a failure on the other one does not notify the same devices twice.
+ */
+export type PushChannel = 'e2ee' | 'legacy';
+
+export interface ChannelProgress {
+  /** Channels done by an earlier attempt, with how many devices each reached. */
+  sent?: Partial<Record<PushChannel, number>>;
+}
+
 /** Notify one user of one message (all of the user's registered devices). */
-export interface NotifyJob {
+export interface NotifyJob extends ChannelProgress {
   realmId: number;
   userId: number;
   trigger: string;
   notice: MessageNotice;
+  legacy?: LegacyNoticeFields;
 }
 
 /** Withdraw notifications the user no longer needs (messages read or deleted). */
-export interface RemoveJob {
+export interface RemoveJob extends ChannelProgress {
   realmId: number;
   userId: number;
   messageIds: number[];

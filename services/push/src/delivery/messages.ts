@@ -1,8 +1,8 @@
 import { flagBit } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import type { Services } from '../context';
-import { enqueueNotification, enqueueRemoval, notifyJobId, type MessageNotice } from './jobs';
-import { notificationContent, pushTrigger, type RecipientFacts } from './triggers';
+import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
+import { pushTrigger, truncatedContent, type RecipientFacts } from './triggers';
 import type { ActiveClients } from './active-clients';
 
 /** The routing payload the messaging service writes for a new message (see docs/push.md). */
@@ -20,10 +20,11 @@ interface WireMessage {
   id: number;
   sender_id: number;
   sender_full_name?: string;
+  sender_email?: string;
   avatar_url?: string | null;
   type: 'stream' | 'private';
   stream_id?: number;
-  display_recipient?: string | Array<{ id: number }>;
+  display_recipient?: string | Array<{ id: number; full_name?: string }>;
   subject?: string;
   topic?: string;
   timestamp?: number;
@@ -55,7 +56,7 @@ export async function handleNewMessage(services: Services, active: ActiveClients
   const policies = streamId === null ? new Map() : await topicPolicies(services.db, streamId, topic, ids);
   const online = await active.activeUsers(realmId, ids);
 
-  const notice = buildNotice(message, payload, streamId, topic);
+  const { notice, legacy } = buildNotice(message, payload, streamId, topic);
   for (const user of users) {
     const settings = (user.settings ?? {}) as Record<string, unknown>;
     const trigger = pushTrigger({
@@ -71,27 +72,36 @@ export async function handleNewMessage(services: Services, active: ActiveClients
     // Someone at an active client sees the message there; push only if they asked for it.
     if (isOnline && settings.enable_online_push_notifications === false) continue;
     const delay = isOnline ? services.config.PUSH_ACTIVE_USER_DELAY_MS : 0;
-    await enqueueNotification(services, { realmId, userId: user.id, trigger, notice }, delay);
+    await enqueueNotification(services, { realmId, userId: user.id, trigger, notice, legacy }, delay);
   }
 }
 
-function buildNotice(message: WireMessage, payload: MessagePayload, streamId: number | null, topic: string): MessageNotice {
+function buildNotice(
+  message: WireMessage,
+  payload: MessagePayload,
+  streamId: number | null,
+  topic: string,
+): { notice: MessageNotice; legacy: LegacyNoticeFields } {
+  const { content, truncated } = truncatedContent(payload.raw_content ?? stripHtml(message.content ?? ''));
   const base = {
     message_id: message.id,
     sender_id: message.sender_id,
     sender_full_name: message.sender_full_name ?? '',
     sender_avatar_url: message.avatar_url ?? null,
     time: message.timestamp ?? Math.floor(Date.now() / 1000),
-    content: notificationContent(payload.raw_content ?? stripHtml(message.content ?? '')),
+    content,
   };
+  const legacy: LegacyNoticeFields = { sender_email: message.sender_email ?? '', content_truncated: truncated };
   if (streamId === null) {
-    const recipients = Array.isArray(message.display_recipient)
-      ? message.display_recipient.map((r) => r.id)
+    const participants = Array.isArray(message.display_recipient) ? message.display_recipient : null;
+    const recipients = participants
+      ? participants.map((r) => r.id)
       : [...(Array.isArray(payload.users) ? payload.users : []), message.sender_id];
-    return { ...base, recipient_type: 'direct', recipient_user_ids: [...new Set(recipients)].sort((a, b) => a - b) };
+    if (participants) legacy.recipient_full_names = participants.map((r) => r.full_name ?? '');
+    return { notice: { ...base, recipient_type: 'direct', recipient_user_ids: [...new Set(recipients)].sort((a, b) => a - b) }, legacy };
   }
   const channelName = typeof message.display_recipient === 'string' ? message.display_recipient : '';
-  return { ...base, recipient_type: 'channel', channel_id: streamId, channel_name: channelName, topic };
+  return { notice: { ...base, recipient_type: 'channel', channel_id: streamId, channel_name: channelName, topic }, legacy };
 }
 
 function stripHtml(html: string): string {

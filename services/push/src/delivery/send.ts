@@ -4,7 +4,9 @@ import type { Services } from '../context';
 import { b64TokenId, recordDeviceEvent } from '../actions/device-events';
 import { encryptPayload } from '../lib/crypto';
 import type { RelayClient, RelayPushRequest } from '../lib/relay';
-import type { NotifyJob, RemoveJob } from './jobs';
+import type { RealmInfo } from '../lib/realms';
+import type { NotifyJob, PushChannel, RemoveJob } from './jobs';
+import { legacyMessagePayloads, legacyRemovalPayloads, legacyTokens, pushToLegacyTokens } from './legacy';
 
 const READ = flagBit('read');
 const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
@@ -96,19 +98,57 @@ async function messageFlags(db: Db, userId: number, messageId: number): Promise<
   return rows.length ? BigInt(rows[0]!.flags) : null;
 }
 
+/**
+ * Where a job attempt keeps what it already delivered: a channel finished by an earlier
+ * attempt is not sent again when the job is retried for a failure of the other one.
+ */
+export interface Progress {
+  done: Partial<Record<PushChannel, number>>;
+  record(channel: PushChannel, reached: number): Promise<void>;
+}
+
+async function once(progress: Progress, channel: PushChannel, send: () => Promise<number>): Promise<number> {
+  const earlier = progress.done[channel];
+  if (earlier !== undefined) return earlier;
+  const reached = await send();
+  await progress.record(channel, reached);
+  return reached;
+}
+
+/**
+ * Sends one notification on both channels: encrypted to the user's E2EE devices, plaintext
+ * to their legacy tokens. Returns how many devices it reached.
+ */
+async function sendEverywhere(
+  services: Services,
+  relay: RelayClient,
+  job: { realmId: number; userId: number },
+  progress: Progress,
+  build: {
+    e2ee: (realm: RealmInfo) => Record<string, unknown>;
+    legacy: (recipient: { realmId: number; userId: number; realm: RealmInfo; server: string }) => ReturnType<typeof legacyRemovalPayloads>;
+    urgency: Urgency;
+  },
+): Promise<number> {
+  const [devices, tokens] = await Promise.all([activeDevices(services.db, job.userId), legacyTokens(services.db, job.userId)]);
+  if (!devices.length && !tokens.length) return 0;
+  const realm = await services.realms.get(job.realmId);
+  const recipient = { realmId: job.realmId, userId: job.userId, realm, server: services.config.EXTERNAL_HOST };
+  const e2ee = await once(progress, 'e2ee', () => pushToDevices(services, relay, job, devices, build.e2ee(realm), build.urgency));
+  const legacy = await once(progress, 'legacy', () => pushToLegacyTokens(services, relay, job, tokens, build.legacy(recipient)));
+  return e2ee + legacy;
+}
+
 /** A message notification; skipped when the message was read (or lost) before its turn. */
-export async function deliverNotification(services: Services, relay: RelayClient, job: NotifyJob): Promise<void> {
+export async function deliverNotification(services: Services, relay: RelayClient, job: NotifyJob, progress: Progress): Promise<void> {
   const messageId = job.notice.message_id;
   const before = await messageFlags(services.db, job.userId, messageId);
   if (before === null || before & READ) return;
-  const devices = await activeDevices(services.db, job.userId);
-  if (!devices.length) return;
-  const realm = await services.realms.get(job.realmId);
-  const avatar = job.notice.sender_avatar_url;
-  // Clients may be told relative avatar paths; a notification is shown outside any session.
-  const senderAvatarUrl = avatar?.startsWith('/') ? `${realm.realm_url}${avatar}` : avatar;
-  const payload = { ...job.notice, sender_avatar_url: senderAvatarUrl, ...realm, type: 'message', user_id: job.userId };
-  const reached = await pushToDevices(services, relay, job, devices, payload, 'alert');
+  const reached = await sendEverywhere(services, relay, job, progress, {
+    urgency: 'alert',
+    e2ee: (realm) => ({ ...job.notice, sender_avatar_url: absoluteAvatar(realm, job.notice.sender_avatar_url), ...realm, type: 'message', user_id: job.userId }),
+    legacy: (recipient) => legacyMessagePayloads(recipient, job, absoluteAvatar(recipient.realm, job.notice.sender_avatar_url)),
+  });
   if (!reached) return;
   await services.db.$executeRawUnsafe(
     'UPDATE user_messages SET flags = flags | $3::bigint WHERE user_id = $1 AND message_id = $2',
@@ -123,14 +163,18 @@ export async function deliverNotification(services: Services, relay: RelayClient
   }
 }
 
+/** Clients may be told relative avatar paths; a notification is shown outside any session. */
+function absoluteAvatar(realm: RealmInfo, avatar: string | null): string | null {
+  return avatar?.startsWith('/') ? `${realm.realm_url}${avatar}` : avatar;
+}
+
 /** Withdraws shown notifications, then forgets that they were shown. */
-export async function deliverRemoval(services: Services, relay: RelayClient, job: RemoveJob): Promise<void> {
-  const devices = await activeDevices(services.db, job.userId);
-  if (devices.length) {
-    const realm = await services.realms.get(job.realmId);
-    const payload = { message_ids: job.messageIds, ...realm, type: 'remove', user_id: job.userId };
-    await pushToDevices(services, relay, job, devices, payload, 'background');
-  }
+export async function deliverRemoval(services: Services, relay: RelayClient, job: RemoveJob, progress: Progress): Promise<void> {
+  await sendEverywhere(services, relay, job, progress, {
+    urgency: 'background',
+    e2ee: (realm) => ({ message_ids: job.messageIds, ...realm, type: 'remove', user_id: job.userId }),
+    legacy: (recipient) => legacyRemovalPayloads(recipient, job.messageIds),
+  });
   await services.db.$executeRawUnsafe(
     'UPDATE user_messages SET flags = flags & ~($3::bigint) WHERE user_id = $1 AND message_id = ANY($2::int[])',
     job.userId,

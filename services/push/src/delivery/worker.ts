@@ -2,9 +2,9 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { createRedis } from '@chat/bus';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
-import { QUEUE_NAME, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from './jobs';
+import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from './jobs';
 import { completeRegistration, failRegistration } from './registration';
-import { deliverNotification, deliverRemoval } from './send';
+import { deliverNotification, deliverRemoval, type Progress } from './send';
 
 /**
  * Runs delivery jobs. A relay failure worth retrying (network, timeout, 5xx) is rethrown so
@@ -30,12 +30,24 @@ async function processJob(services: Services, job: Job): Promise<void> {
     case 'register':
       return processRegistration(services, job as Job<RelayRegistrationJob>);
     case 'notify':
-      return withRetryPolicy(job, () => deliverNotification(services, relay, job.data as NotifyJob));
+      return withRetryPolicy(job, () => deliverNotification(services, relay, job.data as NotifyJob, progressOf(job)));
     case 'remove':
-      return withRetryPolicy(job, () => deliverRemoval(services, relay, job.data as RemoveJob));
+      return withRetryPolicy(job, () => deliverRemoval(services, relay, job.data as RemoveJob, progressOf(job)));
     default:
       throw new UnrecoverableError(`unknown push job ${job.name}`);
   }
+}
+
+/** Progress lives in the job's data in Redis, so it outlasts the attempt (and a restart). */
+function progressOf(job: Job<ChannelProgress>): Progress {
+  const done = { ...(job.data.sent ?? {}) };
+  return {
+    done,
+    record: async (channel, reached) => {
+      done[channel] = reached;
+      await job.updateData({ ...job.data, sent: { ...done } });
+    },
+  };
 }
 
 function isLastAttempt(job: Job): boolean {

@@ -76,6 +76,22 @@ export interface RelayNotifyResult {
   expired_token_ids: string[];
 }
 
+/** A plaintext notification to legacy tokens, in the relay's `remotes/push/notify` format. */
+export interface RelayLegacyNotification {
+  realm_id: number;
+  user_id: number;
+  apns_payload: Record<string, unknown>;
+  gcm_payload: Record<string, unknown>;
+  gcm_options: { priority: 'high' | 'normal' };
+  android_devices: string[];
+  apple_devices: string[];
+}
+
+export interface RelayLegacyResult {
+  /** Tokens the provider reported as invalid (uninstalled app, expired token). */
+  deleted: { android_devices: string[]; apple_devices: string[] };
+}
+
 export class RelayClient {
   constructor(private readonly opts: RelayOptions) {}
 
@@ -85,8 +101,14 @@ export class RelayClient {
 
   async notify(body: { realm_id: number; user_id: number; push_requests: RelayPushRequest[] }): Promise<RelayNotifyResult> {
     const res = await this.post('/api/v1/remotes/push/e2ee/notify', body, { registration: false });
-    const expired = Array.isArray(res.expired_token_ids) ? res.expired_token_ids.filter((t): t is string => typeof t === 'string') : [];
-    return { expired_token_ids: expired };
+    return { expired_token_ids: strings(res.expired_token_ids) };
+  }
+
+  async notifyLegacy(body: RelayLegacyNotification): Promise<RelayLegacyResult> {
+    const res = await this.post('/api/v1/remotes/push/notify', body, { registration: false });
+    // Older relays answer without deleted_devices: nothing to forget then.
+    const deleted = (res.deleted_devices ?? {}) as Record<string, unknown>;
+    return { deleted: { android_devices: strings(deleted.android_devices), apple_devices: strings(deleted.apple_devices) } };
   }
 
   private async post(path: string, body: unknown, how: { registration: boolean }): Promise<Record<string, unknown>> {
@@ -121,6 +143,10 @@ export class RelayClient {
     }
     return json;
   }
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
 }
 
 function parseObject(text: string): Record<string, unknown> | null {
