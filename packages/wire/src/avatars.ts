@@ -51,3 +51,24 @@ export function realmIconUrl(realm: Pick<Realm, 'stringId' | 'iconUrl'>): string
 export function realmIconSource(realm: Pick<Realm, 'iconUrl'>): 'U' | 'G' {
   return realm.iconUrl ? 'U' : 'G';
 }
+
+/** Shown while a realm has no logo of its own; served by the uploads service. */
+export const DEFAULT_REALM_LOGO_URL = '/user_avatars/default/realm/logo.svg?version=0';
+
+type LogoRow = Pick<Realm, 'logoUrl' | 'nightLogoUrl'>;
+
+/** The day or night logo: the uploaded one (its URL carries its version), else the default. */
+export function realmLogoUrl(realm: LogoRow, night: boolean): string {
+  return (night ? realm.nightLogoUrl : realm.logoUrl) ?? DEFAULT_REALM_LOGO_URL;
+}
+
+/** "U" for an uploaded logo, "D" for the default. */
+export function realmLogoSource(realm: LogoRow, night: boolean): 'U' | 'D' {
+  return (night ? realm.nightLogoUrl : realm.logoUrl) ? 'U' : 'D';
+}
+
+/** The `data` of a realm `update_dict` event for the `logo` or `night_logo` property. */
+export function realmLogoData(realm: LogoRow, night: boolean): Record<string, string> {
+  const prefix = night ? 'night_' : '';
+  return { [`${prefix}logo_url`]: realmLogoUrl(realm, night), [`${prefix}logo_source`]: realmLogoSource(realm, night) };
+}

@@ -13,7 +13,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { fileRoutes } from './routes/files';
 import { avatarApiRoutes, avatarFileRoutes, avatarRedirectRoutes } from './routes/avatars';
 import { emojiApiRoutes, emojiFileRoutes } from './routes/emoji';
-import { realmIconApiRoutes, realmIconFileRoutes } from './routes/realm-icon';
+import { realmImageApiRoutes, realmImageFileRoutes } from './routes/realm-images';
 import { createTusServer, tusRoutes } from './routes/tus';
 import { RedisLocker } from './lib/tus-locker';
 
@@ -76,13 +76,13 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       avatarApiRoutes(router, services);
       avatarRedirectRoutes(router, services);
       emojiApiRoutes(router, services);
-      realmIconApiRoutes(router, services);
+      realmImageApiRoutes(router, services);
     },
     site: (router: Router) => {
       fileRoutes(router, services);
       avatarFileRoutes(router, services);
       emojiFileRoutes(router, services);
-      realmIconFileRoutes(router, services);
+      realmImageFileRoutes(router, services);
       avatarRedirectRoutes(router, services);
     },
   });

@@ -1,7 +1,7 @@
 /** realm: the organization's own settings, under their realm_* names. */
 import type { Db } from '@chat/db';
 import { SERVER_VERSION } from '@chat/contracts';
-import { realmIconSource, realmIconUrl } from '@chat/wire';
+import { realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 export async function realmSection(_db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
@@ -19,6 +19,12 @@ export async function realmSection(_db: Db, opts: StateOptions, want: Want): Pro
     realm_description: r.description,
     realm_icon_url: realmIconUrl(r),
     realm_icon_source: realmIconSource(r),
+    realm_logo_url: realmLogoUrl(r, false),
+    realm_logo_source: realmLogoSource(r, false),
+    realm_night_logo_url: realmLogoUrl(r, true),
+    realm_night_logo_source: realmLogoSource(r, true),
+    // MiB; null is unlimited. The quota itself is set in GiB, as the uploads service applies it.
+    realm_upload_quota_mib: r.customUploadQuotaGb === null ? null : r.customUploadQuotaGb * 1024,
     realm_url: opts.identity.realmUrl,
     realm_uri: opts.identity.realmUrl,
     realm_date_created: Math.floor(r.dateCreated.getTime() / 1000),

@@ -1,0 +1,95 @@
+import sharp, { type Sharp } from 'sharp';
+import { recordEvent } from '@chat/bus';
+import { errors, ROLE, type Identity } from '@chat/contracts';
+import type { Realm } from '@chat/db';
+import { realmIconSource, realmIconUrl, realmLogoData } from '@chat/wire';
+import type { Services } from '../context';
+
+/**
+ * The realm's own images: the square icon and the day and night logos. Each is one column of
+ * `realms` holding the served URL with a version, one stored PNG (plus the original) and one
+ * `realm` `update_dict` property; only the size and the event data differ.
+ */
+export type RealmImageKind = 'icon' | 'logo' | 'night_logo';
+
+interface KindSpec {
+  column: 'iconUrl' | 'logoUrl' | 'nightLogoUrl';
+  resize: (image: Sharp) => Sharp;
+  data: (realm: Realm) => Record<string, string>;
+}
+
+const MAX_PIXELS = 50_000_000;
+
+const KINDS: Record<RealmImageKind, KindSpec> = {
+  icon: {
+    column: 'iconUrl',
+    resize: (img) => img.resize(100, 100, { fit: 'cover' }),
+    data: (realm) => ({ icon_url: realmIconUrl(realm), icon_source: realmIconSource(realm) }),
+  },
+  // Logos keep their aspect ratio: a wordmark fits in 800 x 100, never enlarged.
+  logo: {
+    column: 'logoUrl',
+    resize: (img) => img.resize(800, 100, { fit: 'inside', withoutEnlargement: true }),
+    data: (realm) => realmLogoData(realm, false),
+  },
+  night_logo: {
+    column: 'nightLogoUrl',
+    resize: (img) => img.resize(800, 100, { fit: 'inside', withoutEnlargement: true }),
+    data: (realm) => realmLogoData(realm, true),
+  },
+};
+
+export const REALM_IMAGE_KINDS = Object.keys(KINDS) as RealmImageKind[];
+
+export const realmImageKey = (realmId: number, kind: RealmImageKind) => `avatars/${realmId}/realm/${kind}.png`;
+const originalKey = (realmId: number, kind: RealmImageKind) => `avatars/${realmId}/realm/${kind}.original`;
+
+function versionOf(url: string | null): number {
+  const m = url ? /[?&]version=(\d+)/.exec(url) : null;
+  return m ? Number(m[1]) : 0;
+}
+
+export function requireRealmAdmin(identity: Identity): void {
+  if (identity.role === undefined || identity.role > ROLE.ADMINISTRATOR) throw errors.mustBeAdmin();
+}
+
+async function announce(s: Services, realmId: number, kind: RealmImageKind, url: string | null) {
+  const spec = KINDS[kind];
+  return s.db.$transaction(async (tx) => {
+    const realm = await tx.realm.update({ where: { id: realmId }, data: { [spec.column]: url } });
+    const data = spec.data(realm);
+    await recordEvent(tx, {
+      realmId,
+      type: 'realm',
+      users: 'realm',
+      event: { type: 'realm', op: 'update_dict', property: kind, data },
+    });
+    return data;
+  });
+}
+
+/** Stores a new image of the realm (administrators only) and tells everyone; answers the event data. */
+export async function checkSetRealmImage(s: Services, identity: Identity, kind: RealmImageKind, image: Buffer) {
+  requireRealmAdmin(identity);
+  let png: Buffer;
+  try {
+    png = await KINDS[kind].resize(sharp(image, { limitInputPixels: MAX_PIXELS }).rotate()).png().toBuffer();
+  } catch {
+    throw errors.badImage();
+  }
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId } });
+  await s.storage.write(realmImageKey(realm.id, kind), png, 'image/png');
+  await s.storage.write(originalKey(realm.id, kind), image, 'application/octet-stream');
+  // The version in the URL changes with every upload, so cached copies are not shown.
+  const url = `/user_${realmImageKey(realm.id, kind)}?version=${versionOf(realm[KINDS[kind].column]) + 1}`;
+  return announce(s, realm.id, kind, url);
+}
+
+/** Back to the default image. */
+export async function checkDeleteRealmImage(s: Services, identity: Identity, kind: RealmImageKind) {
+  requireRealmAdmin(identity);
+  const result = await announce(s, identity.realmId, kind, null);
+  await s.storage.remove(realmImageKey(identity.realmId, kind)).catch(() => undefined);
+  await s.storage.remove(originalKey(identity.realmId, kind)).catch(() => undefined);
+  return result;
+}

@@ -1,0 +1,82 @@
+import type { Router } from 'express';
+import { endpoint, Params } from '@chat/kit';
+import { errors } from '@chat/contracts';
+import type { Services } from '../context';
+import { checkDeleteRealmImage, checkSetRealmImage, realmImageKey, requireRealmAdmin } from '../actions/realm-images';
+import { receiveSmallFile } from '../lib/multipart';
+import { serveStoredFile } from '../lib/serve';
+
+const MAX_ICON_FILE_SIZE_MIB = 5;
+const MAX_LOGO_FILE_SIZE_MIB = 5;
+
+// A neutral wordmark placeholder for realms without a logo of their own.
+const DEFAULT_LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="25" viewBox="0 0 200 25">' +
+  '<rect width="200" height="25" rx="4" fill="#6c8ebf"/></svg>';
+
+function nightParam(p: Params): boolean {
+  const night = p.bool('night');
+  if (night === undefined) throw errors.missingArgument('night');
+  return night;
+}
+
+export function realmImageApiRoutes(router: Router, s: Services): void {
+  router.post(
+    '/realm/icon',
+    endpoint(async ({ req, res, identity }) => {
+      // Permission first: a non-administrator's body is not worth reading.
+      requireRealmAdmin(identity);
+      const image = await receiveSmallFile(req, res, MAX_ICON_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one icon.'));
+      return checkSetRealmImage(s, identity, 'icon', image);
+    }),
+  );
+  router.delete(
+    '/realm/icon',
+    endpoint(({ identity }) => checkDeleteRealmImage(s, identity, 'icon')),
+  );
+
+  router.post(
+    '/realm/logo',
+    endpoint(async ({ req, res, p, identity }) => {
+      requireRealmAdmin(identity);
+      p.accept('night');
+      const image = await receiveSmallFile(req, res, MAX_LOGO_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one logo.'));
+      // `night` usually travels as a field of the multipart body, readable only once it is parsed.
+      const night = nightParam(Params.fromRequest(req));
+      await checkSetRealmImage(s, identity, night ? 'night_logo' : 'logo', image);
+      return {};
+    }),
+  );
+  router.delete(
+    '/realm/logo',
+    endpoint(async ({ p, identity }) => {
+      requireRealmAdmin(identity);
+      await checkDeleteRealmImage(s, identity, nightParam(p) ? 'night_logo' : 'logo');
+      return {};
+    }),
+  );
+}
+
+export function realmImageFileRoutes(router: Router, s: Services): void {
+  router.get(
+    /^\/user_avatars\/(\d+)\/realm\/(icon|logo|night_logo)\.png$/,
+    endpoint(
+      async ({ req, res }) => {
+        const params = req.params as Record<string, string>;
+        const kind = params[1] as 'icon' | 'logo' | 'night_logo';
+        const key = realmImageKey(Number(params[0]), kind);
+        await serveStoredFile(s.storage, res, { key, filename: `${kind}.png`, contentType: 'image/png' }, 'public, max-age=86400');
+      },
+      { auth: 'optional' },
+    ),
+  );
+  router.get(
+    '/user_avatars/default/realm/logo.svg',
+    endpoint(
+      ({ res }) => {
+        res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(DEFAULT_LOGO_SVG);
+      },
+      { auth: 'optional' },
+    ),
+  );
+}
