@@ -121,6 +121,8 @@ export const errors = {
   fileTooLarge: (maxMib: number) =>
     new ApiError('BAD_REQUEST', `Uploaded file is larger than the allowed limit of ${maxMib} MiB`, 413),
   fileNotFound: () => new ApiError('NOT_FOUND', 'File not found', 404),
+  uploadQuotaExceeded: () =>
+    new ApiError('REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.", 400),
   fileAccessDenied: () => new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403),
   invalidAttachment: () => bad('Invalid attachment'),
   invalidUploadToken: () => bad('Invalid token'),

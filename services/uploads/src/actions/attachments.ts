@@ -2,6 +2,7 @@ import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
 import { errors } from '@chat/contracts';
 import type { Services } from '../context';
+import { checkUploadWithinQuotaLocked } from './quota';
 
 type AttachmentRow = {
   id: number;
@@ -68,6 +69,7 @@ export interface NewAttachment {
 /** Records a stored file as the uploader's attachment and announces it to them. */
 export async function doCreateAttachment(s: Services, input: NewAttachment) {
   const attachment = await s.db.$transaction(async (tx) => {
+    await checkUploadWithinQuotaLocked(tx, input.realmId, input.size);
     // Messages sent before this moment cannot contain the new link: access checks that look
     // for linking messages need only look above this id.
     const [{ max }] = await tx.$queryRawUnsafe<Array<{ max: number | null }>>('SELECT max(id) AS max FROM messages');

@@ -1,9 +1,10 @@
 import type { Request, Response, Router } from 'express';
 import { Server } from '@tus/server';
 import type { Locker } from '@tus/utils';
-import { errors, type Identity } from '@chat/contracts';
+import { ApiError, errors, type Identity } from '@chat/contracts';
 import type { Services } from '../context';
 import { doCreateAttachment } from '../actions/attachments';
+import { checkUploadWithinQuota } from '../actions/quota';
 import { fileInfo, isPathId, newPathId } from '../lib/files';
 import { uploadResult } from './uploads';
 
@@ -19,6 +20,12 @@ function identityOf(req: TusRequest): Identity | undefined {
 /** A tus hook's way of answering with our error envelope. */
 function refuse(err: { status: number; toJSON(): unknown }) {
   return { status_code: err.status, body: JSON.stringify(err.toJSON()) };
+}
+
+/** Our errors become tus hook answers with our envelope; anything else stays a failure. */
+function rethrowAsTus(err: unknown): never {
+  if (err instanceof ApiError) throw refuse(err);
+  throw err;
 }
 
 /**
@@ -67,20 +74,28 @@ export function createTusServer(s: Services, locker: Locker): Server {
     },
     onUploadCreate: async (req, upload) => {
       const identity = identityOf(req)!;
+      // With the length announced, an upload that cannot fit is refused before any byte is kept.
+      if (upload.size !== undefined) await checkUploadWithinQuota(s.db, identity.realmId, upload.size).catch(rethrowAsTus);
       const { name, contentType } = fileInfo(upload.metadata?.filename ?? undefined, upload.metadata?.filetype ?? undefined);
       return { metadata: { ...upload.metadata, filename: name, filetype: contentType, owner_id: String(identity.userId) } };
     },
     onUploadFinish: async (req, upload) => {
       const identity = identityOf(req)!;
       const name = upload.metadata?.filename ?? 'uploaded-file';
-      await doCreateAttachment(s, {
-        realmId: identity.realmId,
-        ownerId: identity.userId!,
-        pathId: upload.id,
-        fileName: name,
-        size: upload.size ?? upload.offset,
-        contentType: upload.metadata?.filetype ?? 'application/octet-stream',
-      });
+      try {
+        await doCreateAttachment(s, {
+          realmId: identity.realmId,
+          ownerId: identity.userId!,
+          pathId: upload.id,
+          fileName: name,
+          size: upload.size ?? upload.offset,
+          contentType: upload.metadata?.filetype ?? 'application/octet-stream',
+        });
+      } catch (err) {
+        // Refused (the quota, with a deferred length or uploads racing): the bytes go too.
+        await datastore.remove(upload.id).catch(() => undefined);
+        rethrowAsTus(err);
+      }
       await s.storage.finishTusUpload(upload.id);
       return {
         status_code: 200,

@@ -4,12 +4,15 @@ import { errors } from '@chat/contracts';
 import type { Services } from '../context';
 import { accessAttachmentFile } from '../actions/access';
 import { doCreateAttachment } from '../actions/attachments';
+import { checkUploadWithinQuota } from '../actions/quota';
 import { newPathId } from '../lib/files';
 import { receiveOneFile } from '../lib/multipart';
 import { signFileToken } from '../lib/tokens';
 
 /** How long a temporary file URL (for native downloaders) stays valid. */
 const TEMPORARY_URL_SECONDS = 60;
+/** More than the boundaries and part headers of any upload request take. */
+const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The response of a finished upload, plain or resumable. */
 export function uploadResult(pathId: string, fileName: string) {
@@ -23,6 +26,10 @@ export function uploadRoutes(router: Router, s: Services): void {
   router.post(
     '/user_uploads',
     endpoint(async ({ req, res, identity }) => {
+      // A body that cannot fit is refused before it is stored. The multipart framing is
+      // allowed for generously; the exact size is checked again when the file is recorded.
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared)) await checkUploadWithinQuota(s.db, identity.realmId, Math.max(0, declared - MULTIPART_OVERHEAD));
       const file = await receiveOneFile(req, res, {
         storage: s.storage,
         maxBytes: maxMib * 1024 * 1024,
