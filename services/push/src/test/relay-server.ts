@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * would, or fails the way a relay can. Every request it receives is recorded.
  */
 export type RelayMode =
-  | { kind: 'ok'; expiredTokenIds?: string[] }
+  | { kind: 'ok'; expiredTokenIds?: string[]; deletedDevices?: { android_devices: string[]; apple_devices: string[] } }
   | { kind: 'status'; status: number; code?: string; msg?: string }
   /** Accepts the connection and never answers: the client's timeout must fire. */
   | { kind: 'hang' }
@@ -83,7 +83,8 @@ export class TestRelay {
       };
       switch (mode.kind) {
         case 'ok':
-          if (req.url?.endsWith('/notify')) send(200, { result: 'success', msg: '', expired_token_ids: mode.expiredTokenIds ?? [] });
+          if (req.url?.endsWith('/remotes/push/notify')) send(200, legacyNotifyAnswer(body, mode.deletedDevices));
+          else if (req.url?.endsWith('/notify')) send(200, { result: 'success', msg: '', expired_token_ids: mode.expiredTokenIds ?? [] });
           else send(200, { result: 'success', msg: '', device_id: this.requests.length });
           return;
         case 'status':
@@ -98,4 +99,16 @@ export class TestRelay {
       }
     });
   }
+}
+
+/** The relay's answer to a legacy notification: how many tokens of each kind it sent to, and which it dropped. */
+function legacyNotifyAnswer(body: Record<string, unknown>, deleted = { android_devices: [] as string[], apple_devices: [] as string[] }) {
+  const count = (list: unknown, gone: string[]) => (Array.isArray(list) ? list.filter((t) => !gone.includes(t)).length : 0);
+  return {
+    result: 'success',
+    msg: '',
+    total_android_devices: count(body.android_devices, deleted.android_devices),
+    total_apple_devices: count(body.apple_devices, deleted.apple_devices),
+    deleted_devices: deleted,
+  };
 }
