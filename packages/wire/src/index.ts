@@ -13,3 +13,4 @@ export * from './presence';
 export * from './scheduled';
 export * from './emoji';
 export * from './bots';
+export * from './mutes-domains';

@@ -3,15 +3,22 @@ import type { Db, Tx } from '@chat/db';
 import { announceNewUser, doCreateUserInTx, type NewUser } from '@chat/realm';
 import { usersWhoCanAccess } from '../lib/audience';
 import { isValidEmail } from '../lib/emails';
+import { checkEmailAllowedForRealm, CREATE_USER_TEXTS, type EmailRefusalTexts } from '../lib/email-policy';
 import { checkFullName } from '../lib/names';
 
-/** Checks shared by every way an account is made (POST /users, invitations, JWT, command line). */
+/**
+ * Checks shared by every way an account is made (POST /users, invitations, JWT, command line).
+ * `emailTexts` words the realm's address rules (allowed domains, disposable mailboxes) for the
+ * way the account is made; null skips them (the server administrator's command line).
+ */
 export async function checkNewUser(
   db: Db | Tx,
   input: { realmId: number; email: string; fullName: string; role?: number },
+  emailTexts: EmailRefusalTexts | null = CREATE_USER_TEXTS,
 ): Promise<{ email: string; fullName: string; role: number }> {
   const email = input.email.trim();
   if (!isValidEmail(email)) throw errors.badRequest(`Invalid address.`);
+  if (emailTexts) await checkEmailAllowedForRealm(db, input.realmId, email, emailTexts);
   const role = input.role ?? ROLE.MEMBER;
   if (!ROLES.includes(role)) throw errors.badRequest('Invalid role');
   const fullName = checkFullName(input.fullName);
@@ -37,10 +44,13 @@ export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: st
   return user;
 }
 
-/** Creates a checked account in one transaction, announced as doCreateAnnouncedUser does. */
+/**
+ * Creates a checked account in one transaction, announced as doCreateAnnouncedUser does. For the
+ * server administrator, who is not bound by the organization's address rules.
+ */
 export async function doCreateCheckedUser(db: Db, input: NewUser, realmUrl: string) {
   return db.$transaction(async (tx) => {
-    const checked = await checkNewUser(tx, input);
+    const checked = await checkNewUser(tx, input, null);
     return doCreateAnnouncedUser(tx, { ...input, ...checked }, realmUrl);
   });
 }

@@ -3,6 +3,7 @@ import type { Invite, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import type { Services } from '../context';
 import { invitationEmail } from '../lib/invitation-email';
+import { realmEmailValidator } from '../lib/email-policy';
 import { inviteeEmailProblem, parseInviteeEmails } from '../lib/invitees';
 import type { MailMessage } from '../mail';
 import { isAdmin, type Actor } from './actor';
@@ -84,10 +85,11 @@ export async function doInviteUsers(services: Services, actor: Actor, input: Ema
     }
 
     const emails = parseInviteeEmails(input.inviteeEmails);
+    const refusal = await realmEmailValidator(tx, actor.realmId);
     const invalid: InviteFailure[] = [];
     const valid: string[] = [];
     for (const email of emails) {
-      const problem = inviteeEmailProblem(email, policies);
+      const problem = inviteeEmailProblem(email, refusal);
       if (problem) invalid.push([email, problem, false]);
       else valid.push(email);
     }

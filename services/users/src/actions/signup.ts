@@ -4,6 +4,7 @@ import type { Tx } from '@chat/db';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { fakeEmailDomain } from '../lib/emails';
+import { SIGNUP_TEXTS } from '../lib/email-policy';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { announceInvitesChanged, defaultStreamIds, pendingInviteWhere } from './invites';
 
@@ -80,7 +81,7 @@ export async function doSignUpWithInvite(
   return services.db.$transaction(async (tx) => {
     const invite = await accessUsableInvite(tx, realm.id, key);
     const email = signUpEmail(invite, input.email);
-    const checked = await checkNewUser(tx, { realmId: realm.id, email, fullName: input.fullName, role: invite.inviteAs });
+    const checked = await checkNewUser(tx, { realmId: realm.id, email, fullName: input.fullName, role: invite.inviteAs }, SIGNUP_TEXTS);
     const user = await doCreateAnnouncedUser(tx, {
       realmId: realm.id,
       email: checked.email,

@@ -1,4 +1,7 @@
 import { isValidEmail } from './emails';
+import { INVITE_TEXTS, type EmailRefusal } from './email-policy';
+
+export { isDisposableDomain } from './email-policy';
 
 /**
  * The addresses of an invitation request: separated by commas or newlines, each either bare or
@@ -14,34 +17,9 @@ export function parseInviteeEmails(raw: string): string[] {
   return [...emails];
 }
 
-let disposable: { exact: Set<string>; wildcard: Set<string> } | undefined;
-
-/**
- * The published list of throwaway-mailbox domains (a JSON package without types), loaded on
- * first use: it holds over a hundred thousand names.
- */
-function disposableDomains() {
-  if (!disposable) {
-    const exact = require('disposable-email-domains') as string[];
-    const wildcard = require('disposable-email-domains/wildcard.json') as string[];
-    disposable = { exact: new Set(exact), wildcard: new Set(wildcard) };
-  }
-  return disposable;
-}
-
-export function isDisposableDomain(domain: string): boolean {
-  const { exact, wildcard } = disposableDomains();
-  const name = domain.toLowerCase();
-  if (exact.has(name)) return true;
-  const labels = name.split('.');
-  for (let i = 1; i < labels.length - 1; i++) if (wildcard.has(labels.slice(i).join('.'))) return true;
-  return wildcard.has(name);
-}
-
-/** Why an address cannot be invited to a realm with these policies, in the API's words; null if it can. */
-export function inviteeEmailProblem(email: string, policies: { disallow_disposable_email_addresses?: unknown }): string | null {
+/** Why an address cannot be invited, in the API's words; null if it can. `refusal` is the realm's rule (realmEmailValidator). */
+export function inviteeEmailProblem(email: string, refusal: (email: string) => EmailRefusal | null): string | null {
   if (!isValidEmail(email)) return 'Invalid address.';
-  const domain = email.slice(email.lastIndexOf('@') + 1);
-  if (policies.disallow_disposable_email_addresses !== false && isDisposableDomain(domain)) return 'Please use your real email address.';
-  return null;
+  const why = refusal(email);
+  return why ? INVITE_TEXTS[why](email) : null;
 }

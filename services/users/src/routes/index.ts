@@ -14,6 +14,7 @@ import { personalRoutes } from './personal';
 import { realmRoutes } from './realm';
 import { userGroupRoutes } from './user-groups';
 import { presenceRoutes } from './presence';
+import { mutesAndDomainsRoutes } from './mutes-domains';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -23,6 +24,7 @@ export function apiRoutes(router: Router, services: Services): void {
   profileFieldRoutes(router, services);
   statusRoutes(router, services);
   presenceRoutes(router, services);
+  mutesAndDomainsRoutes(router, services);
   personalRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);
