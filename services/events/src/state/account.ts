@@ -1,10 +1,10 @@
 /**
  * The viewer's account-level sections: push devices (event type device; the push service owns
- * the rows), and the sections of personal features this cluster does not have yet (muting
- * users, onboarding steps), which are honestly empty.
+ * the rows), the users they muted (users service), and onboarding steps, a feature this cluster
+ * does not have yet, which is honestly empty.
  */
 import type { Db } from '@chat/db';
-import { unixSeconds } from '@chat/wire';
+import { mutedUsersList, unixSeconds } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 /** Token ids travel as the standard Base64 of their 8 big-endian bytes, as the push API takes them. */
@@ -34,8 +34,8 @@ export async function accountSections(db: Db, opts: StateOptions, want: Want): P
   const userId = opts.identity.userId;
   const out: Record<string, unknown> = {};
   if (want('device')) out.devices = userId === undefined ? {} : await devices(db, userId);
-  // Nobody can mute another user here, and there are no onboarding steps to show.
-  if (want('muted_users')) out.muted_users = [];
+  if (want('muted_users')) out.muted_users = userId === undefined ? [] : await mutedUsersList(db, userId);
+  // There are no onboarding steps to show.
   if (want('onboarding_steps')) out.onboarding_steps = [];
   return out;
 }

@@ -1,12 +1,13 @@
 /**
- * Organization-wide sections: custom emoji (uploads service), bots and the defaults new users
- * start from (users service), default channels, and the sections of features this cluster does
- * not have yet, which are honestly empty (docs/events.md, "Initial state").
+ * Organization-wide sections: custom emoji (uploads service), bots, the defaults new users
+ * start from and the allowed email domains (users service), default channels, and the sections
+ * of features this cluster does not have yet, which are honestly empty (docs/events.md,
+ * "Initial state").
  */
 import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
-import { botObject, realmEmojiMap } from '@chat/wire';
+import { botObject, realmDomainsList, realmEmojiMap } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 /** Administrators manage every bot of the realm, others their own; deactivated bots included. */
@@ -58,9 +59,9 @@ export async function organizationSections(db: Db, opts: StateOptions, want: Wan
     };
   }
   if (want('default_streams')) section(async () => void (out.realm_default_streams = await defaultStreamIds(db, opts)));
-  // Features this cluster does not have: no allowed e-mail domains can be configured and
-  // channels cannot be grouped into default channel groups, so there are none.
-  if (want('realm_domains')) out.realm_domains = [];
+  if (want('realm_domains')) section(async () => void (out.realm_domains = await realmDomainsList(db, opts.realm.id)));
+  // A feature this cluster does not have: channels cannot be grouped into default channel
+  // groups, so there are none.
   if (want('default_stream_groups')) out.realm_default_stream_groups = [];
   await Promise.all(jobs);
   return out;
