@@ -154,6 +154,15 @@ async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Pr
   return row;
 }
 
+/**
+ * Who muted `senderId` (the muted_users table of the users service). Looked up by sender alone:
+ * a person has few muters, while a channel may have many thousands of recipients.
+ */
+async function usersWhoMuted(tx: Tx, senderId: number): Promise<Set<number>> {
+  const rows = await tx.mutedUser.findMany({ where: { mutedUserId: senderId }, select: { userId: true } });
+  return new Set(rows.map((r) => r.userId));
+}
+
 export interface SendResult {
   id: number;
   automatic_new_visibility_policy?: number;
@@ -196,11 +205,13 @@ export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Pro
   const topicParticipants =
     target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
   const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);
+  // Recipients who muted the sender get the message already read, as in the API family.
+  const muters = await usersWhoMuted(tx, actor.userId);
   const userFlags: Record<string, string[]> = {};
   const rows = recipientIds.map((userId) => {
     let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
     if (alerted.has(userId)) flags |= flagBit('has_alert_word');
-    if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId)) flags |= flagBit('read');
+    if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId) || muters.has(userId)) flags |= flagBit('read');
     if (target.kind === 'private') flags |= flagBit('is_private');
     userFlags[userId] = flagNames(flags);
     return { userId, messageId: message.id, flags };
