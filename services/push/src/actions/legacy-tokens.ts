@@ -1,10 +1,16 @@
 import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
+import { enqueueLegacySync, markLegacyPending } from '../delivery/legacy-registration';
 
 /**
  * The deprecated plaintext registrations (before end-to-end encrypted push). Clients still
  * register and unregister them; a later E2EE registration of the same token removes them.
+ *
+ * The relay delivers only to tokens it holds, so each change also goes to the relay, from a
+ * `legacy-sync` job (delivery/legacy-registration.ts): the request succeeds while the relay is
+ * away, and the job is retried until the relay has the change. The token is marked pending
+ * before its row changes, so no notification lists it before the relay knows it.
  */
 export type LegacyKind = 'apns' | 'fcm';
 
@@ -28,14 +34,19 @@ export async function doAddLegacyToken(
   kind: LegacyKind,
   iosAppId: string | null,
 ): Promise<void> {
+  await markLegacyPending(services, identity.userId, { kind, token });
   await services.db.pushDeviceToken.upsert({
     where: { userId_kind_token: { userId: identity.userId, kind, token } },
     create: { realmId: identity.realmId, userId: identity.userId, kind, token, iosAppId },
     update: { lastUpdated: new Date(), iosAppId },
   });
+  // Sent again every time: the client re-registers to repair a relay that lost the token.
+  await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
 }
 
 export async function doRemoveLegacyToken(services: Services, identity: AuthedIdentity, token: string, kind: LegacyKind): Promise<void> {
   const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: identity.userId, kind, token } });
   if (removed.count === 0) throw errors.badRequest('Token does not exist');
+  await markLegacyPending(services, identity.userId, { kind, token });
+  await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
 }

@@ -1,6 +1,7 @@
 import { StreamConsumer, type StreamEntry } from '@chat/bus';
 import type { Services } from '../context';
 import { ActiveClients } from './active-clients';
+import { handleUserDeactivated } from './legacy-registration';
 import { handleDeletion, handleFlags, handleNewMessage, type MessagePayload } from './messages';
 
 /** Times one entry is tried (the batch is retried with backoff in between) before it is skipped. */
@@ -12,7 +13,8 @@ export interface MessageConsumer {
 
 /**
  * Reads the domain streams as the `push` consumer group, so that each event reaches one push
- * replica, and turns message, flag and deletion events into delivery jobs. Delivery is at least
+ * replica, and turns message, flag and deletion events into delivery jobs (and a user's
+ * deactivation into forgetting their legacy tokens). Delivery is at least
  * once: a batch is acknowledged once its jobs are in Redis, and notify jobs have deterministic
  * ids, so handling an entry again does not notify twice.
  *
@@ -34,6 +36,8 @@ export async function startMessageConsumer(services: Services, consumerName: str
         return handleFlags(services, entry.realmId, payload);
       case 'delete_message':
         return handleDeletion(services, entry.realmId, payload);
+      case 'realm_user':
+        return handleUserDeactivated(services, entry.realmId, payload);
       default:
         return undefined;
     }

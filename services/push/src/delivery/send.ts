@@ -7,6 +7,7 @@ import type { RelayClient, RelayPushRequest } from '../lib/relay';
 import type { RealmInfo } from '../lib/realms';
 import type { NotifyJob, PushChannel, RemoveJob } from './jobs';
 import { legacyMessagePayloads, legacyRemovalPayloads, legacyTokens, pushToLegacyTokens } from './legacy';
+import { registeredLegacyTokens } from './legacy-registration';
 
 const READ = flagBit('read');
 const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
@@ -135,7 +136,11 @@ async function sendEverywhere(
   const realm = await services.realms.get(job.realmId);
   const recipient = { realmId: job.realmId, userId: job.userId, realm, server: services.config.EXTERNAL_HOST };
   const e2ee = await once(progress, 'e2ee', () => pushToDevices(services, relay, job, devices, build.e2ee(realm), build.urgency));
-  const legacy = await once(progress, 'legacy', () => pushToLegacyTokens(services, relay, job, tokens, build.legacy(recipient)));
+  // A token whose registration is still pending is registered first: listed before the relay
+  // holds it, it would be reported deleted (and deleted here).
+  const legacy = await once(progress, 'legacy', async () =>
+    pushToLegacyTokens(services, relay, job, await registeredLegacyTokens(services, relay, job, tokens), build.legacy(recipient)),
+  );
   return e2ee + legacy;
 }
 

@@ -4,6 +4,7 @@ import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
 import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from './jobs';
 import { completeRegistration, failRegistration } from './registration';
+import { syncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from './legacy-registration';
 import { deliverNotification, deliverRemoval, type Progress } from './send';
 
 /**
@@ -33,6 +34,12 @@ async function processJob(services: Services, job: Job): Promise<void> {
       return withRetryPolicy(job, () => deliverNotification(services, relay, job.data as NotifyJob, progressOf(job)));
     case 'remove':
       return withRetryPolicy(job, () => deliverRemoval(services, relay, job.data as RemoveJob, progressOf(job)));
+    case 'legacy-sync':
+      return withRetryPolicy(job, async () => void (await syncLegacyToken(services, relay, job.data as LegacySyncJob)));
+    case 'legacy-unregister-all': {
+      const data = job.data as LegacyUnregisterAllJob;
+      return withRetryPolicy(job, () => relay.unregisterAllLegacy({ realm_id: data.realmId, user_id: data.userId }));
+    }
     default:
       throw new UnrecoverableError(`unknown push job ${job.name}`);
   }

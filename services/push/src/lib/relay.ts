@@ -92,8 +92,40 @@ export interface RelayLegacyResult {
   deleted: { android_devices: string[]; apple_devices: string[] };
 }
 
+/**
+ * A legacy token as the relay records it (`remotes/push/register`). token_kind is the relay's
+ * number for the provider: 1 APNs, 2 FCM.
+ */
+export interface RelayLegacyToken {
+  realm_id: number;
+  user_id: number;
+  token: string;
+  token_kind: 1 | 2;
+  /** APNs only: the app's bundle id, the topic APNs needs. */
+  ios_app_id?: string;
+}
+
+export const LEGACY_TOKEN_KIND = { apns: 1, fcm: 2 } as const;
+
+/** What the relay answers when asked to forget a token it does not hold: already the wanted outcome. */
+const TOKEN_DOES_NOT_EXIST = 'Token does not exist';
+
 export class RelayClient {
   constructor(private readonly opts: RelayOptions) {}
+
+  /** Records a legacy token for the user; the relay delivers `remotes/push/notify` only to tokens it holds. */
+  async registerLegacy(token: RelayLegacyToken): Promise<void> {
+    await this.post('/api/v1/remotes/push/register', token, { registration: false });
+  }
+
+  async unregisterLegacy(token: Omit<RelayLegacyToken, 'ios_app_id'>): Promise<void> {
+    await this.post('/api/v1/remotes/push/unregister', token, { registration: false, absentOk: true });
+  }
+
+  /** Forgets every legacy token of the user (deactivation). */
+  async unregisterAllLegacy(body: { realm_id: number; user_id: number }): Promise<void> {
+    await this.post('/api/v1/remotes/push/unregister/all', body, { registration: false });
+  }
 
   async register(registration: RelayRegistration): Promise<void> {
     await this.post('/api/v1/remotes/push/e2ee/register', registration, { registration: true });
@@ -111,7 +143,11 @@ export class RelayClient {
     return { deleted: { android_devices: strings(deleted.android_devices), apple_devices: strings(deleted.apple_devices) } };
   }
 
-  private async post(path: string, body: unknown, how: { registration: boolean }): Promise<Record<string, unknown>> {
+  private async post(
+    path: string,
+    body: unknown,
+    how: { registration: boolean; absentOk?: boolean },
+  ): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.id || this.opts.key) {
       headers.authorization = `Basic ${Buffer.from(`${this.opts.id}:${this.opts.key}`).toString('base64')}`;
@@ -133,6 +169,7 @@ export class RelayClient {
     if (res.status >= 500 || res.status === 408 || res.status === 429) {
       throw new RelayError('server', `push relay answered ${res.status}`, res.status);
     }
+    if (how.absentOk && res.status === 400 && json?.msg === TOKEN_DOES_NOT_EXIST) return json;
     if (res.status >= 400) {
       const code = typeof json?.code === 'string' ? json.code : undefined;
       const kind = how.registration && code && REGISTRATION_REJECTIONS.has(code) && res.status === 400 ? 'rejected' : 'config';
