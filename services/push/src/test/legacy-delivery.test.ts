@@ -4,7 +4,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEn
 import type { PushHandle } from '../app';
 import { TestRelay, type RelayRequest } from './relay-server';
 import { createChannel, markRead, sendMessage, userFlags } from './messages';
-import { clientDecrypt, clientDevice, fullRegistration, post, startPush, waitFor, type ClientDevice } from './support';
+import { clientDecrypt, clientDevice, fullRegistration, legacyPending, post, startPush, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -15,14 +15,17 @@ const overrides = () => ({ PUSH_RELAY_URL: relay.url, EXTERNAL_HOST: 'chat.examp
 const apnsToken = () => randomBytes(32).toString('hex');
 const fcmToken = () => `fcm-legacy:${randomBytes(24).toString('base64url')}`;
 
+/** Adds a token and waits until the relay holds it (its registration job has run). */
 async function addApns(user: SeededUser, token: string) {
   const res = await post(push, realm.realmId, user, '/users/me/apns_device_token', { token, appid: 'org.example.app' });
   expect(res.body.result).toBe('success');
+  await waitFor('APNs token registered with the relay', async () => relay.hasLegacy(user.id, 'apns', token) && !(await legacyPending(env, user.id)).length);
 }
 
 async function addFcm(user: SeededUser, token: string) {
   const res = await post(push, realm.realmId, user, '/users/me/android_gcm_reg_id', { token });
   expect(res.body.result).toBe('success');
+  await waitFor('FCM token registered with the relay', async () => relay.hasLegacy(user.id, 'fcm', token) && !(await legacyPending(env, user.id)).length);
 }
 
 /** Legacy notification requests the relay received for a user. */
@@ -160,7 +163,7 @@ describe('a user with E2EE devices and legacy tokens', () => {
   beforeAll(async () => {
     device = clientDevice(1);
     expect((await post(push, realm.realmId, realm.admin, '/mobile_push/register', fullRegistration(device))).body.result).toBe('success');
-    await waitFor('relay registration', async () => {
+    await waitFor('E2EE registration', async () => {
       const row = await env.db.pushDevice.findUnique({ where: { userId_deviceId: { userId: realm.admin.id, deviceId: 1n } } });
       return row?.pushTokenId != null;
     });
@@ -182,6 +185,8 @@ describe('a user with E2EE devices and legacy tokens', () => {
     expect(req!.body.android_devices).toEqual([iagoFcm]);
     expect(req!.body.apple_devices).toEqual([]);
     expect(e2eePushes(msg.id)[0]!.content).toBe('both ways');
+    // The relay handed it on to the provider for that token.
+    expect(relay.legacyDeliveries.filter((d) => d.token === iagoFcm && (d.payload as Record<string, unknown>).zulip_message_id === msg.id)).toHaveLength(1);
   });
 
   it('is not notified twice on the channel that worked when the other one is retried', async () => {

@@ -4,6 +4,10 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A push relay for tests: a real HTTP server on a free port that answers the way the relay
  * would, or fails the way a relay can. Every request it receives is recorded.
+ *
+ * Like a real relay it keeps a registry of legacy tokens (`remotes/push/register`,
+ * `unregister`, `unregister/all`) and delivers a legacy notification only to the listed tokens
+ * it holds for that user; the others it reports in `deleted_devices`, as a real relay does.
  */
 export type RelayMode =
   | { kind: 'ok'; expiredTokenIds?: string[]; deletedDevices?: { android_devices: string[]; apple_devices: string[] } }
@@ -21,8 +25,31 @@ export interface RelayRequest {
   at: number;
 }
 
+/** A legacy token the relay holds. */
+export interface RelayLegacyRecord {
+  user_id: number;
+  token_kind: number;
+  token: string;
+  ios_app_id?: string;
+}
+
+/** One legacy notification handed to the provider for one token. */
+export interface LegacyDelivery {
+  user_id: number;
+  kind: 'apns' | 'fcm';
+  token: string;
+  payload: Record<string, unknown>;
+}
+
+const APNS = 1;
+const FCM = 2;
+
 export class TestRelay {
   readonly requests: RelayRequest[] = [];
+  /** Legacy tokens on record, by `<user_id>:<token_kind>:<token>`. */
+  readonly legacyRegistry = new Map<string, RelayLegacyRecord>();
+  /** What reached a provider for legacy tokens. */
+  readonly legacyDeliveries: LegacyDelivery[] = [];
   /** Applied to the next requests in turn; when empty, `mode` applies. */
   readonly script: RelayMode[] = [];
   mode: RelayMode = { kind: 'ok' };
@@ -56,6 +83,10 @@ export class TestRelay {
     return `http://127.0.0.1:${port}`;
   }
 
+  hasLegacy(userId: number, kind: 'apns' | 'fcm', token: string): boolean {
+    return this.legacyRegistry.has(registryKey(userId, kind === 'apns' ? APNS : FCM, token));
+  }
+
   requestsTo(suffix: string): RelayRequest[] {
     return this.requests.filter((r) => r.path.endsWith(suffix));
   }
@@ -82,11 +113,20 @@ export class TestRelay {
         res.end(JSON.stringify(json));
       };
       switch (mode.kind) {
-        case 'ok':
-          if (req.url?.endsWith('/remotes/push/notify')) send(200, legacyNotifyAnswer(body, mode.deletedDevices));
-          else if (req.url?.endsWith('/notify')) send(200, { result: 'success', msg: '', expired_token_ids: mode.expiredTokenIds ?? [] });
+        case 'ok': {
+          const url = req.url ?? '';
+          if (url.endsWith('/remotes/push/notify')) send(200, this.legacyNotify(body, mode.deletedDevices));
+          else if (url.endsWith('/remotes/push/register')) send(200, this.legacyRegister(body));
+          else if (url.endsWith('/remotes/push/unregister')) {
+            const answer = this.legacyUnregister(body);
+            send(answer ? 200 : 400, answer ?? { result: 'error', msg: 'Token does not exist', code: 'BAD_REQUEST' });
+          } else if (url.endsWith('/remotes/push/unregister/all')) {
+            for (const [k, r] of this.legacyRegistry) if (r.user_id === body.user_id) this.legacyRegistry.delete(k);
+            send(200, { result: 'success', msg: '' });
+          } else if (req.url?.endsWith('/notify')) send(200, { result: 'success', msg: '', expired_token_ids: mode.expiredTokenIds ?? [] });
           else send(200, { result: 'success', msg: '', device_id: this.requests.length });
           return;
+        }
         case 'status':
           send(mode.status, { result: 'error', msg: mode.msg ?? 'error', code: mode.code ?? 'BAD_REQUEST' });
           return;
@@ -99,16 +139,59 @@ export class TestRelay {
       }
     });
   }
+
+  private legacyRegister(body: Record<string, unknown>) {
+    const record: RelayLegacyRecord = {
+      user_id: body.user_id as number,
+      token_kind: body.token_kind as number,
+      token: body.token as string,
+      ...(typeof body.ios_app_id === 'string' ? { ios_app_id: body.ios_app_id } : {}),
+    };
+    // Registering again is harmless: the record is replaced.
+    this.legacyRegistry.set(registryKey(record.user_id, record.token_kind, record.token), record);
+    return { result: 'success', msg: '' };
+  }
+
+  private legacyUnregister(body: Record<string, unknown>) {
+    const gone = this.legacyRegistry.delete(registryKey(body.user_id as number, body.token_kind as number, body.token as string));
+    return gone ? { result: 'success', msg: '' } : null;
+  }
+
+  /**
+   * Sends to the listed tokens the relay holds for the user; reports the listed ones it does not
+   * hold, and those `deletedDevices` says the provider refused (which it then forgets), as deleted.
+   */
+  private legacyNotify(body: Record<string, unknown>, refused = { android_devices: [] as string[], apple_devices: [] as string[] }) {
+    const userId = body.user_id as number;
+    const handle = (list: unknown, kind: 'apns' | 'fcm', refusedHere: string[]) => {
+      const deleted: string[] = [];
+      let sent = 0;
+      for (const token of Array.isArray(list) ? (list as string[]) : []) {
+        const key = registryKey(userId, kind === 'apns' ? APNS : FCM, token);
+        if (!this.legacyRegistry.has(key) || refusedHere.includes(token)) {
+          this.legacyRegistry.delete(key);
+          deleted.push(token);
+          continue;
+        }
+        const payload = (kind === 'apns' ? body.apns_payload : body.gcm_payload) as Record<string, unknown>;
+        this.legacyDeliveries.push({ user_id: userId, kind, token, payload });
+        sent++;
+      }
+      return { sent, deleted };
+    };
+    const android = handle(body.android_devices, 'fcm', refused.android_devices);
+    const apple = handle(body.apple_devices, 'apns', refused.apple_devices);
+    return {
+      result: 'success',
+      msg: '',
+      total_android_devices: android.sent,
+      total_apple_devices: apple.sent,
+      deleted_devices: { android_devices: android.deleted, apple_devices: apple.deleted },
+    };
+  }
 }
 
-/** The relay's answer to a legacy notification: how many tokens of each kind it sent to, and which it dropped. */
-function legacyNotifyAnswer(body: Record<string, unknown>, deleted = { android_devices: [] as string[], apple_devices: [] as string[] }) {
-  const count = (list: unknown, gone: string[]) => (Array.isArray(list) ? list.filter((t) => !gone.includes(t)).length : 0);
-  return {
-    result: 'success',
-    msg: '',
-    total_android_devices: count(body.android_devices, deleted.android_devices),
-    total_apple_devices: count(body.apple_devices, deleted.apple_devices),
-    deleted_devices: deleted,
-  };
+function registryKey(userId: number, kind: number, token: string): string {
+  return `${userId}:${kind}:${token}`;
 }
+

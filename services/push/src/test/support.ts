@@ -120,3 +120,8 @@ export function clientDecrypt(pushKey: Buffer, encryptedData: string): Record<st
   const opened = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), pushKey.subarray(1));
   return opened ? JSON.parse(Buffer.from(opened).toString('utf8')) : null;
 }
+
+/** Legacy tokens of a user whose relay sync has not finished (`<kind>:<token>`), as the service marks them. */
+export async function legacyPending(env: TestEnv, userId: number): Promise<string[]> {
+  return Object.keys(await env.redis.hgetall(`${env.prefix}push:legacy-pending:${userId}`));
+}
