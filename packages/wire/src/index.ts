@@ -14,3 +14,4 @@ export * from './scheduled';
 export * from './emoji';
 export * from './bots';
 export * from './mutes-domains';
+export * from './devices';

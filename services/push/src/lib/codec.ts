@@ -19,11 +19,8 @@ export function tokenIdFromBytes(bytes: Buffer): bigint {
   return bytes.readBigInt64BE(0);
 }
 
-export function tokenIdToBase64(id: bigint): string {
-  const b = Buffer.alloc(8);
-  b.writeBigInt64BE(BigInt.asIntN(64, id));
-  return b.toString('base64');
-}
+/** The stored integer back to token_id on the wire (one encoder, shared with register). */
+export { tokenIdBase64 as tokenIdToBase64 } from '@chat/wire';
 
 /** The token_id a client computes for a provider token: the first 8 bytes of its SHA-256. */
 export function tokenIdOfToken(token: string): bigint {
