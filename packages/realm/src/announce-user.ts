@@ -8,6 +8,11 @@ export interface Announcement {
   audience: number[];
   /** Realm URL, for avatar URLs that go through this server. */
   realmUrl: string;
+  /**
+   * How the account came to be, for consumers that react to new accounts (routing only):
+   * `invited_by`, `notify_referrer_on_join`, `welcome_message_custom_text` of the invitation used.
+   */
+  signup?: { invited_by: number; notify_referrer_on_join: boolean; welcome_message_custom_text: string | null };
 }
 
 /**
@@ -16,7 +21,10 @@ export interface Announcement {
  * membership of its role's system group to every active user, as user_group add_members, as for
  * a role change. Every way of creating an account ends here, so clients see one shape.
  */
-export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl }: Announcement): Promise<void> {
+export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl, signup }: Announcement): Promise<void> {
+  // Marks these realm_user add events as the creation of the account (a consumer's cue for
+  // onboarding messages), as opposed to any later add, e.g. a guest gaining access.
+  const routing = { new_user: { user_id: user.id, is_bot: user.isBot, realm_url: realmUrl, ...signup } };
   const viewers = await tx.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true }, orderBy: { id: 'asc' } });
   const target = { id: user.id, isBot: user.isBot, visibility: emailVisibilityOf(user) };
   const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, target));
@@ -25,7 +33,7 @@ export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl }
     if (!group.length) continue;
     // A brand-new person has no custom profile data yet: {} rather than leaving it out.
     const person = userObject(user, group[0]!, { realmUrl, clientGravatar: false, profileData: user.isBot ? undefined : {} });
-    await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person } });
+    await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person }, routing });
   }
   const [roleGroup, active] = await Promise.all([
     tx.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: directGroupForRole(user.role) } }),

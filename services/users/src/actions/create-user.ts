@@ -1,6 +1,6 @@
 import { errors, ROLE, ROLES } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
-import { announceNewUser, doCreateUserInTx, type NewUser } from '@chat/realm';
+import { announceNewUser, doCreateUserInTx, type Announcement, type NewUser } from '@chat/realm';
 import { usersWhoCanAccess } from '../lib/audience';
 import { isValidEmail } from '../lib/emails';
 import { checkEmailAllowedForRealm, CREATE_USER_TEXTS, type EmailRefusalTexts } from '../lib/email-policy';
@@ -36,11 +36,12 @@ export async function checkNewUser(
 /**
  * Creates an account in the caller's transaction and announces it (@chat/realm's
  * announceNewUser) only to those who may access the new user: with can_access_all_users_group
- * narrowed, guests sharing nothing with a brand-new user hear nothing.
+ * narrowed, guests sharing nothing with a brand-new user hear nothing. `signup` (the invitation
+ * used) travels with the event as routing, for the messaging service's onboarding messages.
  */
-export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: string) {
+export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: string, signup?: Announcement['signup']) {
   const user = await doCreateUserInTx(tx, { ...input, announce: false });
-  await announceNewUser(tx, user, { audience: await usersWhoCanAccess(tx, user.realmId, user), realmUrl });
+  await announceNewUser(tx, user, { audience: await usersWhoCanAccess(tx, user.realmId, user), realmUrl, signup });
   return user;
 }
 

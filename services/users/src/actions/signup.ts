@@ -88,7 +88,11 @@ export async function doSignUpWithInvite(
       fullName: checked.fullName,
       role: invite.inviteAs,
       fakeEmailDomain: fakeEmailDomain(realm.url),
-    }, realm.url);
+    }, realm.url, {
+      invited_by: invite.referredById,
+      notify_referrer_on_join: invite.notifyReferrerOnJoin,
+      welcome_message_custom_text: invite.welcomeMessageCustomText,
+    });
     const realmRow = await tx.realm.findUniqueOrThrow({ where: { id: realm.id } });
     const wanted = new Set(invite.streamIds);
     if (invite.includeRealmDefaultSubscriptions) for (const id of defaultStreamIds(realmRow.settings)) wanted.add(id);
