@@ -1,4 +1,6 @@
+import os from 'node:os';
 import type { Router } from 'express';
+import { createRedis, keyspace } from '@chat/bus';
 import { createDb } from '@chat/db';
 import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
@@ -9,7 +11,9 @@ import { messageActionRoutes } from './routes/message-actions';
 import { otherRoutes } from './routes/other';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { scheduledRoutes } from './routes/scheduled';
+import { defaultStreamRoutes } from './routes/default-streams';
 import { ScheduledDelivery } from './delivery/scheduled';
+import { startOnboardingConsumer } from './delivery/onboarding';
 
 export function mountRoutes(router: Router, deps: Deps): void {
   messageRoutes(router, deps);
@@ -18,6 +22,7 @@ export function mountRoutes(router: Router, deps: Deps): void {
   subscriptionRoutes(router, deps);
   streamRoutes(router, deps);
   scheduledRoutes(router, deps);
+  defaultStreamRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
@@ -38,12 +43,22 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
   const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
+  const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
+  const onboarding = redis
+    ? await startOnboardingConsumer(deps, {
+        redis,
+        keys: keyspace(config.REDIS_PREFIX),
+        consumer: config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`,
+      })
+    : null;
   return {
     url: server.url,
     port: server.port,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
       await delivery?.stop();
+      await onboarding?.stop();
+      redis?.disconnect();
       await db.$disconnect();
     },
   };

@@ -16,6 +16,13 @@ export const configSchema = baseConfigSchema.extend({
   SCHEDULED_DELIVERY: bool('true'),
   /** How often an idle replica looks for scheduled messages and reminders that fell due. */
   SCHEDULED_DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  /**
+   * Off: this replica does not read the domain streams (the `messaging` consumer group), so it
+   * sends no onboarding messages for new accounts; other replicas still do.
+   */
+  ONBOARDING_CONSUMER: bool('true'),
+  /** Name of this replica in the consumer group; default `<hostname>-<pid>`. Stable names resume their pending entries at once after a restart. */
+  CONSUMER_NAME: z.string().default(''),
 });
 
 export type Config = z.infer<typeof configSchema>;

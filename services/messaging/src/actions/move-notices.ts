@@ -33,25 +33,30 @@ export interface MoveNotices {
 }
 
 /**
- * The realm's notification bot: `notification-bot@<realm host>`, created on first use as an
- * active generic bot (announced to the realm like any new account), since notices need a sender
- * every client can resolve.
+ * One of the realm's system bots, `<local>@<realm host>`, created on first use as an active
+ * generic bot (announced to the realm like any new account), since the messages it sends need
+ * a sender every client can resolve.
  */
-export async function notificationBot(tx: Tx, actor: Actor): Promise<Actor> {
+export async function systemBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>, local: string, fullName: string): Promise<Actor> {
   let host = 'localhost';
   try {
-    host = new URL(actor.realmUrl).hostname || host;
+    host = new URL(realm.realmUrl).hostname || host;
   } catch {
     // keep the fallback host: the address only has to be stable within the realm
   }
-  const email = `notification-bot@${host}`;
+  const email = `${local}@${host}`;
   const bot =
-    (await tx.user.findFirst({ where: { realmId: actor.realmId, email, isBot: true } })) ??
-    (await doCreateUserInTx(tx, { realmId: actor.realmId, email, fullName: NOTIFICATION_BOT_NAME, isBot: true, botType: BOT_TYPE.GENERIC, realmUrl: actor.realmUrl }));
-  return actorOf(bot, actor.realmUrl);
+    (await tx.user.findFirst({ where: { realmId: realm.realmId, email, isBot: true } })) ??
+    (await doCreateUserInTx(tx, { realmId: realm.realmId, email, fullName, isBot: true, botType: BOT_TYPE.GENERIC, realmUrl: realm.realmUrl }));
+  return actorOf(bot, realm.realmUrl);
 }
 
-const silentMention = (actor: Actor) => `@_**${actor.fullName}|${actor.userId}**`;
+/** The realm's notification bot, sender of notices (moves, reminders, signups). */
+export async function notificationBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
+  return systemBot(tx, realm, 'notification-bot', NOTIFICATION_BOT_NAME);
+}
+
+export const silentMention = (actor: Pick<Actor, 'fullName' | 'userId'>) => `@_**${actor.fullName}|${actor.userId}**`;
 
 /** `#**channel>topic**`, or a plain link when the names would break that syntax. */
 export function topicLinkSyntax(stream: Stream, topic: string): string {

@@ -1,0 +1,193 @@
+/**
+ * The messages someone's joining sets off, as the API family sends them: a welcome direct
+ * message from the realm's welcome bot (and, when an administrator wrote one, a second one with
+ * the organization's custom text), "@_**Name|id** joined this organization." in the realm's
+ * signup announcements channel, and, when the invitation asked for it, a direct message from
+ * the notification bot to the person who sent the invitation.
+ *
+ * The users service creates accounts; this service learns of them from the domain event
+ * (realm_user add with `new_user` routing) and may meet the same event more than once (the
+ * streams deliver at least once, and a new account's event can come in one copy per view of
+ * the person). Each message is therefore sent in a transaction that first claims its
+ * (user, kind) row in onboarding_messages: a repeat finds the row and sends nothing, and a
+ * concurrent repeat waits on the row's key and then finds it.
+ */
+import type { Tx, User } from '@chat/db';
+import { flagBit, ROLE } from '@chat/contracts';
+import { realmPolicies } from '@chat/realm';
+import type { Actor, Deps } from '../lib/context';
+import { normalizeContent } from '../lib/text';
+import { loadRenderContext, renderMarkdown } from '../markdown';
+import { notificationBot, silentMention, systemBot } from './move-notices';
+import { sendMessageInTx } from './send';
+
+export const WELCOME_BOT_NAME = 'Welcome Bot';
+/** Topic of the signup announcements, in the realm's default language in the reference (English here). */
+export const SIGNUPS_TOPIC = 'signups';
+/** Organization types whose welcome message points at the guides for classes. */
+const EDUCATION_ORG_TYPES = new Set([30, 35]);
+
+export const ONBOARDING_KIND = { welcome: 'welcome', signup: 'signup_announcement', referrer: 'referrer_notice' } as const;
+type Kind = (typeof ONBOARDING_KIND)[keyof typeof ONBOARDING_KIND];
+
+/** What the user-created event says about the new account (its `new_user` routing). */
+export interface NewUserNotice {
+  userId: number;
+  isBot: boolean;
+  realmUrl: string;
+  invitedBy: number | null;
+  notifyReferrerOnJoin: boolean;
+  /** The invitation's text: null means the organization's default, '' means none. */
+  welcomeMessageCustomText: string | null;
+}
+
+/** The `new_user` routing of a realm_user add event, or null when the event is anything else. */
+export function newUserNotice(payload: Record<string, unknown>): NewUserNotice | null {
+  const event = payload.event as { type?: unknown; op?: unknown } | undefined;
+  const r = payload.new_user as Record<string, unknown> | undefined;
+  if (event?.type !== 'realm_user' || event.op !== 'add' || !r || typeof r !== 'object') return null;
+  if (typeof r.user_id !== 'number' || !Number.isSafeInteger(r.user_id)) return null;
+  return {
+    userId: r.user_id,
+    isBot: r.is_bot === true,
+    realmUrl: typeof r.realm_url === 'string' ? r.realm_url : '',
+    invitedBy: typeof r.invited_by === 'number' ? r.invited_by : null,
+    notifyReferrerOnJoin: r.notify_referrer_on_join === true,
+    welcomeMessageCustomText: typeof r.welcome_message_custom_text === 'string' ? r.welcome_message_custom_text : null,
+  };
+}
+
+export function welcomeBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
+  return systemBot(tx, realm, 'welcome-bot', WELCOME_BOT_NAME);
+}
+
+/** The welcome bot's first message, as the reference words it (help links under the realm's URL). */
+export function welcomeMessageText(user: Pick<User, 'role'>, realmUrl: string, orgType: number): string {
+  const education = EDUCATION_ORG_TYPES.has(orgType);
+  const gettingStarted = education
+    ? `If you are new to Zulip, check out our [Using Zulip for a class guide](${realmUrl}/help/using-zulip-for-a-class)!`
+    : `If you are new to Zulip, check out our [Getting started guide](${realmUrl}/help/getting-started-with-zulip)!`;
+  let organizationSetup = '';
+  if (user.role <= ROLE.ADMINISTRATOR) {
+    organizationSetup = education
+      ? ` We also have a guide for [Setting up Zulip for a class](${realmUrl}/help/setting-up-zulip-for-a-class).`
+      : ` We also have a guide for [Setting up your organization](${realmUrl}/help/getting-your-organization-started-with-zulip).`;
+  }
+  const commands = ['apps', 'profile', 'theme', 'channels', 'topics', 'message formatting', 'keyboard shortcuts', 'help'];
+  return (
+    'Hello, and welcome to Zulip!👋 This is a direct message from me, Welcome Bot.\n\n' +
+    `${gettingStarted}${organizationSetup}\n\n` +
+    'I can also help you get set up! Just click anywhere on this message or press `r` to reply.\n\n' +
+    `Here are a few messages I understand: ${commands.map((c) => `\`${c}\``).join(', ')}.`
+  );
+}
+
+/** The second welcome message, carrying the administrators' custom text. */
+export function customWelcomeText(custom: string): string {
+  return `The administrators for this organization would also like to share the following information:\n\n${custom}`;
+}
+
+export const signupAnnouncementText = (user: Pick<User, 'fullName' | 'id'>) =>
+  `${silentMention({ fullName: user.fullName, userId: user.id })} joined this organization.`;
+
+export const referrerNoticeText = (user: Pick<User, 'fullName' | 'id'>) =>
+  `${silentMention({ fullName: user.fullName, userId: user.id })} accepted your invitation to join Zulip!`;
+
+/** Claims (user, kind); false when an earlier delivery of the event already handled it. */
+async function claim(tx: Tx, userId: number, kind: Kind): Promise<boolean> {
+  const inserted = await tx.$executeRawUnsafe(
+    'INSERT INTO onboarding_messages (user_id, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    userId,
+    kind,
+  );
+  return inserted === 1;
+}
+
+async function recordSent(tx: Tx, userId: number, kind: Kind, messageId: number): Promise<void> {
+  await tx.onboardingMessage.update({ where: { userId_kind: { userId, kind } }, data: { messageId } });
+}
+
+/** A direct message from a bot, rendered as its recipient sees the realm. */
+async function botDirectMessage(tx: Tx, bot: Actor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
+  const content = normalizeContent(raw);
+  const rendered = renderMarkdown(content, await loadRenderContext(tx, bot.realmId, realmUrl, content, to.id));
+  const result = await sendMessageInTx(tx, bot, {
+    target: { kind: 'private', recipients: [{ id: to.id, email: to.email }] },
+    content,
+    rendered,
+    input: { type: 'private', to: [to.id], content, client: 'Internal', readBySender: true },
+  });
+  return result.id;
+}
+
+async function sendWelcome(tx: Tx, user: User, notice: NewUserNotice, settings: Record<string, unknown>): Promise<void> {
+  if (!(await claim(tx, user.id, ONBOARDING_KIND.welcome))) return;
+  const realm = { realmId: user.realmId, realmUrl: notice.realmUrl };
+  const bot = await welcomeBot(tx, realm);
+  const orgType = typeof settings.org_type === 'number' ? settings.org_type : 0;
+  const id = await botDirectMessage(tx, bot, user, notice.realmUrl, welcomeMessageText(user, notice.realmUrl, orgType));
+  // Starred, as the reference does, so it stays easy to find; like the reference, after the
+  // message event went out (the event's flags do not include it).
+  await tx.$executeRawUnsafe('UPDATE user_messages SET flags = flags | $1 WHERE user_id = $2 AND message_id = $3', flagBit('starred'), user.id, id);
+  await recordSent(tx, user.id, ONBOARDING_KIND.welcome, id);
+  const realmText = typeof settings.welcome_message_custom_text === 'string' ? settings.welcome_message_custom_text : '';
+  const custom = (notice.welcomeMessageCustomText ?? realmText).trim();
+  if (custom !== '') await botDirectMessage(tx, bot, user, notice.realmUrl, customWelcomeText(custom));
+}
+
+async function sendSignupAnnouncement(tx: Tx, user: User, notice: NewUserNotice, settings: Record<string, unknown>): Promise<void> {
+  if (!(await claim(tx, user.id, ONBOARDING_KIND.signup))) return;
+  const streamId = realmPolicies(settings).signup_announcements_stream_id;
+  const stream = streamId > 0 ? await tx.stream.findFirst({ where: { id: streamId, realmId: user.realmId, isArchived: false } }) : null;
+  if (!stream) return;
+  // The first person of an organization has no one to be announced to.
+  const humans = await tx.user.count({ where: { realmId: user.realmId, isActive: true, isBot: false } });
+  if (humans <= 1) return;
+  const bot = await notificationBot(tx, { realmId: user.realmId, realmUrl: notice.realmUrl });
+  const content = normalizeContent(signupAnnouncementText(user));
+  const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
+  const rendered = renderMarkdown(content, await loadRenderContext(tx, user.realmId, notice.realmUrl, content, bot.userId));
+  const result = await sendMessageInTx(tx, bot, {
+    target: { kind: 'stream', stream, topic: SIGNUPS_TOPIC, subscriberIds: subs.map((s) => s.userId) },
+    content,
+    rendered,
+    input: { type: 'stream', to: stream.id, content, topic: SIGNUPS_TOPIC, client: 'Internal', readBySender: true },
+  });
+  await recordSent(tx, user.id, ONBOARDING_KIND.signup, result.id);
+}
+
+async function sendReferrerNotice(tx: Tx, user: User, notice: NewUserNotice): Promise<void> {
+  if (notice.invitedBy === null || !notice.notifyReferrerOnJoin) return;
+  if (!(await claim(tx, user.id, ONBOARDING_KIND.referrer))) return;
+  const referrer = await tx.user.findFirst({ where: { id: notice.invitedBy, realmId: user.realmId, isActive: true } });
+  if (!referrer) return;
+  const bot = await notificationBot(tx, { realmId: user.realmId, realmUrl: notice.realmUrl });
+  const id = await botDirectMessage(tx, bot, referrer, notice.realmUrl, referrerNoticeText(user));
+  await recordSent(tx, user.id, ONBOARDING_KIND.referrer, id);
+}
+
+/**
+ * Sends what a new account's event calls for, each kind in its own transaction (so one that
+ * keeps failing does not undo the others that went out). Bots, and accounts already gone or
+ * deactivated by the time the event is handled, get nothing.
+ */
+export async function doOnboardNewUser(deps: Pick<Deps, 'db'>, notice: NewUserNotice): Promise<void> {
+  if (notice.isBot) return;
+  const load = async (tx: Tx) => {
+    const user = await tx.user.findUnique({ where: { id: notice.userId }, include: { realm: true } });
+    if (!user || !user.isActive || user.isBot || user.realm.deactivated) return null;
+    return { user, settings: (user.realm.settings ?? {}) as Record<string, unknown> };
+  };
+  await deps.db.$transaction(async (tx) => {
+    const found = await load(tx);
+    if (found) await sendWelcome(tx, found.user, notice, found.settings);
+  });
+  await deps.db.$transaction(async (tx) => {
+    const found = await load(tx);
+    if (found) await sendSignupAnnouncement(tx, found.user, notice, found.settings);
+  });
+  await deps.db.$transaction(async (tx) => {
+    const found = await load(tx);
+    if (found) await sendReferrerNotice(tx, found.user, notice);
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The messaging service's reader of the domain streams (consumer group `messaging`): it turns
+ * the event of a new account into the onboarding messages (actions/onboarding.ts). Delivery is
+ * at least once; the actions are idempotent per (user, kind), so a redelivered or claimed entry
+ * sends nothing twice.
+ */
+import { StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
+import type { Deps } from '../lib/context';
+import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
+
+/** Consumer group of this service on the partition streams: one per kind of consumer, not per replica. */
+export const MESSAGING_GROUP = 'messaging';
+/** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
+const MAX_ENTRY_ATTEMPTS = 5;
+
+export interface OnboardingConsumerOptions {
+  redis: ReturnType<typeof createRedis>;
+  keys: Keyspace;
+  consumer: string;
+  partitions?: number[];
+  blockMs?: number;
+  claimIdleMs?: number;
+}
+
+export async function startOnboardingConsumer(deps: Deps, o: OnboardingConsumerOptions): Promise<StreamConsumer> {
+  const attempts = new Map<string, number>();
+  const handle = async (entry: StreamEntry) => {
+    const notice = newUserNotice(entry.payload);
+    if (notice) await doOnboardNewUser(deps, notice);
+  };
+  const consumer = new StreamConsumer({
+    redis: o.redis,
+    keys: o.keys,
+    group: MESSAGING_GROUP,
+    consumer: o.consumer,
+    blockMs: o.blockMs ?? 1000,
+    ...(o.partitions ? { partitions: o.partitions } : {}),
+    ...(o.claimIdleMs ? { claimIdleMs: o.claimIdleMs } : {}),
+    onError: (err) => deps.log.warn({ err }, 'messaging: stream consumer error'),
+    handler: async (entries) => {
+      for (const entry of entries) {
+        const key = `${entry.partition}/${entry.streamId}`;
+        try {
+          await handle(entry);
+          attempts.delete(key);
+        } catch (err) {
+          const n = (attempts.get(key) ?? 0) + 1;
+          if (n >= MAX_ENTRY_ATTEMPTS) {
+            // Holding the partition back any longer would delay every later event of its realms;
+            // only this account's onboarding messages are lost.
+            attempts.delete(key);
+            deps.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'messaging: giving up on an event');
+            continue;
+          }
+          attempts.set(key, n);
+          throw err;
+        }
+      }
+    },
+  });
+  await consumer.start();
+  return consumer;
+}
