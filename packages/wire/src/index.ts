@@ -15,3 +15,4 @@ export * from './emoji';
 export * from './bots';
 export * from './mutes-domains';
 export * from './devices';
+export * from './default-streams';

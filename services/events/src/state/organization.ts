@@ -1,13 +1,13 @@
 /**
  * Organization-wide sections: custom emoji (uploads service), bots, the defaults new users
- * start from and the allowed email domains (users service), default channels, and the sections
- * of features this cluster does not have yet, which are honestly empty (docs/events.md,
- * "Initial state").
+ * start from and the allowed email domains (users service), default channels and default channel
+ * groups (messaging service), and the sections of features this cluster does not have yet, which
+ * are honestly empty (docs/events.md, "Initial state").
  */
 import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
-import { botObject, realmDomainsList, realmEmojiMap } from '@chat/wire';
+import { botObject, defaultStreamGroupsList, defaultStreamIdsList, realmDomainsList, realmEmojiMap } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 /** Administrators manage every bot of the realm, others their own; deactivated bots included. */
@@ -23,20 +23,13 @@ async function realmBots(db: Db, opts: StateOptions) {
 }
 
 /**
- * Default channels are a realm setting (default_stream_ids), the channels new users join. Guests
- * and spectators may not see them all, so for them the organization has none, as in the API family.
+ * Default channels (default_stream_ids in the realm's settings, the channels new users join) and
+ * default channel groups. Guests and spectators may not see them all, so for them the
+ * organization has none, as in the API family; the events about them go to non-guests only.
  */
-async function defaultStreamIds(db: Db, opts: StateOptions): Promise<number[]> {
+function seesDefaults(opts: StateOptions): boolean {
   const { userId, role } = opts.identity;
-  if (userId === undefined || role === ROLE.GUEST) return [];
-  const ids = (opts.realm.settings as { default_stream_ids?: unknown } | null)?.default_stream_ids;
-  if (!Array.isArray(ids) || !ids.length) return [];
-  const streams = await db.stream.findMany({
-    where: { realmId: opts.realm.id, isArchived: false, id: { in: ids.filter((id): id is number => Number.isInteger(id)) } },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-  });
-  return streams.map((s) => s.id);
+  return userId !== undefined && role !== ROLE.GUEST;
 }
 
 export async function organizationSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
@@ -58,11 +51,13 @@ export async function organizationSections(db: Db, opts: StateOptions, want: Wan
       available_notification_sounds: NOTIFICATION_SOUNDS,
     };
   }
-  if (want('default_streams')) section(async () => void (out.realm_default_streams = await defaultStreamIds(db, opts)));
+  if (want('default_streams')) {
+    section(async () => void (out.realm_default_streams = seesDefaults(opts) ? await defaultStreamIdsList(db, opts.realm.id, opts.realm.settings) : []));
+  }
   if (want('realm_domains')) section(async () => void (out.realm_domains = await realmDomainsList(db, opts.realm.id)));
-  // A feature this cluster does not have: channels cannot be grouped into default channel
-  // groups, so there are none.
-  if (want('default_stream_groups')) out.realm_default_stream_groups = [];
+  if (want('default_stream_groups')) {
+    section(async () => void (out.realm_default_stream_groups = seesDefaults(opts) ? await defaultStreamGroupsList(db, opts.realm.id) : []));
+  }
   await Promise.all(jobs);
   return out;
 }

@@ -7,6 +7,8 @@ import { recordEvent } from '../lib/outbox';
 import { emptyRenderContext, renderMarkdown } from '../markdown';
 import { STREAM_GROUP_DEFAULTS, streamDict, streamViewerIds } from './stream-dicts';
 import { checkStreamName } from './streams';
+import { addDefaultStream, isDefaultStream, removeDefaultStream } from './default-streams';
+import { dropArchivedStreamFromDefaults } from './default-stream-groups';
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
 const GROUP_SETTINGS = {
@@ -25,6 +27,7 @@ export interface StreamChanges {
   messageRetentionDays?: number | null;
   folderId?: number | null;
   isArchived?: boolean;
+  isDefaultStream?: boolean;
   groups?: Partial<Record<keyof typeof GROUP_SETTINGS, { new: unknown; old?: unknown }>>;
 }
 
@@ -47,6 +50,12 @@ export async function doUpdateStream(deps: Deps, actor: Actor, streamId: number,
     let stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
     if (!stream) throw errors.invalidStreamId();
     checkCanAdminister(actor);
+    if (c.isPrivate !== undefined || c.isDefaultStream !== undefined) {
+      // New users join default channels, so a default channel is never private.
+      const proposedPrivate = c.isPrivate ?? stream.inviteOnly;
+      const proposedDefault = c.isDefaultStream ?? (await isDefaultStream(tx, actor.realmId, stream.id));
+      if (proposedPrivate && proposedDefault) throw errors.badRequest('A default channel cannot be private.');
+    }
     const viewersBefore = await streamViewerIds(tx, stream, []);
     if (c.description !== undefined) {
       const description = c.description.replace(/\n/g, ' ');
@@ -104,6 +113,12 @@ export async function doUpdateStream(deps: Deps, actor: Actor, streamId: number,
       stream = await tx.stream.update({ where: { id: stream.id }, data: { isArchived: false } });
       await emit(tx, actor, stream, await streamViewerIds(tx, stream, []), 'is_archived', false);
     }
+    if (c.isDefaultStream === true) {
+      if (stream.isArchived) throw errors.invalidStreamId();
+      await addDefaultStream(tx, stream);
+    } else if (c.isDefaultStream === false) {
+      await removeDefaultStream(tx, actor.realmId, stream.id);
+    }
   });
 }
 
@@ -146,6 +161,7 @@ export async function doArchiveStream(deps: Deps, actor: Actor, streamId: number
     checkCanAdminister(actor);
     if (stream.isArchived) throw errors.badRequest('Channel is already deactivated');
     const archived = await tx.stream.update({ where: { id: stream.id }, data: { isArchived: true } });
+    await dropArchivedStreamFromDefaults(tx, actor.realmId, stream.id);
     const viewers = await streamViewerIds(tx, archived, []);
     // Clients with the archived_channels capability get the update; older ones the delete.
     await recordEvent(tx, {

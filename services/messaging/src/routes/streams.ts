@@ -94,9 +94,10 @@ export function streamRoutes(router: Router, deps: Deps): void {
         messageRetentionDays: retentionDays(p.str('message_retention_days')),
         folderId: folder === undefined ? undefined : p.json('folder_id', z.number().int().nullable()),
         isArchived: p.bool('is_archived'),
+        isDefaultStream: p.bool('is_default_stream'),
         groups,
       };
-      p.accept('stream_post_policy', 'is_announcement_only', 'is_default_stream');
+      p.accept('stream_post_policy', 'is_announcement_only');
       await doUpdateStream(deps, actor, p.pathInt('stream_id'), changes);
     }),
   );
