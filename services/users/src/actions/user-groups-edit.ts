@@ -199,7 +199,7 @@ async function recursiveSubgroups(tx: Tx, roots: number[]): Promise<Set<number>>
 
 async function addSubgroups(tx: Tx, actor: Actor, groupId: number, ids: number[]) {
   // Serialize subgroup changes in the realm, so two concurrent additions cannot close a cycle.
-  await tx.$queryRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `user_group_subgroups:${actor.realmId}`);
+  await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `user_group_subgroups:${actor.realmId}`);
   const group = await accessGroupForUpdate(tx, actor, groupId, 'can_manage_group');
   const subgroups = await checkSubgroupIds(tx, actor.realmId, ids);
   const already = subgroups.find((id) => group.direct_subgroup_ids.includes(id));
