@@ -5,7 +5,7 @@ import { groupPredicate } from '../lib/groups';
 
 /**
  * Reading user groups: what clients need to show group-setting values ("who may ...") and
- * group mentions. Creating and editing groups is not served here yet.
+ * group mentions. Creating and changing groups is in user-groups-edit.ts.
  */
 export async function listUserGroups(services: Services, realmId: number, includeDeactivated: boolean) {
   const groups = await services.db.userGroup.findMany({
