@@ -9,6 +9,7 @@ import { hasRealmPermission, settingOrDefault, userInGroupSetting } from '../lib
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
 import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
+import { addDefaultStream } from './default-streams';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -16,6 +17,8 @@ export interface SubscribeRequest {
   authorizationErrorsFatal: boolean;
   /** Settings of channels created by this request. */
   create: Omit<NewStream, 'name' | 'description'>;
+  /** Make the channels this request creates default channels (administrators only). */
+  isDefaultStream?: boolean;
 }
 
 /** Users named by `principals` (ids or emails), all active members of the realm. */
@@ -50,6 +53,7 @@ async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Prom
 }
 
 export async function doAddSubscriptions(deps: Deps, actor: Actor, req: SubscribeRequest) {
+  if (req.isDefaultStream && req.create.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
   return deps.db.$transaction(async (tx) => {
     const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
     const others = principals.some((u) => u.id !== actor.userId);
@@ -76,7 +80,10 @@ export async function doAddSubscriptions(deps: Deps, actor: Actor, req: Subscrib
       if (req.create.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
         throw errors.insufficientPermission();
       }
-      streams.push(await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id)));
+      if (req.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
+      const created = await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id));
+      if (req.isDefaultStream) await addDefaultStream(tx, created);
+      streams.push(created);
     }
     const subscribed: Record<string, string[]> = {};
     const already: Record<string, string[]> = {};

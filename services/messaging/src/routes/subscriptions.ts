@@ -31,11 +31,12 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
       const topicsPolicy = p.str('topics_policy');
       if (topicsPolicy !== undefined && !TOPICS_POLICIES.includes(topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
       const group = (name: string) => p.json(name, z.unknown());
-      p.accept('announce', 'is_default_stream', 'send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
+      p.accept('announce', 'send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
       return doAddSubscriptions(deps, actor, {
         streams: p.reqJson('subscriptions', streamSpecs),
         principals: p.json('principals', principalsSchema),
         authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
+        isDefaultStream: p.bool('is_default_stream', false),
         create: {
           inviteOnly: p.bool('invite_only', false),
           isWebPublic: p.bool('is_web_public', false),

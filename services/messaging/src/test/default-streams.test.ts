@@ -137,3 +137,29 @@ describe('PATCH /streams/{id} is_default_stream', () => {
     expect(await stored()).toEqual([lobby]);
   });
 });
+
+describe('POST /users/me/subscriptions is_default_stream', () => {
+  const subscribe = (user: SeededUser, name: string, extra: Record<string, string>) =>
+    h.api.post('/api/v1/users/me/subscriptions').set(h.as(user)).type('form').send({ subscriptions: JSON.stringify([{ name }]), ...extra });
+
+  it('makes a channel an administrator creates default', async () => {
+    expect((await subscribe(h.realm.admin, 'Welcome', { is_default_stream: 'true' })).body.result).toBe('success');
+    const welcome = await h.env.db.stream.findFirstOrThrow({ where: { realmId: h.realm.realmId, name: 'Welcome' } });
+    expect(await stored()).toEqual([lobby, welcome.id]);
+    expect((await lastDefaultsEvent())!.event.default_streams).toEqual([lobby, welcome.id]);
+  });
+
+  it('refuses members, private channels, and leaves existing channels alone', async () => {
+    expect((await subscribe(h.realm.member, 'Their own', { is_default_stream: 'true' })).body.msg).toBe('Insufficient permission');
+    expect(await h.env.db.stream.count({ where: { realmId: h.realm.realmId, name: 'Their own' } })).toBe(0);
+    expect((await subscribe(h.realm.admin, 'Closed', { is_default_stream: 'true', invite_only: 'true' })).body.msg).toBe(
+      'A default channel cannot be private.',
+    );
+    expect(await h.env.db.stream.count({ where: { realmId: h.realm.realmId, name: 'Closed' } })).toBe(0);
+    const before = await stored();
+    // Joining an existing channel is not creating it: the flag only applies to new channels.
+    expect((await subscribe(h.realm.member, 'Lobby', { is_default_stream: 'false' })).body.result).toBe('success');
+    expect((await subscribe(h.realm.admin, 'Secret', { is_default_stream: 'true' })).body.result).toBe('success');
+    expect(await stored()).toEqual(before);
+  });
+});
