@@ -43,12 +43,12 @@ async function setRealmSettings(patch: Record<string, unknown>) {
 }
 
 /** Creates and announces an account as the users service does for a sign-up. */
-async function join(name: string, signup?: Announcement['signup'], role: number = ROLE.MEMBER) {
+async function join(name: string, signup?: Announcement['signup'], role: number = ROLE.MEMBER, realmUrl = TEST_REALM_URL) {
   return h.env.db.$transaction(async (tx) => {
     const local = name.toLowerCase().replace(/\W/g, '');
     const user = await doCreateUserInTx(tx, { realmId: h.realm.realmId, email: `${local}@chat.test`, fullName: name, role, announce: false });
     const active = await tx.user.findMany({ where: { realmId: h.realm.realmId, isActive: true }, select: { id: true } });
-    await announceNewUser(tx, user, { audience: active.map((u) => u.id), realmUrl: TEST_REALM_URL, signup });
+    await announceNewUser(tx, user, { audience: active.map((u) => u.id), realmUrl, signup });
     return user;
   });
 }
@@ -151,6 +151,15 @@ describe('onboarding messages', () => {
       'The administrators for this organization would also like to share the following information:\n\nThe realm default.',
     ]);
     expect(await messagesFrom('notification-bot', { content: { contains: `|${boss.id}**` } })).toHaveLength(0);
+  });
+
+  it('welcomes an account made outside any request (no realm URL) through the same bot', async () => {
+    const quiet = await join('Quiet', undefined, ROLE.MEMBER, '');
+    await onboarded(quiet.id, ['welcome']);
+    const welcome = await dmsTo('welcome-bot', quiet.id);
+    expect(welcome).toHaveLength(2);
+    expect(welcome[0]!.sender.email).toBe('welcome-bot@chat.test');
+    expect(welcome[0]!.content).toContain('[Getting started guide](/help/getting-started-with-zulip)!');
   });
 
   it('sends bots nothing, including the system bots it creates', async () => {
