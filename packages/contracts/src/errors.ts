@@ -98,8 +98,7 @@ export const errors = {
   pushServiceNotConfigured: () =>
     new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400),
   noActivePushDevice: () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device', 400),
-  // The push relay of this API family is Zulip's mobile push notification service, hence the
-  // name in these messages; texts and statuses are the ones its clients already know.
+  // Statuses are the ones clients of this API family already handle for the push relay.
   adminActionRequired: () =>
     new ApiError(
       'ADMIN_ACTION_REQUIRED',
@@ -107,11 +106,11 @@ export const errors = {
       403,
     ),
   failedToConnectBouncer: () =>
-    new ApiError('FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to Zulip push notification service.', 502),
+    new ApiError('FAILED_TO_CONNECT_BOUNCER', 'Network error while connecting to the push notification service.', 502),
   internalServerErrorOnBouncer: () =>
     new ApiError(
       'INTERNAL_SERVER_ERROR_ON_BOUNCER',
-      'Internal server error on Zulip push notification service, retry later.',
+      'Internal server error on the push notification service, retry later.',
       502,
     ),
   botsNotAllowed: () => bad('This endpoint does not accept bot requests.'),
@@ -139,7 +138,7 @@ export const errors = {
   invitesNoneSent: (failures: InviteFailure[]) => invitationFailed("We weren't able to invite anyone.", failures, false),
   invitesSomeSkipped: (failures: InviteFailure[]) =>
     invitationFailed(
-      "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+      "Some of those addresses already have an account here, so we didn't send them an invitation. We did send invitations to everyone else!",
       failures,
       true,
     ),

@@ -124,7 +124,7 @@ export const STREAM_NOTIFICATION_DEFAULTS = {
 /**
  * A subscription object for a client without the notification_settings_null capability: such
  * clients take only booleans, so null notification settings become the user's default.
- * wildcard_mentions_notify was nullable from its start and stays as it is, as in Zulip.
+ * wildcard_mentions_notify was nullable from its start and stays as it is, as in the reference server.
  */
 export function inheritNotificationSettings(sub: Record<string, unknown>, userSettings: Record<string, unknown>): Record<string, unknown> {
   const out = { ...sub };

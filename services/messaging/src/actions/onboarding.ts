@@ -24,8 +24,6 @@ import { sendMessageInTx } from './send';
 export const WELCOME_BOT_NAME = 'Welcome Bot';
 /** Topic of the signup announcements, in the realm's default language in the reference (English here). */
 export const SIGNUPS_TOPIC = 'signups';
-/** Organization types whose welcome message points at the guides for classes. */
-const EDUCATION_ORG_TYPES = new Set([30, 35]);
 
 export const ONBOARDING_KIND = { welcome: 'welcome', signup: 'signup_announcement', referrer: 'referrer_notice' } as const;
 type Kind = (typeof ONBOARDING_KIND)[keyof typeof ONBOARDING_KIND];
@@ -61,24 +59,20 @@ export function welcomeBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): 
   return systemBot(tx, realm, 'welcome-bot', WELCOME_BOT_NAME);
 }
 
-/** The welcome bot's first message, as the reference words it (help links under the realm's URL). */
-export function welcomeMessageText(user: Pick<User, 'role'>, realmUrl: string, orgType: number): string {
-  const education = EDUCATION_ORG_TYPES.has(orgType);
-  const gettingStarted = education
-    ? `If you are new to Zulip, check out our [Using Zulip for a class guide](${realmUrl}/help/using-zulip-for-a-class)!`
-    : `If you are new to Zulip, check out our [Getting started guide](${realmUrl}/help/getting-started-with-zulip)!`;
-  let organizationSetup = '';
-  if (user.role <= ROLE.ADMINISTRATOR) {
-    organizationSetup = education
-      ? ` We also have a guide for [Setting up Zulip for a class](${realmUrl}/help/setting-up-zulip-for-a-class).`
-      : ` We also have a guide for [Setting up your organization](${realmUrl}/help/getting-your-organization-started-with-zulip).`;
-  }
-  const commands = ['apps', 'profile', 'theme', 'channels', 'topics', 'message formatting', 'keyboard shortcuts', 'help'];
+/**
+ * The welcome bot's first message: how conversations are organised here, and for administrators
+ * what they can set up. It points at nothing this server does not serve, and promises no replies.
+ */
+export function welcomeMessageText(user: Pick<User, 'role'>): string {
+  const admin = user.role <= ROLE.ADMINISTRATOR
+    ? '\n\nAs an administrator, you can create channels, invite people and change how the organization works in its settings.'
+    : '';
   return (
-    'Hello, and welcome to Zulip!👋 This is a direct message from me, Welcome Bot.\n\n' +
-    `${gettingStarted}${organizationSetup}\n\n` +
-    'I can also help you get set up! Just click anywhere on this message or press `r` to reply.\n\n' +
-    `Here are a few messages I understand: ${commands.map((c) => `\`${c}\``).join(', ')}.`
+    'Hello, and welcome! 👋 This is a direct message from me, Welcome Bot.\n\n' +
+    'Conversations here happen in channels, each split into topics, and in direct messages like this one, ' +
+    'which only the people in them can read. Browse the channels to find the ones you want to follow, ' +
+    'and start a new topic whenever you bring up something new.' +
+    admin
   );
 }
 
@@ -91,7 +85,7 @@ export const signupAnnouncementText = (user: Pick<User, 'fullName' | 'id'>) =>
   `${silentMention({ fullName: user.fullName, userId: user.id })} joined this organization.`;
 
 export const referrerNoticeText = (user: Pick<User, 'fullName' | 'id'>) =>
-  `${silentMention({ fullName: user.fullName, userId: user.id })} accepted your invitation to join Zulip!`;
+  `${silentMention({ fullName: user.fullName, userId: user.id })} accepted your invitation.`;
 
 /** Claims (user, kind); false when an earlier delivery of the event already handled it. */
 async function claim(tx: Tx, userId: number, kind: Kind): Promise<boolean> {
@@ -124,8 +118,7 @@ async function sendWelcome(tx: Tx, user: User, notice: NewUserNotice, settings: 
   if (!(await claim(tx, user.id, ONBOARDING_KIND.welcome))) return;
   const realm = { realmId: user.realmId, realmUrl: notice.realmUrl };
   const bot = await welcomeBot(tx, realm);
-  const orgType = typeof settings.org_type === 'number' ? settings.org_type : 0;
-  const id = await botDirectMessage(tx, bot, user, notice.realmUrl, welcomeMessageText(user, notice.realmUrl, orgType));
+  const id = await botDirectMessage(tx, bot, user, notice.realmUrl, welcomeMessageText(user));
   // Starred, as the reference does, so it stays easy to find; like the reference, after the
   // message event went out (the event's flags do not include it).
   await tx.$executeRawUnsafe('UPDATE user_messages SET flags = flags | $1 WHERE user_id = $2 AND message_id = $3', flagBit('starred'), user.id, id);

@@ -73,7 +73,7 @@ async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
     if (missing !== undefined) throw errors.badRequest(`Invalid email '${missing}'`);
   }
   const inactive = users.find((u) => !u.isActive && u.id !== actor.userId);
-  if (inactive) throw errors.badRequest(`'${inactive.email}' is no longer using Zulip.`);
+  if (inactive) throw errors.badRequest(`'${inactive.email}' is no longer a member of this organization.`);
   // The sender may be listed; only a message to oneself keeps them as the sole recipient.
   const others = users.filter((u) => u.id !== actor.userId);
   return others.map((u) => ({ id: u.id, email: u.email }));

@@ -106,8 +106,8 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     code: 'ADMIN_ACTION_REQUIRED',
     msg: 'Push notification configuration issue on server, contact the server administrator or retry later.',
   };
-  const SERVER = { status: 502, code: 'INTERNAL_SERVER_ERROR_ON_BOUNCER', msg: 'Internal server error on Zulip push notification service, retry later.' };
-  const NETWORK = { status: 502, code: 'FAILED_TO_CONNECT_BOUNCER', msg: 'Network error while connecting to Zulip push notification service.' };
+  const SERVER = { status: 502, code: 'INTERNAL_SERVER_ERROR_ON_BOUNCER', msg: 'Internal server error on the push notification service, retry later.' };
+  const NETWORK = { status: 502, code: 'FAILED_TO_CONNECT_BOUNCER', msg: 'Network error while connecting to the push notification service.' };
   const failures: Array<[string, RelayMode, typeof ADMIN]> = [
     ['a 500', { kind: 'status', status: 500 }, SERVER],
     ['a 503', { kind: 'status', status: 503 }, SERVER],

@@ -197,7 +197,7 @@ describe('POST /invites', () => {
     const some = await invite(h.realm.admin, { invitee_emails: `${h.realm.member.email}, ${email}` });
     expect(some.body).toMatchObject({
       code: 'INVITATION_FAILED',
-      msg: "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+      msg: "Some of those addresses already have an account here, so we didn't send them an invitation. We did send invitations to everyone else!",
       errors: [[h.realm.member.email, 'Already has an account.', false]],
       sent_invitations: true,
     });

@@ -18,7 +18,7 @@ async function add(body: Record<string, string>) {
 
 describe('RFC 6570 templates', () => {
   it.each([
-    ['https://github.com/zulip/zulip/issues/{id}', ['id']],
+    ['https://tracker.example/acme/widgets/issues/{id}', ['id']],
     ['https://x.test/{+path}/{?q,lang}', ['path', 'q', 'lang']],
     ['https://x.test/{var:3}{/list*}{#frag}', ['var', 'list', 'frag']],
     ['https://x.test/%20/{a.b}', ['a.b']],
@@ -69,11 +69,11 @@ describe('linkifiers', () => {
 
   it('checks that reverse_template round-trips example_input', async () => {
     const base = { pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)', url_template: 'https://github.com/{org}/{repo}/issues/{id}' };
-    const id = await add({ ...base, reverse_template: '{org}/{repo}#{id}', example_input: 'zulip/zulip#123', alternative_url_templates: JSON.stringify(['https://github.com/{org}/{repo}/pull/{id}']) });
+    const id = await add({ ...base, reverse_template: '{org}/{repo}#{id}', example_input: 'acme/widgets#123', alternative_url_templates: JSON.stringify(['https://github.com/{org}/{repo}/pull/{id}']) });
     const row = await h.db.linkifier.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ reverseTemplate: '{org}/{repo}#{id}', exampleInput: 'zulip/zulip#123', alternativeUrlTemplates: ['https://github.com/{org}/{repo}/pull/{id}'] });
+    expect(row).toMatchObject({ reverseTemplate: '{org}/{repo}#{id}', exampleInput: 'acme/widgets#123', alternativeUrlTemplates: ['https://github.com/{org}/{repo}/pull/{id}'] });
     const post = (body: Record<string, string>) => h.as(h.realm.admin).post('/realm/filters').send({ ...base, pattern: `${base.pattern}${++n}`, ...body }).then((r) => r.body.msg);
-    expect(await post({ reverse_template: '{org}#{id}', example_input: `zulip/zulip#123${n + 1}` })).toMatch(/^Reverse template does not round-trip/);
+    expect(await post({ reverse_template: '{org}#{id}', example_input: `acme/widgets#123${n + 1}` })).toMatch(/^Reverse template does not round-trip/);
     expect(await post({ reverse_template: '{org}/{repo}#{id}' })).toBe('example_input is required to check reverse_template');
     expect(await post({ reverse_template: '{org}/{repo}#{id}', example_input: 'not matching' })).toBe('Example input does not match the linkifier pattern.');
     // Literal braces are written doubled.
