@@ -16,6 +16,8 @@ export const CONSUMER_GROUPS = {
   push: 'push',
   /** uploads service: records which messages link to which uploaded files. */
   uploads: 'uploads',
+  /** messaging service: the messages someone's joining sets off (welcome, signup, inviter). */
+  messaging: 'messaging',
 } as const;
 
 export function streamPartitionsFromEnv(): number {

@@ -4,12 +4,12 @@
  * at least once; the actions are idempotent per (user, kind), so a redelivered or claimed entry
  * sends nothing twice.
  */
-import { StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
+import { CONSUMER_GROUPS, StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
 import type { Deps } from '../lib/context';
 import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
 
 /** Consumer group of this service on the partition streams: one per kind of consumer, not per replica. */
-export const MESSAGING_GROUP = 'messaging';
+export const MESSAGING_GROUP = CONSUMER_GROUPS.messaging;
 /** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
 const MAX_ENTRY_ATTEMPTS = 5;
 
