@@ -114,6 +114,7 @@ export const errors = {
       502,
     ),
   botsNotAllowed: () => bad('This endpoint does not accept bot requests.'),
+  unknownOnboardingStep: (name: string) => bad(`Unknown onboarding_step: ${name}`),
   // Uploads, attachments and avatars.
   noFileUploaded: () => bad('You must specify a file to upload'),
   oneFileAtATime: () => bad('You may only upload one file at a time'),

@@ -16,3 +16,4 @@ export * from './bots';
 export * from './mutes-domains';
 export * from './devices';
 export * from './default-streams';
+export * from './onboarding';

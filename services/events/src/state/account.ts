@@ -1,10 +1,10 @@
 /**
  * The viewer's account-level sections: push devices (event type device; the push service owns
- * the rows), the users they muted (users service), and onboarding steps, a feature this cluster
- * does not have yet, which is honestly empty.
+ * the rows), the users they muted and the onboarding steps they have not completed yet (users
+ * service).
  */
 import type { Db } from '@chat/db';
-import { mutedUsersList, pushDeviceObject } from '@chat/wire';
+import { mutedUsersList, onboardingStepsList, pushDeviceObject } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 /** Every device of the user by its device_id, with its registration state for E2EE push. */
@@ -18,7 +18,7 @@ export async function accountSections(db: Db, opts: StateOptions, want: Want): P
   const out: Record<string, unknown> = {};
   if (want('device')) out.devices = userId === undefined ? {} : await devices(db, userId);
   if (want('muted_users')) out.muted_users = userId === undefined ? [] : await mutedUsersList(db, userId);
-  // There are no onboarding steps to show.
-  if (want('onboarding_steps')) out.onboarding_steps = [];
+  // A spectator has no account to complete steps for.
+  if (want('onboarding_steps')) out.onboarding_steps = userId === undefined ? [] : await onboardingStepsList(db, userId);
   return out;
 }

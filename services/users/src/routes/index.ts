@@ -15,6 +15,7 @@ import { realmRoutes } from './realm';
 import { userGroupRoutes } from './user-groups';
 import { presenceRoutes } from './presence';
 import { mutesAndDomainsRoutes } from './mutes-domains';
+import { onboardingStepRoutes } from './onboarding-steps';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -25,6 +26,7 @@ export function apiRoutes(router: Router, services: Services): void {
   statusRoutes(router, services);
   presenceRoutes(router, services);
   mutesAndDomainsRoutes(router, services);
+  onboardingStepRoutes(router, services);
   personalRoutes(router, services);
   usersRoutes(router, services);
   botRoutes(router, services);

@@ -1,0 +1,15 @@
+import type { Router } from 'express';
+import { endpoint } from '@chat/kit';
+import type { Services } from '../context';
+import { actorOf } from '../actions/actor';
+import { doMarkOnboardingStep } from '../actions/onboarding-steps';
+
+/** Marking an onboarding step done (/users/me/onboarding_steps). */
+export function onboardingStepRoutes(router: Router, services: Services): void {
+  router.post(
+    '/users/me/onboarding_steps',
+    endpoint(async ({ p, identity }) => {
+      await doMarkOnboardingStep(services, actorOf(identity), p.reqStr('onboarding_step'));
+    }),
+  );
+}
