@@ -196,9 +196,9 @@ describe('devices', () => {
   });
 });
 
-it('sends empty sections in their shapes: a new realm\'s mutes, domains and default channel groups, and the features this cluster does not have', async () => {
+it('sends empty sections in their shapes: a new realm\'s mutes, domains and default channel groups', async () => {
   const body = (await register(service.url, realm.realmId, realm.member)).body;
-  expect(body).toMatchObject({ muted_users: [], onboarding_steps: [], realm_domains: [], realm_default_stream_groups: [] });
+  expect(body).toMatchObject({ muted_users: [], realm_domains: [], realm_default_stream_groups: [] });
   const some = (await register(service.url, realm.realmId, realm.member, fetch('muted_users'))).body;
   expect(some.muted_users).toEqual([]);
   for (const key of ['onboarding_steps', 'realm_domains', 'realm_default_stream_groups', 'realm_default_streams']) expect(some).not.toHaveProperty(key);
