@@ -24,6 +24,7 @@ const SPEC_PATHS: Array<[string, string, string]> = [
   ['PATCH', '/users/9', 'users'],
   ['GET', '/users/me', 'users'],
   ['PATCH', '/users/me/profile_data', 'users'],
+  ['POST', '/users/me/onboarding_steps', 'users'],
   ['POST', '/invites/multiuse', 'users'],
   ['POST', '/jwt/fetch_api_key', 'users'],
   ['PATCH', '/realm/filters/4', 'users'],
