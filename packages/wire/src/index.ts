@@ -17,3 +17,4 @@ export * from './mutes-domains';
 export * from './devices';
 export * from './default-streams';
 export * from './onboarding';
+export * from './topics';

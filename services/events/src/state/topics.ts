@@ -5,11 +5,10 @@
  */
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import { unixSeconds } from '@chat/wire';
+import { mutedTopicsList, TOPIC_VISIBILITY, unixSeconds } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
-/** visibility_policy values, as the messaging service stores them. */
-export const TOPIC_VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export { TOPIC_VISIBILITY };
 
 /** The user's topic policies, leaving out those in archived channels, in the order they were first set. */
 async function userTopicRows(db: Db, userId: number) {
@@ -29,7 +28,7 @@ export async function topicSections(db: Db, opts: StateOptions, want: Want): Pro
   // A client that asked for both gets muted_topics only where user_topic is unknown (older servers).
   const wantMutedTopics = want('muted_topics') && (opts.fetchEventTypes === null || !wantUserTopics);
   if (!wantUserTopics && !wantMutedTopics) return {};
-  const { rows, names } = userId === undefined ? { rows: [], names: new Map<number, string>() } : await userTopicRows(db, userId);
+  const { rows } = userId === undefined || !wantUserTopics ? { rows: [] } : await userTopicRows(db, userId);
   // Clients that have not declared empty_topic_name see the empty topic under its display name.
   const topicName = (t: string) => (t === '' && opts.clientCapabilities.empty_topic_name !== true ? EMPTY_TOPIC_DISPLAY_NAME : t);
   const out: Record<string, unknown> = {};
@@ -41,10 +40,6 @@ export async function topicSections(db: Db, opts: StateOptions, want: Want): Pro
       last_updated: unixSeconds(r.lastUpdated),
     }));
   }
-  if (wantMutedTopics) {
-    out.muted_topics = rows
-      .filter((r) => r.visibilityPolicy === TOPIC_VISIBILITY.MUTED)
-      .map((r) => [names.get(r.streamId)!, r.topicName, unixSeconds(r.lastUpdated)]);
-  }
+  if (wantMutedTopics) out.muted_topics = userId === undefined ? [] : await mutedTopicsList(db, userId);
   return out;
 }

@@ -1,6 +1,7 @@
 /** Per-user topic visibility: muted, unmuted, followed, set by hand or automatically on send. */
 import type { Stream, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
+import { mutedTopicsList } from '@chat/wire';
 import type { Actor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
@@ -27,6 +28,8 @@ export async function doSetUserTopic(tx: Tx, realmId: number, userId: number, st
       update: { topicName: topic, visibilityPolicy: policy, lastUpdated: now },
     });
   }
+  // The older muted_topics event first, with the whole list, for clients that predate user_topic.
+  await recordEvent(tx, { realmId, type: 'muted_topics', users: [userId], event: { type: 'muted_topics', muted_topics: await mutedTopicsList(tx, userId) } });
   await recordEvent(tx, {
     realmId,
     type: 'user_topic',
