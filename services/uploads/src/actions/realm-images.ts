@@ -2,7 +2,7 @@ import sharp, { type Sharp } from 'sharp';
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, type Identity } from '@chat/contracts';
 import type { Realm } from '@chat/db';
-import { realmIconSource, realmIconUrl, realmLogoData } from '@chat/wire';
+import { realmIconSource, realmIconUrl, realmLogoData, realmLogoUrl } from '@chat/wire';
 import type { Services } from '../context';
 
 /**
@@ -92,4 +92,13 @@ export async function checkDeleteRealmImage(s: Services, identity: Identity, kin
   await s.storage.remove(realmImageKey(identity.realmId, kind)).catch(() => undefined);
   await s.storage.remove(originalKey(identity.realmId, kind)).catch(() => undefined);
   return result;
+}
+
+/**
+ * Where the realm's current icon or logo is served: the uploaded image (its URL carries its
+ * version) or the default (the identicon, the default logo). Any member may ask.
+ */
+export async function accessRealmImageUrl(s: Services, identity: Identity, kind: RealmImageKind): Promise<string> {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId } });
+  return kind === 'icon' ? realmIconUrl(realm) : realmLogoUrl(realm, kind === 'night_logo');
 }

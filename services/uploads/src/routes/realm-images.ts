@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { endpoint, Params } from '@chat/kit';
 import { errors } from '@chat/contracts';
 import type { Services } from '../context';
-import { checkDeleteRealmImage, checkSetRealmImage, realmImageKey, requireRealmAdmin } from '../actions/realm-images';
+import { accessRealmImageUrl, checkDeleteRealmImage, checkSetRealmImage, realmImageKey, requireRealmAdmin, type RealmImageKind } from '../actions/realm-images';
 import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
 
@@ -20,7 +20,24 @@ function nightParam(p: Params): boolean {
   return night;
 }
 
+/**
+ * GET /realm/icon and GET /realm/logo: a redirect to the current image. The request's query
+ * string rides along after the image's own `?version=N`, as the reference server appends it.
+ */
+function redirectToRealmImage(s: Services, kindOf: (p: Params) => RealmImageKind) {
+  return endpoint(async ({ req, res, p, identity }) => {
+    let target = await accessRealmImageUrl(s, identity, kindOf(p));
+    const query = req.originalUrl.split('?')[1];
+    if (query) target += `${target.includes('?') ? '&' : '?'}${query}`;
+    // The target changes with every upload: the redirect itself must not be cached.
+    res.setHeader('Cache-Control', 'private, max-age=0');
+    res.redirect(302, target);
+  });
+}
+
 export function realmImageApiRoutes(router: Router, s: Services): void {
+  router.get('/realm/icon', redirectToRealmImage(s, () => 'icon'));
+  router.get('/realm/logo', redirectToRealmImage(s, (p) => (nightParam(p) ? 'night_logo' : 'logo')));
   router.post(
     '/realm/icon',
     endpoint(async ({ req, res, identity }) => {
