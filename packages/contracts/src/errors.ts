@@ -98,6 +98,9 @@ export const errors = {
   pushServiceNotConfigured: () =>
     new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400),
   noActivePushDevice: () => new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device', 400),
+  invalidPushDeviceToken: () => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized', 400),
+  invalidRemotePushDeviceToken: () =>
+    new ApiError('INVALID_REMOTE_PUSH_DEVICE_TOKEN', 'Device not recognized by the push bouncer', 400),
   // Statuses are the ones clients of this API family already handle for the push relay.
   adminActionRequired: () =>
     new ApiError(
