@@ -152,5 +152,12 @@ export const errors = {
       [],
       false,
     ),
+  invitesDailyLimit: () =>
+    new ApiError(
+      'INVITATION_FAILED',
+      'To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
+      400,
+      { errors: [], sent_invitations: false, license_limit_reached: false, daily_limit_reached: true },
+    ),
   internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
 } as const;

@@ -4,6 +4,7 @@ import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
 import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
+import { inviteMailRenderers } from './actions/invite-reminders';
 import { createMailQueue, createMailTransport, startMailWorker } from './mail';
 import { apiRoutes, siteRoutes } from './routes';
 
@@ -22,7 +23,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const bullPrefix = keyspace(config.REDIS_PREFIX).bullPrefix();
   const mail = createMailQueue(bullRedis, bullPrefix, config);
   const transport = createMailTransport(config);
-  const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport }, bullRedis, bullPrefix) : undefined;
+  const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config) }, bullRedis, bullPrefix) : undefined;
   const services: Services = { db, redis, config, log, mail };
 
   const { app, state } = createApp({

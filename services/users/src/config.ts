@@ -47,6 +47,19 @@ export const configSchema = baseConfigSchema
     EMAIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
     /** Off: this replica queues mail but leaves sending it to replicas that have it on. */
     EMAIL_RUN_WORKERS: bool('true'),
+
+    // Invitation limits and reminders, as the reference servers of this API family have them.
+    /**
+     * Enforce the daily limit on email invitations. Off by default, as on a self-hosted
+     * server of the API family (which applies it only where anyone may create an organization).
+     */
+    INVITES_DAILY_LIMIT_ENABLED: bool('false'),
+    /** Email invitations one realm may send in any 24 hours while the limit is enforced. */
+    INVITES_DEFAULT_REALM_DAILY_MAX: z.coerce.number().int().min(1).default(100),
+    /** An invitation still open this long before it expires gets one reminder email. */
+    INVITE_REMINDER_BEFORE_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(2 * 86_400),
+    /** Invitations valid for less than this (or forever) get no reminder. */
+    INVITE_REMINDER_MIN_VALIDITY_SECONDS: z.coerce.number().int().min(1).default(4 * 86_400),
   })
   .superRefine((c, ctx) => {
     if (c.EMAIL_USE_TLS === 'true' && c.EMAIL_USE_SSL) {
@@ -54,6 +67,14 @@ export const configSchema = baseConfigSchema
     }
     if (Boolean(c.EMAIL_HOST_USER) !== Boolean(c.EMAIL_HOST_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: ['EMAIL_HOST_PASSWORD'], message: 'EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together' });
+    }
+    if (c.INVITE_REMINDER_BEFORE_EXPIRY_SECONDS >= c.INVITE_REMINDER_MIN_VALIDITY_SECONDS) {
+      // Otherwise a reminder could be due before the invitation was even sent.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INVITE_REMINDER_BEFORE_EXPIRY_SECONDS'],
+        message: 'INVITE_REMINDER_BEFORE_EXPIRY_SECONDS must be less than INVITE_REMINDER_MIN_VALIDITY_SECONDS',
+      });
     }
   })
   .transform(({ EMAIL_USE_TLS, ...c }) => ({ ...c, EMAIL_USE_TLS: EMAIL_USE_TLS === undefined ? !c.EMAIL_USE_SSL : EMAIL_USE_TLS === 'true' }));

@@ -57,3 +57,37 @@ export function invitationEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS
     html,
   };
 }
+
+/**
+ * The reminder to an invitee who has not signed up yet, sent a while before the invitation
+ * expires: the same link, from the same referrer.
+ */
+export function invitationReminderEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, invite: InvitationEmail): MailMessage {
+  const { referrer, realm } = invite;
+  const expiry = invite.expiresAt ? `This invitation expires on ${invite.expiresAt.toUTCString()}.` : '';
+  const text = [
+    'Hi again,',
+    '',
+    `This is a friendly reminder that ${referrer.fullName} (${referrer.deliveryEmail}) wants you to join them on ${realm.name}, at ${realm.url}.`,
+    '',
+    'To get started, visit the link below:',
+    `    ${invite.link}`,
+    '',
+    expiry,
+    '',
+  ].join('\n');
+  const html =
+    `<p>Hi again,</p>` +
+    `<p>This is a friendly reminder that ${escapeHtml(referrer.fullName)} (${escapeHtml(referrer.deliveryEmail)}) wants you ` +
+    `to join them on <b>${escapeHtml(realm.name)}</b>, at ${escapeHtml(realm.url)}.</p>` +
+    `<p><a href="${escapeHtml(invite.link)}">Join ${escapeHtml(realm.name)}</a></p>` +
+    (expiry ? `<p>${escapeHtml(expiry)}</p>` : '');
+  return {
+    from: { name: realm.name, address: noreplyAddress(config, realm.url) },
+    to: invite.to,
+    replyTo: referrer.deliveryEmail,
+    subject: `Reminder: Join ${referrer.fullName} at ${realm.name}`,
+    text,
+    html,
+  };
+}

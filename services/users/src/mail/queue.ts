@@ -12,6 +12,14 @@ export const MAIL_QUEUE = 'mail';
 
 export interface MailQueue {
   send(message: MailMessage): Promise<void>;
+  /**
+   * A job that renders its message only when it runs (`delayMs` from now), so it can check
+   * that the message is still due. `jobId` names it: scheduling the same id again replaces
+   * the earlier job.
+   */
+  sendLater(name: string, data: object, opts: { delayMs: number; jobId: string }): Promise<void>;
+  /** Drops a job of sendLater that has not run yet (one running now goes ahead). */
+  cancel(jobId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,10 +34,22 @@ export function createMailQueue(connection: ReturnType<typeof createRedis>, pref
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   });
+  const cancel = async (jobId: string) => {
+    const job = await queue.getJob(jobId);
+    if (job) await job.remove().catch(() => undefined);
+  };
   return {
     async send(message) {
       await queue.add('send', message);
     },
+    async sendLater(name, data, { delayMs, jobId }) {
+      // A job with this id, waiting or finished, would make add() a no-op: it goes first. One
+      // being sent right now cannot be removed, and the new one is then dropped: its message
+      // is going out anyway.
+      await cancel(jobId);
+      await queue.add(name, data, { delay: Math.max(0, delayMs), jobId });
+    },
+    cancel,
     close: () => queue.close(),
   };
 }

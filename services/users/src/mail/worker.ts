@@ -6,15 +6,21 @@ import { MAIL_QUEUE } from './queue';
 import { PermanentMailError, type MailMessage, type MailTransport } from './transport';
 
 /**
+ * Renders the message of a delayed job when it runs, or null when it is no longer due (then
+ * nothing is sent). Keyed by job name; 'send' jobs carry their message already.
+ */
+export type MailRenderers = Record<string, (data: unknown) => Promise<MailMessage | null>>;
+
+/**
  * Sends queued mail. A failure worth retrying (network, timeout, 4xx) is rethrown so BullMQ
  * retries the job with backoff; a permanent refusal ends it at once.
  */
 export function startMailWorker(
-  deps: { config: UsersConfig; log: Logger; transport: MailTransport },
+  deps: { config: UsersConfig; log: Logger; transport: MailTransport; renderers?: MailRenderers },
   connection: ReturnType<typeof createRedis>,
   prefix: string,
 ): Worker {
-  const worker = new Worker(MAIL_QUEUE, (job: Job<MailMessage>) => sendJob(deps, job), {
+  const worker = new Worker(MAIL_QUEUE, (job: Job) => runJob(deps, job), {
     connection,
     prefix,
     concurrency: deps.config.EMAIL_WORKER_CONCURRENCY,
@@ -26,12 +32,24 @@ export function startMailWorker(
   return worker;
 }
 
-async function sendJob(deps: { log: Logger; transport: MailTransport }, job: Job<MailMessage>): Promise<void> {
+async function runJob(deps: { log: Logger; transport: MailTransport; renderers?: MailRenderers }, job: Job): Promise<void> {
+  if (job.name === 'send') return sendJob(deps, job, job.data as MailMessage);
+  const render = deps.renderers?.[job.name];
+  if (!render) throw new UnrecoverableError(`unknown mail job ${job.name}`);
+  const message = await render(job.data);
+  if (!message) {
+    deps.log.info({ jobId: job.id, name: job.name }, 'mail no longer due');
+    return;
+  }
+  return sendJob(deps, job, message);
+}
+
+async function sendJob(deps: { log: Logger; transport: MailTransport }, job: Job, message: MailMessage): Promise<void> {
   try {
-    await deps.transport.send(job.data);
+    await deps.transport.send(message);
   } catch (err) {
     if (err instanceof PermanentMailError) throw new UnrecoverableError(err.message);
     throw err;
   }
-  deps.log.info({ jobId: job.id, to: job.data.to, subject: job.data.subject, via: deps.transport.kind }, 'mail sent');
+  deps.log.info({ jobId: job.id, to: message.to, subject: message.subject, via: deps.transport.kind }, 'mail sent');
 }
