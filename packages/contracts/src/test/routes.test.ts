@@ -33,10 +33,13 @@ const SPEC_PATHS: Array<[string, string, string]> = [
   ['GET', '/server_settings', 'users'],
   ['POST', '/mobile_push/register', 'push'],
   ['POST', '/mobile_push/e2ee/test_notification', 'push'],
+  ['POST', '/mobile_push/test_notification', 'push'],
   ['POST', '/users/me/apns_device_token', 'push'],
   ['POST', '/user_uploads', 'uploads'],
   ['POST', '/tus', 'uploads'],
   ['GET', '/avatar/9', 'uploads'],
+  ['GET', '/realm/icon', 'uploads'],
+  ['GET', '/realm/logo', 'uploads'],
 ];
 
 describe('route ownership', () => {

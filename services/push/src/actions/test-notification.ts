@@ -3,6 +3,8 @@ import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
 import { activeDevices, pushToDevices } from '../delivery/send';
+import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../delivery/legacy';
+import { registeredLegacyTokens } from '../delivery/legacy-registration';
 
 /**
  * Sends an encrypted test notification now, to one device or to all of the user's devices
@@ -28,4 +30,39 @@ export async function doSendTestNotification(services: Services, identity: Authe
   }
   // The relay told us every one of these devices is gone (app uninstalled, token expired).
   if (reached === 0) throw errors.noActivePushDevice();
+}
+
+/**
+ * The deprecated test notification for legacy tokens: to the caller's token named by `token`
+ * (any kind; `Device not recognized` when it is not one of theirs), or to all of them. As in
+ * the reference server, a user without legacy tokens gets a success with nothing sent. Sent now
+ * through the relay's legacy notify, relay failures reported as for the E2EE test; a token the
+ * relay does not hold (or that the provider refused) answers `Device not recognized by the push
+ * bouncer`, after the others got their notification, and is forgotten here.
+ */
+export async function doSendLegacyTestNotification(services: Services, identity: AuthedIdentity, token: string | undefined): Promise<void> {
+  if (identity.isBot) throw errors.botsNotAllowed();
+  let tokens = await legacyTokens(services.db, identity.userId);
+  if (token !== undefined) {
+    tokens = tokens.filter((t) => t.token === token);
+    if (!tokens.length) throw errors.invalidPushDeviceToken();
+  }
+  if (!tokens.length) return;
+  if (!services.relay) throw errors.pushServiceNotConfigured();
+  const relay = services.relay;
+  const target = { realmId: identity.realmId, userId: identity.userId };
+  const realm = await services.realms.get(identity.realmId);
+  const payloads = legacyTestPayloads({ ...target, realm, server: services.config.EXTERNAL_HOST }, Math.floor(Date.now() / 1000));
+  let reached: number;
+  try {
+    // A token whose relay registration is still pending is registered first, as for messages.
+    reached = await pushToLegacyTokens(services, relay, target, await registeredLegacyTokens(services, relay, target, tokens), payloads);
+  } catch (err) {
+    if (err instanceof RelayError) {
+      services.log.warn({ err, userId: identity.userId }, 'legacy test push notification failed');
+      throw err.toApiError();
+    }
+    throw err;
+  }
+  if (reached < tokens.length) throw errors.invalidRemotePushDeviceToken();
 }

@@ -25,7 +25,7 @@ export async function legacyTokens(db: Db, userId: number): Promise<LegacyToken[
 
 type Payloads = Pick<RelayLegacyNotification, 'apns_payload' | 'gcm_payload' | 'gcm_options'>;
 
-interface Recipient {
+export interface Recipient {
   realmId: number;
   userId: number;
   realm: RealmInfo;
@@ -102,6 +102,24 @@ export function legacyMessagePayloads(r: Recipient, job: NotifyJob, senderAvatar
       sender_full_name: n.sender_full_name,
       sender_avatar_url: senderAvatarUrl,
     },
+    gcm_options: { priority: 'high' },
+  };
+}
+
+/**
+ * A test notification (POST /mobile_push/test_notification): the base fields with `event:
+ * "test"`; APNs shows a fixed alert naming the organization, FCM apps build their own from the
+ * data and get `time` beside it, as the reference server sends them.
+ */
+export function legacyTestPayloads(r: Recipient, time: number): Payloads {
+  const data = { ...basePayload(r), event: 'test' };
+  return {
+    apns_payload: {
+      alert: { title: 'Test notification', body: `This is a test notification from ${r.realm.realm_name} (${r.realm.realm_url}).` },
+      sound: 'default',
+      custom: { zulip: data },
+    },
+    gcm_payload: { ...data, time },
     gcm_options: { priority: 'high' },
   };
 }
