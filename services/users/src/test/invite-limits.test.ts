@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { createRedis, keyspace } from '@chat/bus';
 import { identityHeaders } from '@chat/testing';
+import { readConfig } from '../config';
 import { MAIL_QUEUE } from '../mail';
 import { joinKeyIn, readMailLog, tempMailDir, type LoggedMail } from './mail-log';
 import { startHarness, type Harness } from './support';
@@ -172,5 +173,21 @@ describe('invitation reminder', () => {
     const row = await inviteRow(email);
     expect(row.expiresAt).toBeNull();
     expect(await queue.getJob(`invite-reminder-${row.id}`)).toBeUndefined();
+  });
+});
+
+describe('configuration', () => {
+  it('has the defaults of a self-hosted server and refuses impossible values at start', () => {
+    expect(readConfig(h.env.env)).toMatchObject({
+      INVITES_DAILY_LIMIT_ENABLED: false,
+      INVITES_DEFAULT_REALM_DAILY_MAX: 100,
+      INVITE_REMINDER_BEFORE_EXPIRY_SECONDS: 2 * 86_400,
+      INVITE_REMINDER_MIN_VALIDITY_SECONDS: 4 * 86_400,
+    });
+    expect(() => readConfig({ ...h.env.env, INVITES_DEFAULT_REALM_DAILY_MAX: '0' })).toThrow(/Invalid configuration: INVITES_DEFAULT_REALM_DAILY_MAX/);
+    expect(() => readConfig({ ...h.env.env, INVITES_DAILY_LIMIT_ENABLED: 'yes' })).toThrow(/Invalid configuration: INVITES_DAILY_LIMIT_ENABLED/);
+    expect(() => readConfig({ ...h.env.env, INVITE_REMINDER_BEFORE_EXPIRY_SECONDS: '400000' })).toThrow(
+      /INVITE_REMINDER_BEFORE_EXPIRY_SECONDS must be less than INVITE_REMINDER_MIN_VALIDITY_SECONDS/,
+    );
   });
 });
