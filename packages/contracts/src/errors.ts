@@ -155,7 +155,7 @@ export const errors = {
   invitesDailyLimit: () =>
     new ApiError(
       'INVITATION_FAILED',
-      'To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
+      'To protect users, this server limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
       400,
       { errors: [], sent_invitations: false, license_limit_reached: false, daily_limit_reached: true },
     ),

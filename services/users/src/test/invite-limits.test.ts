@@ -90,7 +90,7 @@ describe('daily invitation limit', () => {
     expect(refused.body).toEqual({
       result: 'error',
       code: 'INVITATION_FAILED',
-      msg: 'To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
+      msg: 'To protect users, this server limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.',
       errors: [],
       sent_invitations: false,
       license_limit_reached: false,
