@@ -22,19 +22,23 @@ export function noreplyAddress(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'
   return `noreply@${host}`;
 }
 
-/**
- * The invitation: who invites, to which organization, and the sign-up link. Replies go to the
- * referrer, since the sender address takes none.
- */
-export function invitationEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, invite: InvitationEmail): MailMessage {
+interface Wording {
+  greeting: string;
+  /** Comes before "<referrer> wants you to join them on ...". */
+  lead: string;
+  subject: string;
+  /** What to say when the invitation never expires ('' for nothing). */
+  noExpiry: string;
+}
+
+/** One message of an invitation: who invites, to which organization, and the sign-up link. */
+function invitationMessage(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, invite: InvitationEmail, w: Wording): MailMessage {
   const { referrer, realm } = invite;
-  const expiry = invite.expiresAt
-    ? `This invitation expires on ${invite.expiresAt.toUTCString()}.`
-    : 'This invitation does not expire.';
+  const expiry = invite.expiresAt ? `This invitation expires on ${invite.expiresAt.toUTCString()}.` : w.noExpiry;
   const text = [
-    'Hi there,',
+    w.greeting,
     '',
-    `${referrer.fullName} (${referrer.deliveryEmail}) wants you to join them on ${realm.name}, at ${realm.url}.`,
+    `${w.lead}${referrer.fullName} (${referrer.deliveryEmail}) wants you to join them on ${realm.name}, at ${realm.url}.`,
     '',
     'To get started, visit the link below:',
     `    ${invite.link}`,
@@ -43,19 +47,30 @@ export function invitationEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS
     '',
   ].join('\n');
   const html =
-    `<p>Hi there,</p>` +
-    `<p>${escapeHtml(referrer.fullName)} (${escapeHtml(referrer.deliveryEmail)}) wants you to join them on ` +
+    `<p>${escapeHtml(w.greeting)}</p>` +
+    `<p>${escapeHtml(w.lead)}${escapeHtml(referrer.fullName)} (${escapeHtml(referrer.deliveryEmail)}) wants you to join them on ` +
     `<b>${escapeHtml(realm.name)}</b>, at ${escapeHtml(realm.url)}.</p>` +
     `<p><a href="${escapeHtml(invite.link)}">Join ${escapeHtml(realm.name)}</a></p>` +
-    `<p>${escapeHtml(expiry)}</p>`;
+    (expiry ? `<p>${escapeHtml(expiry)}</p>` : '');
   return {
     from: { name: realm.name, address: noreplyAddress(config, realm.url) },
     to: invite.to,
+    // Replies go to the referrer, since the sender address takes none.
     replyTo: referrer.deliveryEmail,
-    subject: `${referrer.fullName} invited you to join ${realm.name}`,
+    subject: w.subject,
     text,
     html,
   };
+}
+
+/** The invitation itself. */
+export function invitationEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, invite: InvitationEmail): MailMessage {
+  return invitationMessage(config, invite, {
+    greeting: 'Hi there,',
+    lead: '',
+    subject: `${invite.referrer.fullName} invited you to join ${invite.realm.name}`,
+    noExpiry: 'This invitation does not expire.',
+  });
 }
 
 /**
@@ -63,31 +78,10 @@ export function invitationEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS
  * expires: the same link, from the same referrer.
  */
 export function invitationReminderEmail(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, invite: InvitationEmail): MailMessage {
-  const { referrer, realm } = invite;
-  const expiry = invite.expiresAt ? `This invitation expires on ${invite.expiresAt.toUTCString()}.` : '';
-  const text = [
-    'Hi again,',
-    '',
-    `This is a friendly reminder that ${referrer.fullName} (${referrer.deliveryEmail}) wants you to join them on ${realm.name}, at ${realm.url}.`,
-    '',
-    'To get started, visit the link below:',
-    `    ${invite.link}`,
-    '',
-    expiry,
-    '',
-  ].join('\n');
-  const html =
-    `<p>Hi again,</p>` +
-    `<p>This is a friendly reminder that ${escapeHtml(referrer.fullName)} (${escapeHtml(referrer.deliveryEmail)}) wants you ` +
-    `to join them on <b>${escapeHtml(realm.name)}</b>, at ${escapeHtml(realm.url)}.</p>` +
-    `<p><a href="${escapeHtml(invite.link)}">Join ${escapeHtml(realm.name)}</a></p>` +
-    (expiry ? `<p>${escapeHtml(expiry)}</p>` : '');
-  return {
-    from: { name: realm.name, address: noreplyAddress(config, realm.url) },
-    to: invite.to,
-    replyTo: referrer.deliveryEmail,
-    subject: `Reminder: Join ${referrer.fullName} at ${realm.name}`,
-    text,
-    html,
-  };
+  return invitationMessage(config, invite, {
+    greeting: 'Hi again,',
+    lead: 'This is a friendly reminder that ',
+    subject: `Reminder: Join ${invite.referrer.fullName} at ${invite.realm.name}`,
+    noExpiry: '',
+  });
 }
