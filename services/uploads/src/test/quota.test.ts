@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { filesUnder, startHarness, startS3, type Harness, type S3Server } from './support';
+import { filesUnder, startHarnessOn, type Harness } from './support';
 
 // The realm's upload quota on both ways of uploading and both backends. The quota is set in
 // GiB, so the realm's existing use is an attachment row nearly that large (its bytes are never
@@ -10,16 +10,11 @@ const QUOTA_ERROR = { result: 'error', code: 'REALM_UPLOAD_QUOTA', msg: "Upload 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe.each(['local', 's3'])('upload quota on %s storage', (backend) => {
-  let s3: S3Server | undefined;
   let h: Harness;
   beforeAll(async () => {
-    s3 = backend === 's3' ? await startS3() : undefined;
-    h = await startHarness(s3?.env ?? {});
+    h = await startHarnessOn(backend);
   });
-  afterAll(async () => {
-    await h.close();
-    await s3?.close();
-  });
+  afterAll(() => h.close());
 
   const api = () => request(h.uploads.url);
   const attachments = () => h.env.db.attachment.count({ where: { realmId: h.realm.realmId } });

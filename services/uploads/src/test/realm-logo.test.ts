@@ -1,23 +1,18 @@
 import sharp from 'sharp';
 import request from 'supertest';
 import { realmLogoSource, realmLogoUrl, DEFAULT_REALM_LOGO_URL } from '@chat/wire';
-import { eventually, startHarness, startS3, streamEvents, type Harness, type S3Server } from './support';
+import { eventually, startHarnessOn, streamEvents, type Harness } from './support';
 
 // The day and night logos on both backends: who may change them, what is stored and served,
 // what the realm hears, and that the row register reads gives the same URLs as the events.
 const wide = () => sharp({ create: { width: 1600, height: 400, channels: 4, background: '#3366cc' } }).png().toBuffer();
 
 describe.each(['local', 's3'])('realm logo on %s storage', (backend) => {
-  let s3: S3Server | undefined;
   let h: Harness;
   beforeAll(async () => {
-    s3 = backend === 's3' ? await startS3() : undefined;
-    h = await startHarness(s3?.env ?? {});
+    h = await startHarnessOn(backend);
   });
-  afterAll(async () => {
-    await h.close();
-    await s3?.close();
-  });
+  afterAll(() => h.close());
 
   const api = () => request(h.uploads.url);
   const realmRow = () => h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });

@@ -190,3 +190,16 @@ export async function startS3(bucket = 'chat-uploads'): Promise<S3Server> {
     },
   };
 }
+
+/** startHarness on local disk or, for 's3', against its own S3 server, closed with the harness. */
+export async function startHarnessOn(backend: string, overrides: Record<string, string> = {}): Promise<Harness> {
+  const s3 = backend === 's3' ? await startS3() : undefined;
+  const h = await startHarness({ ...(s3?.env ?? {}), ...overrides });
+  return {
+    ...h,
+    async close() {
+      await h.close();
+      await s3?.close();
+    },
+  };
+}
