@@ -25,6 +25,28 @@ export interface PresenceRow {
   lastUpdateId: number;
 }
 
+/** The SELECT list that reads a PresenceRow from `user_presence p JOIN users u`. */
+export const PRESENCE_ROW_COLUMNS = `p.user_id AS "userId", u.email AS "email",
+  floor(extract(epoch FROM u.date_joined AT TIME ZONE 'UTC'))::int8 AS "dateJoined",
+  floor(extract(epoch FROM p.last_active_time AT TIME ZONE 'UTC'))::int8 AS "activeAt",
+  floor(extract(epoch FROM p.last_connected_time AT TIME ZONE 'UTC'))::int8 AS "connectedAt",
+  p.last_update_id AS "lastUpdateId"`;
+
+export type RawPresenceRow = { [K in keyof PresenceRow]: PresenceRow[K] | bigint | null };
+
+/** pg hands int8 back as bigint; presence ids and times fit a double exactly. */
+export function presenceRowOf(r: RawPresenceRow): PresenceRow {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    userId: Number(r.userId),
+    email: String(r.email),
+    dateJoined: Number(r.dateJoined),
+    activeAt: n(r.activeAt),
+    connectedAt: n(r.connectedAt),
+    lastUpdateId: Number(r.lastUpdateId),
+  };
+}
+
 /**
  * Never-reported times read as the join date (clients of this API always get numbers), but
  * never-active is never later than the last connection: someone who joined a minute ago and

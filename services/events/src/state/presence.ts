@@ -4,34 +4,21 @@
  * email), limited to presence_history_limit_days (default 14) and to the people the viewer may
  * access. The users service writes this table; both take the formats from @chat/wire.
  */
-import { ROLE } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { accessibleUserIds } from '@chat/realm';
-import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow as Row } from '@chat/wire';
+import { legacyPresence, modernPresence, PRESENCE_ROW_COLUMNS, PRESENCE_TIMES, presenceRowOf, type PresenceRow as Row, type RawPresenceRow } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
 async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: number): Promise<Row[]> {
-  const raw = await db.$queryRawUnsafe<Array<Record<keyof Row, unknown>>>(
-    `SELECT p.user_id AS "userId", u.email,
-            floor(extract(epoch FROM u.date_joined AT TIME ZONE 'UTC'))::int8 AS "dateJoined",
-            floor(extract(epoch FROM p.last_active_time AT TIME ZONE 'UTC'))::int8 AS "activeAt",
-            floor(extract(epoch FROM p.last_connected_time AT TIME ZONE 'UTC'))::int8 AS "connectedAt",
-            p.last_update_id AS "lastUpdateId"
+  const raw = await db.$queryRawUnsafe<RawPresenceRow[]>(
+    `SELECT ${PRESENCE_ROW_COLUMNS}
        FROM user_presence p JOIN users u ON u.id = p.user_id
       WHERE p.realm_id = $1 AND u.is_active AND NOT u.is_bot
         AND p.last_connected_time >= to_timestamp($2::float8 / 1000) AT TIME ZONE 'UTC'`,
     opts.realm.id,
     Date.now() - days * 86_400_000,
   );
-  const n = (v: unknown) => (v === null ? null : Number(v));
-  const rows: Row[] = raw.map((r) => ({
-    userId: Number(r.userId),
-    email: String(r.email),
-    dateJoined: Number(r.dateJoined),
-    activeAt: n(r.activeAt),
-    connectedAt: n(r.connectedAt),
-    lastUpdateId: Number(r.lastUpdateId),
-  }));
+  const rows = raw.map(presenceRowOf);
   const role = opts.identity.role;
   const allowed = role === undefined ? null : await accessibleUserIds(db, opts.realm.id, { id: viewerId, role });
   return allowed ? rows.filter((r) => allowed.has(r.userId)) : rows;

@@ -18,11 +18,10 @@ import {
   PRESENCE,
   readRealmPresence,
   realmPresenceDisabled,
-  ROW_COLUMNS,
-  toRow,
   type PresenceRow,
   type RealmPresence,
 } from '../lib/presence';
+import { PRESENCE_ROW_COLUMNS, presenceRowOf, type RawPresenceRow } from '@chat/wire';
 import type { Actor } from './actor';
 import { accessUserByEmail } from './read-users';
 
@@ -86,7 +85,7 @@ interface Owner {
 type Written = { activeAt: bigint | null; connectedAt: bigint | null; lastUpdateId: bigint };
 
 function rowOf(owner: Owner, w: Written): PresenceRow {
-  return toRow({ userId: owner.id, email: owner.email, dateJoined: Math.floor(owner.dateJoined.getTime() / 1000), ...w });
+  return presenceRowOf({ userId: owner.id, email: owner.email, dateJoined: Math.floor(owner.dateJoined.getTime() / 1000), ...w });
 }
 
 /**
@@ -197,12 +196,12 @@ export async function getUserPresence(services: Services, actor: Actor, idOrEmai
   if (!target || !target.isActive) throw errors.badRequest('No such user');
   if (target.isBot) throw errors.badRequest('Presence is not supported for bot users.');
   if (!(await canAccessUser(db, actor.realmId, actor, target))) throw errors.insufficientPermission();
-  const [raw] = await db.$queryRawUnsafe<Parameters<typeof toRow>[0][]>(
-    `SELECT ${ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`,
+  const [raw] = await db.$queryRawUnsafe<RawPresenceRow[]>(
+    `SELECT ${PRESENCE_ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`,
     target.id,
   );
   if (!raw) throw errors.badRequest(`No presence data for ${idOrEmail}`);
-  const row = toRow(raw);
+  const row = presenceRowOf(raw);
   if (slim) return { presence: modernPresence(row) };
   // Without client names; the aggregate says "offline" once the data is too old to mean online.
   const { website, aggregated } = legacyPresence(row);

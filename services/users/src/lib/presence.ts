@@ -5,7 +5,7 @@
  */
 import type { Db, Tx } from '@chat/db';
 import { accessibleUserIds } from '@chat/realm';
-import { legacyPresence, modernPresence, PRESENCE_TIMES, type PresenceRow } from '@chat/wire';
+import { legacyPresence, modernPresence, PRESENCE_ROW_COLUMNS, PRESENCE_TIMES, presenceRowOf, type PresenceRow, type RawPresenceRow } from '@chat/wire';
 
 export { legacyClientEntry, legacyPresence, modernPresence, type PresenceRow } from '@chat/wire';
 
@@ -28,27 +28,6 @@ export const BECAME_ONLINE_AFTER_SECS = PRESENCE.offlineThresholdSecs - PRESENCE
 
 export function realmPresenceDisabled(settings: unknown): boolean {
   return (settings as Record<string, unknown> | null)?.presence_disabled === true;
-}
-
-export const ROW_COLUMNS = `p.user_id AS "userId", u.email AS "email",
-  floor(extract(epoch FROM u.date_joined AT TIME ZONE 'UTC'))::int8 AS "dateJoined",
-  floor(extract(epoch FROM p.last_active_time AT TIME ZONE 'UTC'))::int8 AS "activeAt",
-  floor(extract(epoch FROM p.last_connected_time AT TIME ZONE 'UTC'))::int8 AS "connectedAt",
-  p.last_update_id AS "lastUpdateId"`;
-
-type RawRow = { [K in keyof PresenceRow]: PresenceRow[K] | bigint | null };
-
-/** pg hands int8 back as bigint; presence ids and times fit a double exactly. */
-export function toRow(r: RawRow): PresenceRow {
-  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    userId: Number(r.userId),
-    email: String(r.email),
-    dateJoined: Number(r.dateJoined),
-    activeAt: n(r.activeAt),
-    connectedAt: n(r.connectedAt),
-    lastUpdateId: Number(r.lastUpdateId),
-  };
 }
 
 export interface RealmPresenceQuery {
@@ -89,11 +68,11 @@ export async function readRealmPresence(db: Reader, q: RealmPresenceQuery): Prom
       args.push(Date.now() - days * 86_400_000);
       conditions.push(`p.last_connected_time >= to_timestamp($${args.length}::float8 / 1000) AT TIME ZONE 'UTC'`);
     }
-    const raw = await db.$queryRawUnsafe<RawRow[]>(
-      `SELECT ${ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE ${conditions.join(' AND ')}`,
+    const raw = await db.$queryRawUnsafe<RawPresenceRow[]>(
+      `SELECT ${PRESENCE_ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE ${conditions.join(' AND ')}`,
       ...args,
     );
-    rows = raw.map(toRow);
+    rows = raw.map(presenceRowOf);
     const allowed = await accessibleUserIds(db, q.realmId, q.viewer);
     if (allowed) rows = rows.filter((r) => allowed.has(r.userId));
   }
