@@ -12,8 +12,9 @@ let denmark: number;
 
 type Body = Record<string, any>;
 
-function call(method: string, path: string, user: SeededUser | null, params: Record<string, unknown> = {}, multipart = false): Promise<{ status: number; body: Body }> {
+function call(method: string, path: string, user: SeededUser | null, params: Record<string, unknown> = {}, multipart = false, userAgent?: string): Promise<{ status: number; body: Body }> {
   const headers: Record<string, string> = {};
+  if (userAgent) headers['user-agent'] = userAgent;
   if (user) headers.authorization = `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
   const encoded = Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as [string, string]);
   let url = `${cluster.url}/api/v1${path}`;
@@ -125,5 +126,30 @@ describe('event queues', () => {
     const res = await call('GET', '/events', realm.member, { queue_id: '1:nope', last_event_id: -1 });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
+  });
+});
+
+describe('the family dialect', () => {
+  const TERMINAL = 'ZulipTerminal/0.7.0 Linux';
+
+  it('names the extra emoji zulip_extra_emoji for the family\'s clients and svc_extra_emoji for others', async () => {
+    const q = await call('POST', '/register', realm.member2, { event_types: ['reaction'] });
+    const sent = await call('POST', '/messages', realm.member, { type: 'stream', to: 'Denmark', topic: 'dialect', content: 'react' });
+    const id = sent.body.id;
+    // Input in either dialect is accepted.
+    const added = await call('POST', `/messages/${id}/reactions`, realm.member, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }, false, TERMINAL);
+    expect(added.body).toMatchObject({ result: 'success' });
+    const typeIn = (b: Body) => b.message.reactions.map((r: Body) => r.reaction_type);
+    expect(typeIn((await call('GET', `/messages/${id}`, realm.member2, {}, false, TERMINAL)).body)).toEqual(['zulip_extra_emoji']);
+    expect(typeIn((await call('GET', `/messages/${id}`, realm.member2)).body)).toEqual(['svc_extra_emoji']);
+    const poll = (ua?: string) => call('GET', '/events', realm.member2, { queue_id: q.body.queue_id, last_event_id: -1, dont_block: true }, false, ua);
+    const reactionType = (b: Body) => b.events?.find((e: Body) => e.type === 'reaction')?.reaction_type;
+    let family: Body = {};
+    for (let i = 0; i < 50 && !reactionType(family); i++) {
+      family = (await poll(TERMINAL)).body;
+      if (!reactionType(family)) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reactionType(family)).toBe('zulip_extra_emoji');
+    expect(reactionType((await poll()).body)).toBe('svc_extra_emoji');
   });
 });

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './constants';
 export * from './identity';
 export * from './routes';
+export * from './dialect';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { errors, type Identity } from '@chat/contracts';
+import { errors, inClientDialect, type Identity } from '@chat/contracts';
 import { Params } from './params';
 
 export interface AuthedIdentity extends Identity {
@@ -51,5 +51,7 @@ export function endpoint(
 export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length) body.ignored_parameters_unsupported = ignored;
-  res.status(200).json(body);
+  // Serialised here rather than by res.json so the text can follow the client's dialect.
+  const text = inClientDialect(JSON.stringify(body), res.req?.header('user-agent'));
+  res.status(200).type('application/json').send(text);
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
-import { ApiError, errors, type Identity } from '@chat/contracts';
+import { ApiError, errors, inClientDialect, type Identity } from '@chat/contracts';
 import { Params, sendSuccess, signIdentity } from '@chat/kit';
 import type { QueueStore, QueueWaiter } from '@chat/queues';
 import type { AuthUser } from './auth';
@@ -22,6 +22,8 @@ interface Poll {
   userId: number;
   lastEventId: number | undefined;
   ignored: string[];
+  /** The client's User-Agent: the family's apps get the family's names (ADR 0005). */
+  userAgent: string | undefined;
   /** When an empty wait turns into a heartbeat. */
   deadline: number;
   /** Ends the current hold without answering (the client went away). */
@@ -44,6 +46,7 @@ export async function serveGetEvents(
   identity: Identity,
   query: URLSearchParams,
   res: ServerResponse,
+  userAgent: string | undefined,
   fail: (err: unknown) => void,
 ): Promise<void> {
   let queueId = p.str('queue_id');
@@ -57,7 +60,7 @@ export async function serveGetEvents(
     p.accept(...query.keys());
   }
   const poll: Poll = {
-    deps, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(),
+    deps, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(), userAgent,
     // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
     // restart, do not all come back in the same instant.
     deadline: Date.now() + deps.heartbeatMs * (0.9 + Math.random() * 0.2),
@@ -110,7 +113,10 @@ function sendEvents(poll: Poll, events: string[]): void {
   const { res } = poll;
   if (poll.gone || res.headersSent) return;
   const extra = poll.ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(poll.ignored)}` : '';
-  const body = `{"result":"success","msg":"","events":[${events.join(',')}],"queue_id":${JSON.stringify(poll.queueId)}${extra}}`;
+  const body = inClientDialect(
+    `{"result":"success","msg":"","events":[${events.join(',')}],"queue_id":${JSON.stringify(poll.queueId)}${extra}}`,
+    poll.userAgent,
+  );
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

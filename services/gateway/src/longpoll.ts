@@ -47,7 +47,7 @@ export function longPollInterceptor(deps: {
         realmId: authed.realm.id, realmUrl: authed.realm.url,
         userId: user.userId, email: user.email, role: user.role, isBot: user.isBot,
       };
-      await serveGetEvents(deps.events, new Params(Object.fromEntries(query)), user, identity, query, res, fail);
+      await serveGetEvents(deps.events, new Params(Object.fromEntries(query)), user, identity, query, res, req.headers['user-agent'], fail);
     })().catch(fail);
     return true;
   };
