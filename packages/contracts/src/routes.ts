@@ -35,6 +35,14 @@ export interface RouteRule {
 const id = '\\d+';
 const r = (re: string) => new RegExp(`^${re}/?$`);
 
+/** Path of the emoji data file that `server_emoji_data_url` points to (the family's path). */
+export const SERVER_EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
+
+/** `server_emoji_data_url` of a realm, as `POST /register` reports it. */
+export function serverEmojiDataUrl(realmUrl: string): string {
+  return new URL(SERVER_EMOJI_DATA_PATH, realmUrl).href;
+}
+
 /** Routes under /api/v1. */
 export const API_ROUTES: readonly RouteRule[] = [
   // Unauthenticated entry points.
@@ -99,6 +107,9 @@ export const API_ROUTES: readonly RouteRule[] = [
 
 /** Routes outside /api/v1: served files and invitation sign-up pages. */
 export const FILE_ROUTES: readonly RouteRule[] = [
+  // The Unicode emoji names mobile clients download (server_emoji_data_url): the gateway serves
+  // it itself, to anyone, as the family's servers serve it among their static files.
+  { pattern: new RegExp(`^${SERVER_EMOJI_DATA_PATH.replace(/[.]/g, '\\.')}$`), service: 'gateway', auth: 'none' },
   { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },

@@ -11,6 +11,7 @@ import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import { Forwarder } from './proxy';
 import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
+import { StaticFiles } from './static-files';
 
 const API_PREFIX = '/api/v1';
 
@@ -50,11 +51,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   };
   const serveDeleteEvents = deleteEvents(eventDeps);
   const parseBody = bodyParsers({});
+  const staticFiles = new StaticFiles();
 
   const dispatch = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const rule = routeOf(req);
       if (!rule) throw errors.notFound();
+      // The gateway's own files are the same for every realm: no realm, no identity.
+      if (rule.service === 'gateway' && staticFiles.has(req.path)) return staticFiles.serve(req, res);
       const authed = req as AuthedRequest;
       authed.realm = await realms.resolve(req.headers.host);
       if (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization)) {

@@ -1,4 +1,4 @@
-import { resolveApiRoute, resolveFileRoute, errors, ApiError, flagBit, flagNames } from '..';
+import { resolveApiRoute, resolveFileRoute, errors, ApiError, flagBit, flagNames, SERVER_EMOJI_DATA_PATH, serverEmojiDataUrl } from '..';
 
 // Every endpoint path the API spec names, with the service that must own it.
 const SPEC_PATHS: Array<[string, string, string]> = [
@@ -55,6 +55,14 @@ describe('route ownership', () => {
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
     expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+  });
+  it('has the gateway serve the emoji data file to anyone, at the family\'s path', () => {
+    expect(SERVER_EMOJI_DATA_PATH).toBe('/static/generated/emoji/emoji_api.json');
+    expect(resolveFileRoute(SERVER_EMOJI_DATA_PATH)).toMatchObject({ service: 'gateway', auth: 'none' });
+    expect(resolveFileRoute('/static/generated/emoji/emoji_apixjson')).toBeUndefined();
+    expect(resolveFileRoute('/static/generated/emoji/other.json')).toBeUndefined();
+    expect(serverEmojiDataUrl('https://chat.example.com')).toBe('https://chat.example.com/static/generated/emoji/emoji_api.json');
+    expect(serverEmojiDataUrl('https://chat.example.com/')).toBe('https://chat.example.com/static/generated/emoji/emoji_api.json');
   });
 });
 

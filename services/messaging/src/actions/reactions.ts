@@ -1,8 +1,11 @@
-/** Emoji reactions: names and codes checked against the emoji data and the realm's custom emoji. */
+/**
+ * Emoji reactions: names and codes checked against the family's emoji names (@chat/emoji) and
+ * the realm's custom emoji.
+ */
 import type { Db, Tx } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
+import { emojiCodeForName, emojiCodeSpellings, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
 import type { Actor, Deps } from '../lib/context';
-import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage, messageAudience } from './message-access';
 
@@ -39,8 +42,8 @@ async function customEmoji(db: Db | Tx, realmId: number, where: { name?: string;
 async function resolveByName(db: Db | Tx, realmId: number, name: string): Promise<{ code: string; type: string }> {
   const custom = await customEmoji(db, realmId, { name });
   if (custom && !custom.deactivated) return { code: custom.id, type: 'realm_emoji' };
-  if (EXTRA_EMOJI.has(name)) return { code: name, type: 'svc_extra_emoji' };
-  const code = unicodeEmojiCode(name);
+  if (isExtraEmoji(name)) return { code: name, type: 'svc_extra_emoji' };
+  const code = emojiCodeForName(name);
   if (code) return { code, type: 'unicode_emoji' };
   throw errors.badRequest(`Emoji '${name}' does not exist`);
 }
@@ -53,11 +56,12 @@ async function checkEmoji(db: Db | Tx, realmId: number, name: string, code: stri
     if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
     if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
   } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
-    if (!EXTRA_EMOJI.has(code)) throw errors.badRequest('Invalid emoji code');
+    if (!isExtraEmoji(code)) throw errors.badRequest('Invalid emoji code');
     if (name !== code) throw errors.badRequest('Invalid emoji name.');
   } else if (type === 'unicode_emoji') {
     if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code');
-    if (unicodeEmojiCode(name) !== code) throw errors.badRequest('Invalid emoji name.');
+    // Any of the code's names (canonical or alias) will do, as on the family's server.
+    if (!emojiNameMatchesCode(name, code)) throw errors.badRequest('Invalid emoji name.');
   } else {
     throw errors.badRequest('Invalid emoji type.');
   }
@@ -81,6 +85,14 @@ async function reactionEvent(tx: Tx, actor: Actor, op: 'add' | 'remove', message
   });
 }
 
+/**
+ * The codes a stored reaction of this emoji may carry: a Unicode code with and without FE0F
+ * (clients send either; rows are written with the family's spelling), other codes as they are.
+ */
+function storedSpellings(type: string, code: string): string[] {
+  return type === 'unicode_emoji' ? emojiCodeSpellings(code) : [code];
+}
+
 export async function doAddReaction(deps: Deps, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
   if (!req.emojiName) throw errors.missingArgument('emoji_name');
   const name = req.emojiName;
@@ -91,18 +103,21 @@ export async function doAddReaction(deps: Deps, actor: Actor, messageId: number,
     if (code === undefined) ({ code, type } = { ...(await resolveByName(tx, actor.realmId, name)), ...(type ? { type } : {}) });
     type ??= 'unicode_emoji';
     if (type === 'zulip_extra_emoji') type = 'svc_extra_emoji';
-    const mine = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: code } });
+    const codes = storedSpellings(type, code);
+    if (type === 'unicode_emoji') code = familyEmojiCode(code) ?? code;
+    const mine = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: { in: codes } } });
     if (mine) throw errors.reactionAlreadyExists();
-    // Someone already reacted with this emoji: join their reaction under its name, so a
-    // renamed emoji does not split one reaction in two.
-    const existing = await tx.reaction.findFirst({ where: { messageId, reactionType: type, emojiCode: code } });
+    // Someone already reacted with this emoji: join their reaction under its name and code, so
+    // a renamed emoji or another spelling of its code does not split one reaction in two.
+    const existing = await tx.reaction.findFirst({ where: { messageId, reactionType: type, emojiCode: { in: codes } } });
     const emojiName = existing?.emojiName ?? name;
-    if (!existing) await checkEmoji(tx, actor.realmId, emojiName, code, type);
+    const emojiCode = existing?.emojiCode ?? code;
+    if (!existing) await checkEmoji(tx, actor.realmId, emojiName, emojiCode, type);
     if (!userMessage) {
       await tx.userMessage.create({ data: { userId: actor.userId, messageId, flags: flagBit('read') | flagBit('historical') } });
     }
-    await tx.reaction.create({ data: { messageId, userId: actor.userId, emojiName, emojiCode: code, reactionType: type } });
-    await reactionEvent(tx, actor, 'add', messageId, message.streamId, { name: emojiName, code, type });
+    await tx.reaction.create({ data: { messageId, userId: actor.userId, emojiName, emojiCode, reactionType: type } });
+    await reactionEvent(tx, actor, 'add', messageId, message.streamId, { name: emojiName, code: emojiCode, type });
   });
 }
 
@@ -121,9 +136,9 @@ export async function doRemoveReaction(deps: Deps, actor: Actor, messageId: numb
       if (code === undefined) throw errors.badRequest('Invalid emoji code');
     }
     type ??= 'unicode_emoji';
-    const reaction = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: code } });
+    const reaction = await tx.reaction.findFirst({ where: { messageId, userId: actor.userId, reactionType: type, emojiCode: { in: storedSpellings(type, code) } } });
     if (!reaction) throw errors.reactionDoesNotExist();
     await tx.reaction.delete({ where: { id: reaction.id } });
-    await reactionEvent(tx, actor, 'remove', messageId, message.streamId, { name: reaction.emojiName, code, type });
+    await reactionEvent(tx, actor, 'remove', messageId, message.streamId, { name: reaction.emojiName, code: reaction.emojiCode, type });
   });
 }

@@ -62,6 +62,16 @@ describe('markdown dialect', () => {
     expect(renderMarkdown('a:notanemoji: 10:30:00', ctx()).html).toBe('<p>a:notanemoji: 10:30:00</p>');
   });
 
+  it("uses the family's names: by any name or alias, typed emoji by canonical name and the family's code", () => {
+    const span = (name: string, code: string) =>
+      `<span aria-label="${name.replace(/_/g, ' ')}" class="emoji emoji-${code}" role="img" title="${name.replace(/_/g, ' ')}">:${name}:</span>`;
+    expect(renderMarkdown(':smile: :thumbs_up: :big_smile: 🙂 😄 🕵️‍♂️ ❤️', ctx()).html).toBe(
+      `<p>${span('smile', '1f642')} ${span('thumbs_up', '1f44d')} ${span('big_smile', '1f604')} ${span('smile', '1f642')} ` +
+        `${span('big_smile', '1f604')} ${span('man_detective', '1f575-fe0f-200d-2642-fe0f')} ${span('heart', '2764')}</p>`,
+    );
+    expect(renderMarkdown(':ココ: x:smile: :smile:y', ctx()).html).toBe(`<p>${span('ココ', '1f201')} x:smile: :smile:y</p>`);
+  });
+
   it('highlights fenced code and renders quotes, spoilers and math', () => {
     expect(renderMarkdown('```python\nx = 1\n```', ctx()).html).toMatch(/^<div class="codehilite" data-code-language="Python"><pre><span><\/span><code>x = <span class="hljs-number">1<\/span>\n<\/code><\/pre><\/div>$/);
     expect(renderMarkdown('```quote\nwise words\n```', ctx()).html).toBe('<blockquote>\n<p>wise words</p>\n</blockquote>');

@@ -1,10 +1,10 @@
 import { recordEvent } from '@chat/bus';
 import { errors, LIMITS, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { emojiCodeForName, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
 import { userStatusObject } from '@chat/wire';
 import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
-import { EXTRA_EMOJI, isUnicodeEmojiCode, unicodeEmojiCode } from '../lib/emoji';
 import type { Actor } from './actor';
 import { accessUserById, checkCanAccessUser } from './read-users';
 
@@ -37,8 +37,8 @@ async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<
   if (code === undefined || type === undefined) {
     const custom = await tx.realmEmoji.findFirst({ where: { realmId, name, deactivated: false } });
     if (custom) [code, type] = [String(custom.id), 'realm_emoji'];
-    else if (EXTRA_EMOJI.includes(name)) [code, type] = [name, 'svc_extra_emoji'];
-    else if (unicodeEmojiCode(name)) [code, type] = [unicodeEmojiCode(name)!, 'unicode_emoji'];
+    else if (isExtraEmoji(name)) [code, type] = [name, 'svc_extra_emoji'];
+    else if (emojiCodeForName(name)) [code, type] = [emojiCodeForName(name)!, 'unicode_emoji'];
     else throw errors.badRequest(`Emoji '${name}' does not exist`);
   }
   if (type === 'realm_emoji') {
@@ -47,11 +47,13 @@ async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<
     if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
     if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
   } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
-    if (!EXTRA_EMOJI.includes(code)) throw errors.badRequest('Invalid emoji code.');
+    if (!isExtraEmoji(code)) throw errors.badRequest('Invalid emoji code.');
     if (name !== code) throw errors.badRequest('Invalid emoji name.');
   } else if (type === 'unicode_emoji') {
     if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code.');
-    if (unicodeEmojiCode(name) !== code) throw errors.badRequest('Invalid emoji name.');
+    // Any of the code's names will do; the status keeps the family's spelling of the code.
+    if (!emojiNameMatchesCode(name, code)) throw errors.badRequest('Invalid emoji name.');
+    code = familyEmojiCode(code)!;
   } else {
     throw errors.badRequest('Invalid emoji type.');
   }

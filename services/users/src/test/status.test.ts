@@ -40,6 +40,30 @@ describe('POST /users/me/status', () => {
     }
   });
 
+  it("takes any of the family's names for an emoji, and its code with or without FE0F", async () => {
+    const me = h.as(h.realm.member);
+    expect((await me.post('/users/me/status').send({ emoji_name: 'thumbs_up' })).body.result).toBe('success');
+    expect((await me.get('/users/me/status')).body.status).toMatchObject({ emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
+    expect((await me.post('/users/me/status').send({ emoji_name: 'like', emoji_code: '1f44d', reaction_type: 'unicode_emoji' })).body.result).toBe('success');
+    expect((await me.get('/users/me/status')).body.status).toMatchObject({ emoji_name: 'like', emoji_code: '1f44d' });
+    expect((await me.post('/users/me/status').send({ emoji_name: 'smile' })).body.result).toBe('success');
+    expect((await me.get('/users/me/status')).body.status).toMatchObject({ emoji_name: 'smile', emoji_code: '1f642' });
+    const before = await h.lastEventId();
+    const bare = { emoji_name: 'woman_detective', emoji_code: '1f575-200d-2640', reaction_type: 'unicode_emoji' };
+    expect((await me.post('/users/me/status').send(bare)).body.result).toBe('success');
+    const [event] = await h.eventsSince(before);
+    expect(event!.event).toMatchObject({ type: 'user_status', emoji_name: 'woman_detective', emoji_code: '1f575-fe0f-200d-2640-fe0f' });
+    expect((await me.get('/users/me/status')).body.status).toMatchObject({ emoji_code: '1f575-fe0f-200d-2640-fe0f' });
+    for (const [body, msg] of [
+      [{ emoji_name: 'thumbs_up', emoji_code: '1f44e', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
+      [{ emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
+      [{ emoji_name: 'thumbs_up', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
+      [{ emoji_name: 'thumbsup' }, "Emoji 'thumbsup' does not exist"],
+    ] as Array<[Record<string, string>, string]>) {
+      expect([body, (await me.post('/users/me/status').send(body)).body]).toEqual([body, { result: 'error', code: 'BAD_REQUEST', msg }]);
+    }
+  });
+
   it('counts the 60-character limit in code points', async () => {
     const text = '🙂'.repeat(60);
     expect((await h.as(h.realm.member).post('/users/me/status').send({ status_text: text })).body.result).toBe('success');
