@@ -62,6 +62,8 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/users/me/avatar'), service: 'uploads', auth: 'required' },
   { pattern: r('/realm/(icon|logo)'), service: 'uploads', auth: 'required' },
   { pattern: r('/realm/emoji(/.*)?'), service: 'uploads', auth: 'required' },
+  // A Welcome Bot message: sent by the service that sends the onboarding messages.
+  { pattern: r('/realm/test_welcome_bot_custom_message'), service: 'messaging', auth: 'required' },
   { pattern: r(`/avatar/[^/]+(/medium)?`), service: 'uploads', auth: 'required' },
 
   // Messaging: channels, subscriptions, topics, messages, flags, reactions, drafts, typing.

@@ -42,7 +42,7 @@ const SPEC_PATHS: Array<[string, string, string]> = [
   ['GET', '/user_groups/5/members/9', 'users'],
   ['GET', '/bots/9/api_key', 'users'],
   ['PATCH', '/settings/notifications', 'users'],
-  ['POST', '/realm/test_welcome_bot_custom_message', 'users'],
+  ['POST', '/realm/test_welcome_bot_custom_message', 'messaging'],
   ['POST', '/user_uploads', 'uploads'],
   ['POST', '/tus', 'uploads'],
   ['GET', '/avatar/9', 'uploads'],
