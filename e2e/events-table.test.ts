@@ -202,7 +202,7 @@ describe('changes to people reach those who can access them', () => {
       const tz = await t.after(() => t.ok('PATCH', '/settings', 'member2', { timezone: 'Asia/Nicosia' }));
       t.expectTo(tz, NOT('guest'), (e) => e.type === 'realm_user' && e.person?.user_id === t.idOf('member2'));
       let newcomer = 0;
-      const created = await t.after(async () => (newcomer = (await t.ok('POST', '/users', 'admin', { email: 'laertes@chat.test', password: 'swordplay', full_name: 'Laertes' })).user_id));
+      const created = await t.after(async () => (newcomer = (await t.ok('POST', '/users', 'admin', { email: 'laertes@chat.test', password: 'poisoned-rapier-at-dawn', full_name: 'Laertes' })).user_id));
       const person = t.expectTo(created, NOT('guest'), isType('realm_user', 'add')).member.person;
       // Group membership goes to everyone, as in the API family.
       expect(t.expectTo(created, EVERYONE, isType('user_group', 'add_members')).guest.user_ids).toEqual([newcomer]);

@@ -59,6 +59,7 @@ export const API_ROUTES: readonly RouteRule[] = [
   // Push devices.
   { pattern: r('/mobile_push(/.*)?'), service: 'push', auth: 'required' },
   { pattern: r('/register_client_device'), service: 'push', auth: 'required' },
+  { pattern: r('/remove_client_device'), service: 'push', auth: 'required' },
   { pattern: r('/users/me/apns_device_token'), service: 'push', auth: 'required' },
   { pattern: r('/users/me/android_gcm_reg_id'), service: 'push', auth: 'required' },
 
@@ -69,6 +70,8 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/users/me/avatar'), service: 'uploads', auth: 'required' },
   { pattern: r('/realm/(icon|logo)'), service: 'uploads', auth: 'required' },
   { pattern: r('/realm/emoji(/.*)?'), service: 'uploads', auth: 'required' },
+  // A Welcome Bot message: sent by the service that sends the onboarding messages.
+  { pattern: r('/realm/test_welcome_bot_custom_message'), service: 'messaging', auth: 'required' },
   { pattern: r(`/avatar/[^/]+(/medium)?`), service: 'uploads', auth: 'required' },
 
   // Messaging: channels, subscriptions, topics, messages, flags, reactions, drafts, typing.
@@ -103,6 +106,7 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/saved_snippets(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/user_groups(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/export/realm(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/calls/(zoom|bigbluebutton)/create'), service: 'users', auth: 'required' },
 ];
 
 /** Routes outside /api/v1: served files and invitation sign-up pages. */
@@ -114,6 +118,9 @@ export const FILE_ROUTES: readonly RouteRule[] = [
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/join\/[^/]+\/?$/, service: 'users', auth: 'none' },
+  // Video-call browser flows; the provider's callback and deauthorization carry no credentials.
+  { pattern: /^\/calls\/zoom\/deauthorize\/?$/, service: 'users', auth: 'none' },
+  { pattern: /^\/calls\/(zoom\/(register|complete)|bigbluebutton\/join)\/?$/, service: 'users', auth: 'optional' },
 ];
 
 export function resolveApiRoute(subpath: string, method: string): RouteRule | undefined {

@@ -60,6 +60,12 @@ export const configSchema = baseConfigSchema
     INVITE_REMINDER_BEFORE_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(2 * 86_400),
     /** Invitations valid for less than this (or forever) get no reminder. */
     INVITE_REMINDER_MIN_VALIDITY_SECONDS: z.coerce.number().int().min(1).default(4 * 86_400),
+
+    // BigBlueButton video calls (src/lib/bigbluebutton.ts): both or neither.
+    /** The server's API root, e.g. https://bbb.example.com/bigbluebutton/ (api/create is appended). */
+    BIG_BLUE_BUTTON_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+    /** The shared secret that signs API calls (bbb-conf --secret). */
+    BIG_BLUE_BUTTON_SECRET: z.string().default(''),
   })
   .superRefine((c, ctx) => {
     if (c.EMAIL_USE_TLS === 'true' && c.EMAIL_USE_SSL) {
@@ -67,6 +73,9 @@ export const configSchema = baseConfigSchema
     }
     if (Boolean(c.EMAIL_HOST_USER) !== Boolean(c.EMAIL_HOST_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: ['EMAIL_HOST_PASSWORD'], message: 'EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together' });
+    }
+    if (Boolean(c.BIG_BLUE_BUTTON_URL) !== Boolean(c.BIG_BLUE_BUTTON_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['BIG_BLUE_BUTTON_SECRET'], message: 'BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET go together' });
     }
     if (c.INVITE_REMINDER_BEFORE_EXPIRY_SECONDS >= c.INVITE_REMINDER_MIN_VALIDITY_SECONDS) {
       // Otherwise a reminder could be due before the invitation was even sent.

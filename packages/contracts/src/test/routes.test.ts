@@ -35,6 +35,14 @@ const SPEC_PATHS: Array<[string, string, string]> = [
   ['POST', '/mobile_push/e2ee/test_notification', 'push'],
   ['POST', '/mobile_push/test_notification', 'push'],
   ['POST', '/users/me/apns_device_token', 'push'],
+  ['POST', '/remove_client_device', 'push'],
+  ['POST', '/calls/zoom/create', 'users'],
+  ['GET', '/calls/bigbluebutton/create', 'users'],
+  ['GET', '/user_groups/5/subgroups', 'users'],
+  ['GET', '/user_groups/5/members/9', 'users'],
+  ['GET', '/bots/9/api_key', 'users'],
+  ['PATCH', '/settings/notifications', 'users'],
+  ['POST', '/realm/test_welcome_bot_custom_message', 'messaging'],
   ['POST', '/user_uploads', 'uploads'],
   ['POST', '/tus', 'uploads'],
   ['GET', '/avatar/9', 'uploads'],
@@ -55,6 +63,8 @@ describe('route ownership', () => {
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
     expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+    expect(resolveFileRoute('/calls/bigbluebutton/join')?.service).toBe('users');
+    expect(resolveFileRoute('/calls/zoom/deauthorize')?.auth).toBe('none');
   });
   it('has the gateway serve the emoji data file to anyone, at the family\'s path', () => {
     expect(SERVER_EMOJI_DATA_PATH).toBe('/static/generated/emoji/emoji_api.json');

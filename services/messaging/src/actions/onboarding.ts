@@ -13,7 +13,7 @@
  * concurrent repeat waits on the row's key and then finds it.
  */
 import type { Tx, User } from '@chat/db';
-import { flagBit, ROLE } from '@chat/contracts';
+import { errors, flagBit, LIMITS, ROLE } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import type { Actor, Deps } from '../lib/context';
 import { normalizeContent } from '../lib/text';
@@ -182,5 +182,22 @@ export async function doOnboardNewUser(deps: Pick<Deps, 'db'>, notice: NewUserNo
   await deps.db.$transaction(async (tx) => {
     const found = await load(tx);
     if (found) await sendReferrerNotice(tx, found.user, notice);
+  });
+}
+
+/**
+ * POST /realm/test_welcome_bot_custom_message: the custom welcome message, as a new user would
+ * get it with `text`, sent to the administrator asking, so they can see it before using it.
+ * Only that message (not the standard welcome), and nothing is recorded as onboarding.
+ */
+export async function doSendTestWelcomeMessage(deps: Pick<Deps, 'db'>, actor: Actor, text: string): Promise<number> {
+  if (actor.role > ROLE.ADMINISTRATOR) throw errors.mustBeAdmin();
+  if ([...text].length > LIMITS.welcomeMessageCustomTextLength) {
+    throw errors.badRequest(`welcome_message_custom_text is too long (limit: ${LIMITS.welcomeMessageCustomTextLength} characters)`);
+  }
+  if (text.length === 0) throw errors.badRequest('Message must not be empty');
+  return deps.db.$transaction(async (tx) => {
+    const bot = await welcomeBot(tx, actor);
+    return botDirectMessage(tx, bot, { id: actor.userId, email: actor.email }, actor.realmUrl, customWelcomeText(text));
   });
 }

@@ -249,3 +249,19 @@ export async function doRegisterClientDevice(services: Services, identity: Authe
     return deviceId;
   });
 }
+
+/**
+ * POST /remove_client_device: forgets one of the caller's devices and its push registration,
+ * so nothing more is sent to it; every client of the user hears `device` `remove`.
+ */
+export async function doRemoveClientDevice(services: Services, identity: AuthedIdentity, deviceId: number): Promise<void> {
+  if (identity.isBot) throw errors.botsNotAllowed();
+  const { realmId, userId } = identity;
+  if (deviceId <= 0) throw errors.invalidArgument('device_id', 'Invalid `device_id`');
+  await services.db.$transaction(async (tx) => {
+    // The unique (user, device) row decides: of two racing removals one finds nothing.
+    const removed = await tx.pushDevice.deleteMany({ where: { userId, deviceId: BigInt(deviceId) } });
+    if (removed.count === 0) throw errors.invalidArgument('device_id', 'Invalid `device_id`');
+    await recordDeviceEvent(tx, realmId, userId, { type: 'device', op: 'remove', device_id: deviceId });
+  });
+}

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { checkRegisterPushDevice, doRegisterClientDevice, doRegisterPushDevice } from '../actions/devices';
+import { checkRegisterPushDevice, doRegisterClientDevice, doRegisterPushDevice, doRemoveClientDevice } from '../actions/devices';
 
 export function deviceRoutes(router: Router, services: Services): void {
   router.post(
@@ -22,5 +22,11 @@ export function deviceRoutes(router: Router, services: Services): void {
   router.post(
     '/register_client_device',
     endpoint(async ({ identity }) => ({ device_id: await doRegisterClientDevice(services, identity) })),
+  );
+  router.post(
+    '/remove_client_device',
+    endpoint(async ({ p, identity }) => {
+      await doRemoveClientDevice(services, identity, p.reqInt('device_id'));
+    }),
   );
 }

@@ -8,6 +8,7 @@ import { forgetCachedAuth } from '../lib/auth-cache';
 import { canSeeDeliveryEmail, EMAIL_VISIBILITY, fakeEmailDomain, isValidEmail } from '../lib/emails';
 import { emailVisibilityOf } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
+import { hashPassword, isStrongPassword } from '../lib/passwords';
 import { accessBot, accessUserForAdmin, checkAdmin, isLastOwner, type Actor } from './actor';
 import { botAudience } from './api-keys';
 import { announceChannelsForRole } from './channel-visibility';
@@ -221,11 +222,14 @@ export async function doReactivateUser(services: Services, actor: Actor, userId:
 export async function doCreateUserByAdmin(
   services: Services,
   actor: Actor,
-  input: { email: string; fullName: string },
+  input: { email: string; fullName: string; password?: string },
 ): Promise<number> {
   checkAdmin(actor);
   return services.db.$transaction(async (tx) => {
     const checked = await checkNewUser(tx, { realmId: actor.realmId, email: input.email, fullName: input.fullName });
+    // Checked after the address, as the family's server does; hashed before anything is written.
+    if (input.password !== undefined && !isStrongPassword(input.password)) throw errors.badRequest('The password is too weak.');
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const user = await doCreateAnnouncedUser(tx, {
       realmId: actor.realmId,
       email: checked.email,
@@ -233,6 +237,7 @@ export async function doCreateUserByAdmin(
       role: ROLE.MEMBER,
       fakeEmailDomain: fakeEmailDomain(actor.realmUrl),
     }, actor.realmUrl);
+    if (passwordHash) await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     return user.id;
   });
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
+import { accessBot, actorOf } from '../actions/actor';
 import { doCreateBot, doRegenerateBotKey, doUpdateBot, listBots } from '../actions/bots';
 import { doDeactivateUser } from '../actions/manage-users';
 
@@ -24,6 +24,11 @@ export function botRoutes(router: Router, services: Services): void {
     endpoint(async ({ p, identity }) => {
       await doDeactivateUser(services, actorOf(identity), p.pathInt('bot_id'), { bot: true });
     }),
+  );
+  // The key as it stands, for the bot's owner or an administrator (the same rule as regenerating it).
+  router.get(
+    '/bots/:bot_id/api_key',
+    endpoint(async ({ p, identity }) => ({ api_key: (await accessBot(services.db, actorOf(identity), p.pathInt('bot_id'))).apiKey })),
   );
   router.post(
     '/bots/:bot_id/api_key/regenerate',

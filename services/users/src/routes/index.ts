@@ -16,6 +16,7 @@ import { userGroupRoutes } from './user-groups';
 import { presenceRoutes } from './presence';
 import { mutesAndDomainsRoutes } from './mutes-domains';
 import { onboardingStepRoutes } from './onboarding-steps';
+import { callRoutes, callSiteRoutes } from './calls';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -36,9 +37,11 @@ export function apiRoutes(router: Router, services: Services): void {
   linkifierRoutes(router, services);
   realmRoutes(router, services);
   userGroupRoutes(router, services);
+  callRoutes(router, services);
 }
 
 /** Routes outside /api/v1: the invitation sign-up page. */
 export function siteRoutes(router: Router, services: Services): void {
   joinRoutes(router, services);
+  callSiteRoutes(router, services);
 }

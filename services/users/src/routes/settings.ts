@@ -14,8 +14,10 @@ function readSettings(p: Params): Record<string, boolean | number | string> {
 }
 
 export function settingsRoutes(router: Router, services: Services): void {
+  // /settings/notifications and /settings/display are the family's older paths, kept as
+  // aliases of /settings (same parameters) for the clients that still call them.
   router.patch(
-    '/settings',
+    ['/settings', '/settings/notifications', '/settings/display'],
     endpoint(async ({ p, identity }) => {
       await doUpdateOwnSettings(services, actorOf(identity), {
         settings: readSettings(p),

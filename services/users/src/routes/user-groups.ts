@@ -1,9 +1,11 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { errors } from '@chat/contracts';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
 import { listUserGroups, userGroupMembers } from '../actions/user-groups';
+import { accessIsGroupMember, accessSubgroupIds } from '../actions/user-group-queries';
 import { toSettingRequest, type SettingRequest } from '../actions/user-group-access';
 import { doCreateUserGroup, doDeactivateUserGroup, doUpdateGroupMembers, doUpdateSubgroups, doUpdateUserGroup, GROUP_SETTING_NAMES } from '../actions/user-groups-edit';
 
@@ -32,6 +34,32 @@ export function userGroupRoutes(router: Router, services: Services): void {
     endpoint(async ({ p, identity }) => ({
       members: await userGroupMembers(services, identity.realmId, p.pathInt('group_id'), p.bool('direct_member_only', false)),
     })),
+  );
+  router.get(
+    '/user_groups/:group_id/members/:user_id',
+    endpoint(async ({ p, identity }) => ({
+      is_user_group_member: await accessIsGroupMember(
+        services,
+        actorOf(identity),
+        p.pathInt('group_id'),
+        p.pathInt('user_id'),
+        p.bool('direct_member_only', false),
+      ),
+    })),
+  );
+  router.get(
+    '/user_groups/:group_id/subgroups',
+    endpoint(async ({ p, identity }) => ({
+      subgroups: await accessSubgroupIds(services, actorOf(identity), p.pathInt('group_id'), p.bool('direct_subgroup_only', false)),
+    })),
+  );
+  // The family's server removed group deletion in favour of deactivation (feature level 294)
+  // and now answers this method as one the path does not support.
+  router.delete(
+    '/user_groups/:group_id',
+    endpoint(async () => {
+      throw errors.methodNotAllowed(['PATCH']);
+    }),
   );
   router.post(
     '/user_groups/create',

@@ -54,7 +54,8 @@ export function usersRoutes(router: Router, services: Services): void {
     endpoint(async ({ p, identity }) => {
       const email = p.reqStr('email');
       const fullName = p.reqStr('full_name');
-      return { user_id: await doCreateUserByAdmin(services, actorOf(identity), { email, fullName }) };
+      const password = p.str('password');
+      return { user_id: await doCreateUserByAdmin(services, actorOf(identity), { email, fullName, password }) };
     }),
   );
   router.get('/users/me', endpoint(async ({ identity }) => getOwnProfile(services, identity)));

@@ -125,7 +125,7 @@ describe('emails_restricted_to_domains', () => {
     await add('corp.test', true).expect(200);
   });
 
-  const createUser = (email: string) => h.as(h.realm.admin).post('/users').send({ email, password: 'pw', full_name: `Person ${++n}` });
+  const createUser = (email: string) => h.as(h.realm.admin).post('/users').send({ email, password: 'tall-quiet-harbor-42', full_name: `Person ${++n}` });
   const invite = (emails: string) => h.as(h.realm.admin).post('/invites').send({ stream_ids: '[]', invitee_emails: emails });
 
   it('is not enforced while the setting is off', async () => {

@@ -17,7 +17,7 @@ async function addEvents(since: bigint) {
 it('announces a new account to everyone, delivery_email as each viewer may see it', async () => {
   await h.as(h.realm.admin).patch('/realm/user_settings_defaults').send({ email_address_visibility: '3' }).expect(200);
   const since = await h.lastEventId();
-  const res = await h.as(h.realm.admin).post('/users').send({ email: 'rosencrantz@chat.test', password: 'pipe', full_name: 'Rosencrantz' }).expect(200);
+  const res = await h.as(h.realm.admin).post('/users').send({ email: 'rosencrantz@chat.test', password: 'tall-quiet-harbor-42', full_name: 'Rosencrantz' }).expect(200);
   const events = await addEvents(since);
   const { owner, admin, moderator, member, member2, guest, bot } = h.realm;
   const seeing = events.find((e) => (e.users as number[]).includes(admin.id))!;
@@ -44,7 +44,7 @@ it('leaves out guests who may not see everyone, and announces bots to all with t
   await h.as(h.realm.owner).patch('/realm').send({ can_access_all_users_group: String(members.id) }).expect(200);
   try {
     let since = await h.lastEventId();
-    const person = await h.as(h.realm.admin).post('/users').send({ email: 'guildenstern@chat.test', password: 'pipe', full_name: 'Guildenstern' }).expect(200);
+    const person = await h.as(h.realm.admin).post('/users').send({ email: 'guildenstern@chat.test', password: 'tall-quiet-harbor-42', full_name: 'Guildenstern' }).expect(200);
     const [added, ...more] = await addEvents(since);
     expect(more).toEqual([]);
     expect(added!.users).not.toContain(h.realm.guest.id);

@@ -232,7 +232,7 @@ describe('deactivation and reactivation', () => {
 describe('POST /users', () => {
   it.each(ROLE_NAMES)('as the %s', async (name) => {
     const email = `created-${name}@chat.test`;
-    const res = await h.as(userOf(h.realm, name)).post('/users').send({ email, password: 'irrelevant', full_name: 'New Person' });
+    const res = await h.as(userOf(h.realm, name)).post('/users').send({ email, password: 'tall-quiet-harbor-42', full_name: 'New Person' });
     if (ADMINS.includes(name)) {
       expect(res.body).toMatchObject({ result: 'success', user_id: expect.any(Number) });
       const row = await h.db.user.findUniqueOrThrow({ where: { id: res.body.user_id } });

@@ -1,0 +1,76 @@
+import { errors, ROLE } from '@chat/contracts';
+import type { Services } from '../context';
+import type { Actor } from './actor';
+
+/**
+ * Questions about one group's structure: its subgroups, and whether a person is in it. Like the
+ * family's server, these are for members and above (guests and bots are refused), and a
+ * deactivated group can still be asked about.
+ */
+function checkMemberOrAdmin(actor: Actor): void {
+  if (actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (actor.isBot) throw errors.botsNotAllowed();
+}
+
+async function accessGroupForRead(services: Services, actor: Actor, groupId: number) {
+  const group = await services.db.userGroup.findFirst({ where: { id: groupId, realmId: actor.realmId }, select: { id: true } });
+  if (!group) throw errors.badRequest('Invalid user group');
+  return group;
+}
+
+/** GET /user_groups/{id}/subgroups: direct subgroups, or every group reachable below it. */
+export async function accessSubgroupIds(services: Services, actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
+  checkMemberOrAdmin(actor);
+  await accessGroupForRead(services, actor, groupId);
+  if (directOnly) {
+    const rows = await services.db.userGroupSubgroup.findMany({ where: { supergroupId: groupId }, select: { subgroupId: true } });
+    return rows.map((r) => r.subgroupId).sort((a, b) => a - b);
+  }
+  // Subgroup cycles are refused when written, but UNION (not UNION ALL) would stop one anyway.
+  const rows = await services.db.$queryRawUnsafe<Array<{ id: number }>>(
+    `WITH RECURSIVE below(id) AS (
+       SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = $1
+       UNION
+       SELECT s.subgroup_id FROM user_group_subgroups s JOIN below b ON s.supergroup_id = b.id
+     )
+     SELECT id FROM below WHERE id <> $1 ORDER BY id`,
+    groupId,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * GET /user_groups/{id}/members/{user_id}. The person is looked up as the family's server
+ * reads another user: of this realm and not a bot (`No such user`), active (`User is
+ * deactivated`).
+ */
+export async function accessIsGroupMember(
+  services: Services,
+  actor: Actor,
+  groupId: number,
+  userId: number,
+  directOnly: boolean,
+): Promise<boolean> {
+  checkMemberOrAdmin(actor);
+  await accessGroupForRead(services, actor, groupId);
+  const target = await services.db.user.findFirst({ where: { id: userId, realmId: actor.realmId }, select: { isBot: true, isActive: true } });
+  if (!target || target.isBot) throw errors.badRequest('No such user');
+  if (!target.isActive) throw errors.badRequest('User is deactivated');
+  if (directOnly) {
+    const row = await services.db.userGroupMember.findFirst({ where: { groupId, userId }, select: { userId: true } });
+    return row !== null;
+  }
+  // Rows decide, as in the family's server: system groups hold their role's people directly
+  // and nest (owners inside administrators, ...), and a deactivated group keeps its members.
+  const rows = await services.db.$queryRawUnsafe<Array<{ found: boolean }>>(
+    `WITH RECURSIVE reach(id) AS (
+       SELECT $1::int
+       UNION
+       SELECT s.subgroup_id FROM user_group_subgroups s JOIN reach r ON s.supergroup_id = r.id
+     )
+     SELECT EXISTS (SELECT 1 FROM user_group_members m JOIN reach r ON m.group_id = r.id WHERE m.user_id = $2) AS found`,
+    groupId,
+    userId,
+  );
+  return rows[0]?.found === true;
+}
