@@ -16,6 +16,8 @@ export const baseConfigSchema = z.object({
   /** Signs the caller identity the gateway hands to services. Must be set in production. */
   INTERNAL_SECRET: z.string().min(16).default('development-internal-secret-change-me'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10000),
+  /** Git reference or release this build came from, reported as svc_merge_base/zulip_merge_base. */
+  MERGE_BASE: z.string().default(''),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

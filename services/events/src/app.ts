@@ -44,7 +44,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await db.$queryRaw`SELECT 1`;
       await redis.ping();
     },
-    api: (router) => registerRoutes(router, { db, store, redis, keys }),
+    api: (router) => registerRoutes(router, { db, store, redis, keys, mergeBase: config.MERGE_BASE }),
   });
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
   relay?.start();

@@ -11,8 +11,6 @@ export const configSchema = baseConfigSchema
   .extend({
     /** Whether the push service is configured; server_settings reports it to clients. */
     PUSH_NOTIFICATIONS_ENABLED: bool('false'),
-    /** Git reference or release this build came from, reported as svc_merge_base. */
-    MERGE_BASE: z.string().default(''),
     /**
      * Realms with more people than this get no immediate presence events when someone comes
      * online (each would fan out to everyone); clients still see it on their next presence poll.

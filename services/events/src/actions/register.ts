@@ -5,7 +5,7 @@
  * of this API apply such duplicates idempotently.
  */
 import { z } from 'zod';
-import { errors, FEATURE_LEVEL, LIMITS, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
+import { errors, serverVersionFields, LIMITS, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
 import type { Db } from '@chat/db';
 import type { QueueStore } from '@chat/queues';
@@ -111,10 +111,12 @@ export interface RegisterDeps {
   store: QueueStore;
   redis: Redis;
   keys: Keyspace;
+  /** MERGE_BASE of the configuration, for the version keys. */
+  mergeBase: string;
 }
 
 /** Always-present response fields (limits and server facts), whatever was fetched. */
-function baseFields(realmTopicsPolicy: string) {
+function baseFields(realmTopicsPolicy: string, mergeBase: string) {
   return {
     idle_queue_timeout_secs: 0,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
@@ -128,7 +130,7 @@ function baseFields(realmTopicsPolicy: string) {
     max_channel_folder_name_length: LIMITS.maxChannelFolderNameLength,
     max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
     max_file_upload_size_mib: LIMITS.maxFileUploadSizeMib,
-    svc_feature_level: FEATURE_LEVEL,
+    ...serverVersionFields(mergeBase),
   };
 }
 
@@ -174,7 +176,7 @@ export async function doRegister(deps: RegisterDeps, identity: Identity, req: Re
   const options: StateOptions = { ...req, realm, identity };
   const state = await fetchInitialState(deps.db, options);
   return {
-    ...baseFields(realm.topicsPolicy),
+    ...baseFields(realm.topicsPolicy, deps.mergeBase),
     ...state,
     queue_id: queueId,
     last_event_id: -1,

@@ -1,6 +1,5 @@
 /** realm: the organization's own settings, under their realm_* names. */
 import type { Db } from '@chat/db';
-import { SERVER_VERSION } from '@chat/contracts';
 import { realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -34,7 +33,6 @@ export async function realmSection(_db: Db, opts: StateOptions, want: Want): Pro
     realm_presence_disabled: settings.presence_disabled === true,
     realm_default_language: settings.default_language ?? 'en',
     realm_enable_spectator_access: settings.enable_spectator_access === true,
-    svc_version: SERVER_VERSION,
     server_generation: Math.floor(Date.now() / 1000),
   };
 }

@@ -1,4 +1,4 @@
-import { FEATURE_LEVEL } from '@chat/contracts';
+import { FEATURE_LEVEL, SERVER_VERSION } from '@chat/contracts';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import type { QueueStore } from '@chat/queues';
 import type Redis from 'ioredis';
@@ -49,6 +49,20 @@ it('returns a queue and the limits every client reads', async () => {
   expect(res.body.subscriptions).toEqual([]);
   expect(res.body.recent_private_conversations).toEqual([]);
   expect((res.body.realm_user_groups as Array<{ name: string }>).map((g) => g.name)).toContain('role:everyone');
+});
+
+it('sends the version keys under both names whatever was fetched', async () => {
+  for (const params of [{}, { fetch_event_types: JSON.stringify(['message']) }, { fetch_event_types: JSON.stringify([]) }]) {
+    const res = await register(service.url, realm.realmId, realm.member, params);
+    expect(res.body).toMatchObject({
+      svc_feature_level: FEATURE_LEVEL,
+      svc_version: SERVER_VERSION,
+      svc_merge_base: SERVER_VERSION,
+      zulip_feature_level: FEATURE_LEVEL,
+      zulip_version: SERVER_VERSION,
+      zulip_merge_base: SERVER_VERSION,
+    });
+  }
 });
 
 it('delivers a message event to the recipients\' queues, formatted per queue', async () => {

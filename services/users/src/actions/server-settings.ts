@@ -1,4 +1,4 @@
-import { FEATURE_LEVEL, SERVER_VERSION, type Identity } from '@chat/contracts';
+import { serverVersionFields, type Identity } from '@chat/contracts';
 import type { Services } from '../context';
 import { realmPolicies } from '@chat/realm';
 import { realmIconUrl } from '@chat/wire';
@@ -30,9 +30,7 @@ export async function getServerSettings(services: Services, identity: Identity):
   const base: Record<string, unknown> = {
     authentication_methods: authenticationMethods(services),
     external_authentication_methods: [],
-    svc_feature_level: FEATURE_LEVEL,
-    svc_version: SERVER_VERSION,
-    svc_merge_base: services.config.MERGE_BASE || SERVER_VERSION,
+    ...serverVersionFields(services.config.MERGE_BASE),
     push_notifications_enabled: services.config.PUSH_NOTIFICATIONS_ENABLED,
     is_incompatible: false,
     email_auth_enabled: false,

@@ -18,6 +18,10 @@ describe('GET /server_settings', () => {
       svc_feature_level: FEATURE_LEVEL,
       svc_version: expect.any(String),
       svc_merge_base: expect.any(String),
+      // The family's names of the same values: its clients require them.
+      zulip_feature_level: FEATURE_LEVEL,
+      zulip_version: expect.any(String),
+      zulip_merge_base: expect.any(String),
       push_notifications_enabled: false,
       is_incompatible: false,
       email_auth_enabled: expect.any(Boolean),
