@@ -72,6 +72,8 @@ export const errors = {
     new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, 400, {
       stream_id: streamId,
     }),
+  channelAlreadyExists: (name: string) =>
+    new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 409, { channel_name: name }),
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidMessage: () => bad('Invalid message(s)'),
   badNarrowOperator: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400),

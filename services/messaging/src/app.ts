@@ -12,6 +12,7 @@ import { otherRoutes } from './routes/other';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { scheduledRoutes } from './routes/scheduled';
 import { defaultStreamRoutes } from './routes/default-streams';
+import { channelExtraRoutes } from './routes/channel-extras';
 import { ScheduledDelivery } from './delivery/scheduled';
 import { startOnboardingConsumer } from './delivery/onboarding';
 
@@ -23,6 +24,7 @@ export function mountRoutes(router: Router, deps: Deps): void {
   streamRoutes(router, deps);
   scheduledRoutes(router, deps);
   defaultStreamRoutes(router, deps);
+  channelExtraRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
