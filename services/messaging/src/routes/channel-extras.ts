@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { loadActor, type Deps } from '../lib/context';
 import { doCreateChannel } from '../actions/channel-create';
+import { accessUserChannels } from '../actions/user-channels';
 import { readNewStreamSettings } from './subscriptions';
 
 /** POST /channels/create and the smaller channel operations beside it. */
@@ -31,6 +32,14 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
         isDefaultStream: p.bool('is_default_stream', false),
         settings: { ...readNewStreamSettings(p), description: p.str('description') },
       });
+    }),
+  );
+
+  router.get(
+    '/users/:user_id/channels',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return { subscribed_channel_ids: await accessUserChannels(deps, actor, ctx.p.pathInt('user_id')) };
     }),
   );
 }

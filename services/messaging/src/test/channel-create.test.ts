@@ -127,3 +127,28 @@ describe('PATCH /users/me/subscriptions/muted_topics', () => {
     }
   });
 });
+
+describe('GET /users/{user_id}/channels', () => {
+  it("lists the user's channels the caller may know of", async () => {
+    const { member, member2, admin, guest } = h.realm;
+    const secret = await h.createStream(member2, { name: 'Secret', inviteOnly: true }, [member2]);
+    const open = await h.createStream(member2, { name: 'Open' }, [member2]);
+    const web = await h.createStream(member2, { name: 'Webbed', isWebPublic: true }, [member2]);
+    const sonnets = (await h.env.db.stream.findFirstOrThrow({ where: { nameKey: 'sonnets' } })).id;
+    const ids = async (user: Parameters<Harness['as']>[0]) => {
+      const res = await h.api.get(`/api/v1/users/${member2.id}/channels`).set(h.as(user));
+      expect(res.status).toBe(200);
+      return res.body.subscribed_channel_ids as number[];
+    };
+    // member shares Sonnets (private) with member2; Secret stays hidden from them.
+    expect(await ids(member)).toEqual([sonnets, open, web].sort((a, b) => a - b));
+    expect(await ids(admin)).toEqual([sonnets, secret, open, web].sort((a, b) => a - b));
+    expect(await ids(guest)).toEqual([web]);
+    expect(await ids(member2)).toEqual([sonnets, secret, open, web].sort((a, b) => a - b));
+  });
+
+  it('answers No such user for an unknown id', async () => {
+    const res = await h.api.get('/api/v1/users/999999/channels').set(h.as(h.realm.member));
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'No such user' });
+  });
+});
