@@ -4,6 +4,7 @@ import { endpoint } from '@chat/kit';
 import { loadActor, type Deps } from '../lib/context';
 import { doCreateChannel } from '../actions/channel-create';
 import { accessUserChannels } from '../actions/user-channels';
+import { doDeleteTopic } from '../actions/delete-topic';
 import { readNewStreamSettings } from './subscriptions';
 
 /** POST /channels/create and the smaller channel operations beside it. */
@@ -40,6 +41,14 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const actor = await loadActor(deps.db, ctx.identity);
       return { subscribed_channel_ids: await accessUserChannels(deps, actor, ctx.p.pathInt('user_id')) };
+    }),
+  );
+
+  router.post(
+    '/streams/:stream_id/delete_topic',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return doDeleteTopic(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.reqStr('topic_name'));
     }),
   );
 }
