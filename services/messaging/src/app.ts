@@ -13,6 +13,7 @@ import { subscriptionRoutes } from './routes/subscriptions';
 import { scheduledRoutes } from './routes/scheduled';
 import { defaultStreamRoutes } from './routes/default-streams';
 import { channelExtraRoutes } from './routes/channel-extras';
+import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './delivery/scheduled';
 import { startOnboardingConsumer } from './delivery/onboarding';
 
@@ -25,6 +26,7 @@ export function mountRoutes(router: Router, deps: Deps): void {
   scheduledRoutes(router, deps);
   defaultStreamRoutes(router, deps);
   channelExtraRoutes(router, deps);
+  messageExtraRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
