@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "streams" ADD COLUMN     "email_token" TEXT;
