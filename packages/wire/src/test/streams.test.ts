@@ -7,7 +7,7 @@ const row: Stream = {
   id: 5, realmId: 1, name: 'Verona', nameKey: 'verona', description: '*fair*', renderedDescription: '<p><em>fair</em></p>',
   dateCreated: new Date('2024-05-01T09:30:45Z'), creatorId: 3, inviteOnly: true, isWebPublic: false,
   historyPublicToSubscribers: false, isArchived: false, messageRetentionDays: null, topicsPolicy: 'inherit', folderId: null,
-  streamPostPolicy: 1, firstMessageId: 40, emailToken: null, canAddSubscribersGroup: null, canRemoveSubscribersGroup: { direct_members: [3], direct_subgroups: [] },
+  streamPostPolicy: 1, firstMessageId: 40, canAddSubscribersGroup: null, canRemoveSubscribersGroup: { direct_members: [3], direct_subgroups: [] },
   canSendMessageGroup: null,
 } as Stream;
 const systemGroups = new Map([[SYSTEM_GROUPS.nobody, 1], [SYSTEM_GROUPS.administrators, 3], [SYSTEM_GROUPS.everyone, 7]]);

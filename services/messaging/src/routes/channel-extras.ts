@@ -5,6 +5,7 @@ import { loadActor, type Deps } from '../lib/context';
 import { doCreateChannel } from '../actions/channel-create';
 import { accessUserChannels } from '../actions/user-channels';
 import { doDeleteTopic } from '../actions/delete-topic';
+import { accessChannelEmailAddress } from '../actions/channel-email';
 import { readNewStreamSettings } from './subscriptions';
 
 /** POST /channels/create and the smaller channel operations beside it. */
@@ -49,6 +50,14 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const actor = await loadActor(deps.db, ctx.identity);
       return doDeleteTopic(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.reqStr('topic_name'));
+    }),
+  );
+
+  router.get(
+    '/streams/:stream_id/email_address',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return { email: await accessChannelEmailAddress(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.int('sender_id')) };
     }),
   );
 }

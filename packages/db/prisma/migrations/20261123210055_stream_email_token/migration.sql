@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "streams" ADD COLUMN     "email_token" TEXT;
