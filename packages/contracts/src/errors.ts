@@ -77,6 +77,7 @@ export const errors = {
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidMessage: () => bad('Invalid message(s)'),
   badNarrowOperator: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400),
+  badNarrowCombination: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator combination: ${desc}`, 400),
   tooManyMessagesRequested: (max: number) => bad(`Too many messages requested (maximum ${max}).`),
   incompatibleParameters: (names: string[]) =>
     new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${names.join(', ')}`, 400, { parameters: names.join(', ') }),
