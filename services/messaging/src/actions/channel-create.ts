@@ -10,11 +10,14 @@ import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { checkCanCreateStream, resolvePrincipals } from './subscribe';
 import { doSubscribeUsers } from './subscriptions';
 import { addDefaultStream } from './default-streams';
+import { announceNewChannels } from './channel-announce';
 
 export interface CreateChannelRequest {
   name: string;
   subscribers: number[];
   isDefaultStream: boolean;
+  /** Tell the new-channel announcements channel. */
+  announce: boolean;
   settings: Omit<NewStream, 'name'>;
 }
 
@@ -40,6 +43,8 @@ function createInTx(deps: Deps, actor: Actor, req: CreateChannelRequest, name: s
     const stream = await doCreateStream(tx, actor, { ...req.settings, name }, subscribers.map((u) => u.id));
     if (req.isDefaultStream) await addDefaultStream(tx, stream);
     if (subscribers.length) await doSubscribeUsers(tx, actor, stream, subscribers.map((u) => u.id));
+    // As the family's server does, the announcement goes out only when someone was subscribed.
+    if (req.announce && subscribers.length) await announceNewChannels(tx, actor, [stream]);
     return { id: stream.id };
   });
 }

@@ -10,6 +10,7 @@ import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
 import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
 import { addDefaultStream } from './default-streams';
+import { announceNewChannels } from './channel-announce';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -19,6 +20,8 @@ export interface SubscribeRequest {
   create: Omit<NewStream, 'name' | 'description'>;
   /** Make the channels this request creates default channels (administrators only). */
   isDefaultStream?: boolean;
+  /** Tell the new-channel announcements channel about the channels this request creates. */
+  announce?: boolean;
 }
 
 /** Users named by `principals` (ids or emails), all active members of the realm. */
@@ -73,6 +76,7 @@ export async function addSubscriptionsInTx(tx: Tx, actor: Actor, req: SubscribeR
   const others = principals.some((u) => u.id !== actor.userId);
   const streams: Stream[] = [];
   const unauthorized: string[] = [];
+  const createdStreams: Stream[] = [];
   const seen = new Set<string>();
   for (const spec of req.streams) {
     const name = checkStreamName(spec.name);
@@ -93,6 +97,7 @@ export async function addSubscriptionsInTx(tx: Tx, actor: Actor, req: SubscribeR
     const created = await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id));
     if (req.isDefaultStream) await addDefaultStream(tx, created);
     streams.push(created);
+    createdStreams.push(created);
   }
   const subscribed: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
@@ -103,6 +108,7 @@ export async function addSubscriptionsInTx(tx: Tx, actor: Actor, req: SubscribeR
       (bucket[String(u.id)] ??= []).push(stream.name);
     }
   }
+  if (req.announce) await announceNewChannels(tx, actor, createdStreams);
   const result: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
   if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized;
   return result;

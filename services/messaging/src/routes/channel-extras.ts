@@ -17,7 +17,6 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
       const actor = await loadActor(deps.db, ctx.identity);
       // Settings the channel model does not store yet are taken as the family's defaults.
       p.accept(
-        'announce',
         'send_new_subscription_messages',
         'can_administer_channel_group',
         'can_create_topic_group',
@@ -32,6 +31,7 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
         name: p.reqStr('name'),
         subscribers: p.reqJson('subscribers', z.array(z.number().int())),
         isDefaultStream: p.bool('is_default_stream', false),
+        announce: p.bool('announce', false),
         settings: { ...readNewStreamSettings(p), description: p.str('description') },
       });
     }),

@@ -47,12 +47,13 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      p.accept('announce', 'send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
+      p.accept('send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
       return doAddSubscriptions(deps, actor, {
         streams: p.reqJson('subscriptions', streamSpecs),
         principals: p.json('principals', principalsSchema),
         authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
         isDefaultStream: p.bool('is_default_stream', false),
+        announce: p.bool('announce', false),
         create: readNewStreamSettings(p),
       });
     }),

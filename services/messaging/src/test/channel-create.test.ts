@@ -1,4 +1,5 @@
 /** POST /channels/create, the bulk PATCH /users/me/subscriptions answer, and the legacy topic-mute path. */
+import { flagBit } from '@chat/contracts';
 import { outboxEvents, startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -67,6 +68,36 @@ describe('POST /channels/create', () => {
     const missing = await create(h.realm.member, { name: 'Ghosts' });
     expect(missing.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'subscribers' argument" });
     expect(await h.env.db.stream.count({ where: { nameKey: 'ghosts' } })).toBe(0);
+  });
+});
+
+describe('announce', () => {
+  it('tells the new-channel announcements channel, through both creation paths', async () => {
+    const { owner, member } = h.realm;
+    const news = await h.createStream(owner, { name: 'News' }, [owner, member]);
+    const realm = await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), new_stream_announcements_stream_id: news } } });
+    const name = (await h.env.db.user.findUniqueOrThrow({ where: { id: member.id } })).fullName;
+    const created = await create(member, { name: 'Plays', subscribers: JSON.stringify([member.id]), announce: 'true' });
+    expect(created.status).toBe(200);
+    let notice = await h.env.db.message.findFirstOrThrow({ where: { streamId: news }, orderBy: { id: 'desc' } });
+    expect(notice).toMatchObject({ topic: 'new channels', content: `@_**${name}|${member.id}** created a new channel #**Plays**.` });
+    // The creator's copy starts read; other subscribers' copies do not.
+    const copies = await h.env.db.userMessage.findMany({ where: { messageId: notice.id }, orderBy: { userId: 'asc' } });
+    expect(copies.find((c) => c.userId === member.id)!.flags & flagBit('read')).toBe(flagBit('read'));
+    expect(copies.find((c) => c.userId === owner.id)!.flags & flagBit('read')).toBe(0n);
+    await h.api
+      .post('/api/v1/users/me/subscriptions')
+      .set(h.as(member))
+      .type('form')
+      .send({ subscriptions: JSON.stringify([{ name: 'Poems' }, { name: 'Songs' }, { name: 'Plays' }]), announce: 'true' });
+    notice = await h.env.db.message.findFirstOrThrow({ where: { streamId: news }, orderBy: { id: 'desc' } });
+    expect(notice.content).toBe(`@_**${name}|${member.id}** created the following channels: #**Poems**, #**Songs**.`);
+    // Without announce, or without subscribers, nothing is posted.
+    const before = await h.env.db.message.count({ where: { streamId: news } });
+    await create(member, { name: 'Quiet', subscribers: JSON.stringify([member.id]) });
+    await create(member, { name: 'Empty', subscribers: '[]', announce: 'true' });
+    expect(await h.env.db.message.count({ where: { streamId: news } })).toBe(before);
   });
 });
 
