@@ -9,6 +9,7 @@ import type { Actor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { checkPollData, checkTodoData, pyJsonDumps, widgetContentOf, widgetTypeOf } from '../lib/widget';
 import { accessMessage, messageAudience } from './message-access';
+import { applyParticipationTopicPolicy } from './user-topics';
 
 export interface SubmessageInput {
   messageId: number;
@@ -60,6 +61,7 @@ export async function doAddSubmessage(deps: Deps, actor: Actor, input: Submessag
     if (widgetType === 'poll') checkPollData(data, isAuthor);
     if (widgetType === 'todo') checkTodoData(data, isAuthor);
     const row = await tx.submessage.create({ data: { messageId: message.id, senderId: actor.userId, msgType: input.msgType, content: input.content } });
+    if (message.streamId !== null) await applyParticipationTopicPolicy(tx, actor, message.streamId, message.topic);
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'submessage',

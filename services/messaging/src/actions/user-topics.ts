@@ -114,3 +114,22 @@ export async function doLegacyMuteTopic(deps: Deps, actor: Actor, target: { id?:
   }
   await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.MUTED));
 }
+
+/**
+ * Participating in a topic other than by sending (a submessage, such as a poll vote): the
+ * participant follows the topic, or unmutes it in a muted channel, when their automatic policy
+ * is "on participation". The automatic policies only raise visibility: a followed topic stays.
+ */
+export async function applyParticipationTopicPolicy(tx: Tx, actor: Actor, streamId: number, topic: string): Promise<void> {
+  if (actor.isBot) return;
+  const follow = Number(actor.settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION);
+  const unmute = Number(actor.settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION);
+  if (follow !== AUTO.ON_PARTICIPATION && unmute !== AUTO.ON_PARTICIPATION) return;
+  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId } } });
+  if (!sub?.active) return;
+  const next = follow === AUTO.ON_PARTICIPATION ? VISIBILITY.FOLLOWED : sub.isMuted && unmute === AUTO.ON_PARTICIPATION ? VISIBILITY.UNMUTED : null;
+  if (next === null) return;
+  const row = await tx.userTopic.findUnique({ where: { userId_streamId_topicKey: { userId: actor.userId, streamId, topicKey: topic.toLowerCase() } } });
+  if (row && (row.visibilityPolicy === next || row.visibilityPolicy === VISIBILITY.FOLLOWED)) return;
+  await doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, next);
+}

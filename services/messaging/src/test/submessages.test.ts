@@ -62,6 +62,21 @@ describe('POST /submessage', () => {
     expect(fetched.body.message.submessages.map((s: { sender_id: number }) => s.sender_id)).toEqual([h.realm.member.id, h.realm.member2.id]);
   });
 
+  it('makes a participant follow the topic when their policy says "on participation"', async () => {
+    const { member2, owner } = h.realm;
+    const id = await send('/poll Coffee?\nYes');
+    const vote = JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 });
+    // owner keeps the default policy (on initiation): voting changes nothing for them.
+    expect((await submessage({ message_id: String(id), msg_type: 'widget', content: vote }, owner)).status).toBe(200);
+    expect(await h.env.db.userTopic.count({ where: { userId: owner.id } })).toBe(0);
+    const user = await h.env.db.user.findUniqueOrThrow({ where: { id: member2.id } });
+    await h.env.db.user.update({ where: { id: member2.id }, data: { settings: { ...(user.settings as object), automatically_follow_topics_policy: 1 } } });
+    expect((await submessage({ message_id: String(id), msg_type: 'widget', content: vote }, member2)).status).toBe(200);
+    const row = await h.env.db.userTopic.findFirstOrThrow({ where: { userId: member2.id, topicKey: 'votes' } });
+    expect(row.visibilityPolicy).toBe(3);
+    expect((await outboxEvents(h.env, 'user_topic')).at(-1)).toMatchObject({ users: [member2.id], event: { topic_name: 'votes', visibility_policy: 3 } });
+  });
+
   it('lets only the sender start the submessages of a message', async () => {
     const id = await send('plain words');
     const body = { message_id: String(id), msg_type: 'widget', content: '{"type": "x"}' };
