@@ -19,6 +19,8 @@ export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
 export async function doDeleteTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const access = await accessStream(deps.db, actor, streamId);
+  // Content access, not only metadata: an administrator outside a private channel cannot.
+  if (access.stream.inviteOnly && !access.sub?.active) throw errors.invalidStreamId();
   const topic = normalizeTopic(rawTopic);
   const started = Date.now();
   for (;;) {
