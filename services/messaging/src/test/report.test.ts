@@ -39,10 +39,11 @@ it('posts a channel message report as the notification bot into the moderation c
   const posted = await h.env.db.message.findFirstOrThrow({ where: { streamId: moderation }, orderBy: { id: 'desc' } });
   const sent = await h.env.db.message.findUniqueOrThrow({ where: { id } });
   const time = sent.dateSent.toISOString().replace(/\.\d{3}Z$/, '+00:00');
-  expect(posted.topic).toBe('Member Two moderation'.replace('Member Two', (await h.env.db.user.findUniqueOrThrow({ where: { id: member2.id } })).fullName));
+  const nameOf = async (id: number) => (await h.env.db.user.findUniqueOrThrow({ where: { id } })).fullName;
+  expect(posted.topic).toBe(`${await nameOf(member2.id)} moderation`);
   expect(posted.content).toBe(
-    `@_**${(await h.env.db.user.findUniqueOrThrow({ where: { id: member.id } })).fullName}|${member.id}** reported a message sent by ` +
-      `@_**${(await h.env.db.user.findUniqueOrThrow({ where: { id: member2.id } })).fullName}|${member2.id}** at <time:${time}>.\n` +
+    `@_**${await nameOf(member.id)}|${member.id}** reported a message sent by ` +
+      `@_**${await nameOf(member2.id)}|${member2.id}** at <time:${time}>.\n` +
       '```quote\n**Harassment**. Not kind.\n```\n\n' +
       `\`\`\` spoiler Original message at #**Denmark>castle@${id}**\nrude words\n\`\`\``,
   );
