@@ -72,9 +72,12 @@ export const errors = {
     new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, 400, {
       stream_id: streamId,
     }),
+  channelAlreadyExists: (name: string) =>
+    new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 409, { channel_name: name }),
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidMessage: () => bad('Invalid message(s)'),
   badNarrowOperator: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400),
+  badNarrowCombination: (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator combination: ${desc}`, 400),
   tooManyMessagesRequested: (max: number) => bad(`Too many messages requested (maximum ${max}).`),
   incompatibleParameters: (names: string[]) =>
     new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${names.join(', ')}`, 400, { parameters: names.join(', ') }),

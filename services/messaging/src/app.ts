@@ -13,6 +13,8 @@ import { subscriptionRoutes } from './routes/subscriptions';
 import { scheduledRoutes } from './routes/scheduled';
 import { defaultStreamRoutes } from './routes/default-streams';
 import { onboardingRoutes } from './routes/onboarding';
+import { channelExtraRoutes } from './routes/channel-extras';
+import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './delivery/scheduled';
 import { startOnboardingConsumer } from './delivery/onboarding';
 
@@ -25,6 +27,8 @@ export function mountRoutes(router: Router, deps: Deps): void {
   scheduledRoutes(router, deps);
   defaultStreamRoutes(router, deps);
   onboardingRoutes(router, deps);
+  channelExtraRoutes(router, deps);
+  messageExtraRoutes(router, deps);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */

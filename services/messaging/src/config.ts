@@ -23,9 +23,28 @@ export const configSchema = baseConfigSchema.extend({
   ONBOARDING_CONSUMER: bool('true'),
   /** Name of this replica in the consumer group; default `<hostname>-<pid>`. Stable names resume their pending entries at once after a restart. */
   CONSUMER_NAME: z.string().default(''),
+  /** Public host (and port) of the server, as the gateway's EXTERNAL_HOST. */
+  EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
+  /**
+   * Mail domain of channels' incoming-mail addresses (`<channel>.<token>.show-sender@<domain>`);
+   * empty: the host name of EXTERNAL_HOST.
+   */
+  EMAIL_GATEWAY_DOMAIN: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(v), {
+      message: 'must be a domain name, such as chat.example.com',
+    }),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The domain of incoming-mail addresses: EMAIL_GATEWAY_DOMAIN, else EXTERNAL_HOST without its port. */
+export function emailGatewayDomain(config: Pick<Config, 'EMAIL_GATEWAY_DOMAIN' | 'EXTERNAL_HOST'>): string {
+  if (config.EMAIL_GATEWAY_DOMAIN) return config.EMAIL_GATEWAY_DOMAIN;
+  const host = config.EXTERNAL_HOST.replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/:\d+$/, '');
+  return host || 'localhost';
+}
 
 export function readConfig(overrides: Record<string, string | undefined> = {}): Config {
   return loadConfig(configSchema, { ...process.env, ...overrides });

@@ -52,7 +52,8 @@ it('returns a queue and the limits every client reads', async () => {
 });
 
 it('sends the version keys under both names whatever was fetched', async () => {
-  for (const params of [{}, { fetch_event_types: JSON.stringify(['message']) }, { fetch_event_types: JSON.stringify([]) }]) {
+  const cases: Array<Record<string, string>> = [{}, { fetch_event_types: JSON.stringify(['message']) }, { fetch_event_types: JSON.stringify([]) }];
+  for (const params of cases) {
     const res = await register(service.url, realm.realmId, realm.member, params);
     expect(res.body).toMatchObject({
       svc_feature_level: FEATURE_LEVEL,

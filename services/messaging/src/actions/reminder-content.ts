@@ -19,7 +19,7 @@ export function normalizeReminderNote(raw: string): string {
 }
 
 /** `#**channel>topic@id**`, or a plain link when the names would break that syntax. */
-function messageLinkSyntax(streamId: number, streamName: string, topic: string, messageId: number, realmUrl: string): string {
+export function messageLinkSyntax(streamId: number, streamName: string, topic: string, messageId: number, realmUrl: string): string {
   if (/[>*`$]/.test(streamName) || /[*`$]/.test(topic)) {
     return `[#${streamName} > ${topic} @ 💬](${realmUrl}${topicUrl(streamId, streamName, topic)}/near/${messageId})`;
   }
@@ -27,7 +27,7 @@ function messageLinkSyntax(streamId: number, streamName: string, topic: string, 
 }
 
 /** A fence of backticks longer than any fence inside the quoted text, so the quote stays whole. */
-function unusedFence(text: string): string {
+export function unusedFence(text: string): string {
   let length = 3;
   for (const m of text.matchAll(/^ {0,3}(`{3,}|~{3,})/gm)) length = Math.max(length, m[1].length + 1);
   return '`'.repeat(length);

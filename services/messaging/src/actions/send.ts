@@ -15,6 +15,7 @@ import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from 
 import { checkWildcardMentions, mentionFlags } from './mentions';
 import { groupSettingMembers, hasRealmPermission } from '../lib/groups';
 import { applyAutomaticTopicPolicy, followWhereMentioned } from './user-topics';
+import { saveWidgetSubmessage } from './submessages';
 
 export interface SendInput {
   type: string;
@@ -220,6 +221,7 @@ export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Pro
   if (target.kind === 'stream' && target.stream.firstMessageId === null) {
     await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: message.id } });
   }
+  await saveWidgetSubmessage(tx, message);
   const [wire] = await buildWireMessages(tx, [message], {
     applyMarkdown: true,
     clientGravatar: false,

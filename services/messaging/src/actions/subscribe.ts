@@ -10,6 +10,7 @@ import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
 import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
 import { addDefaultStream } from './default-streams';
+import { announceNewChannels } from './channel-announce';
 
 export interface SubscribeRequest {
   streams: Array<{ name: string; description?: string }>;
@@ -19,6 +20,8 @@ export interface SubscribeRequest {
   create: Omit<NewStream, 'name' | 'description'>;
   /** Make the channels this request creates default channels (administrators only). */
   isDefaultStream?: boolean;
+  /** Tell the new-channel announcements channel about the channels this request creates. */
+  announce?: boolean;
 }
 
 /** Users named by `principals` (ids or emails), all active members of the realm. */
@@ -52,52 +55,63 @@ async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Prom
   return stream.inviteOnly && isAdmin(actor);
 }
 
+/** Whether the actor may create a channel of this kind (both creation paths use it). */
+export async function checkCanCreateStream(tx: Tx, actor: Actor, kind: { inviteOnly?: boolean; isWebPublic?: boolean; isDefaultStream?: boolean }): Promise<void> {
+  const key = kind.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+  if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, actor.userId, key))) throw errors.insufficientPermission();
+  if (kind.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
+    throw errors.insufficientPermission();
+  }
+  if (kind.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
+}
+
 export async function doAddSubscriptions(deps: Deps, actor: Actor, req: SubscribeRequest) {
+  return deps.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req));
+}
+
+/** The subscribing of doAddSubscriptions inside a caller's transaction. */
+export async function addSubscriptionsInTx(tx: Tx, actor: Actor, req: SubscribeRequest) {
   if (req.isDefaultStream && req.create.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
-  return deps.db.$transaction(async (tx) => {
-    const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
-    const others = principals.some((u) => u.id !== actor.userId);
-    const streams: Stream[] = [];
-    const unauthorized: string[] = [];
-    const seen = new Set<string>();
-    for (const spec of req.streams) {
-      const name = checkStreamName(spec.name);
-      if (seen.has(name.toLowerCase())) continue;
-      seen.add(name.toLowerCase());
-      const existing = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() } });
-      if (existing) {
-        if (!(await canAccessForSubscribe(tx, actor, existing))) {
-          if (req.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${existing.name}).`);
-          unauthorized.push(existing.name);
-          continue;
-        }
-        if (others && !(await canSubscribeOthers(tx, actor, existing))) throw errors.insufficientPermission();
-        streams.push(existing);
+  const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
+  const others = principals.some((u) => u.id !== actor.userId);
+  const streams: Stream[] = [];
+  const unauthorized: string[] = [];
+  const createdStreams: Stream[] = [];
+  const seen = new Set<string>();
+  for (const spec of req.streams) {
+    const name = checkStreamName(spec.name);
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const existing = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() } });
+    if (existing) {
+      if (!(await canAccessForSubscribe(tx, actor, existing))) {
+        if (req.authorizationErrorsFatal) throw errors.badRequest(`Unable to access channel (${existing.name}).`);
+        unauthorized.push(existing.name);
         continue;
       }
-      const key = req.create.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-      if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, actor.userId, key))) throw errors.insufficientPermission();
-      if (req.create.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
-        throw errors.insufficientPermission();
-      }
-      if (req.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
-      const created = await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id));
-      if (req.isDefaultStream) await addDefaultStream(tx, created);
-      streams.push(created);
+      if (others && !(await canSubscribeOthers(tx, actor, existing))) throw errors.insufficientPermission();
+      streams.push(existing);
+      continue;
     }
-    const subscribed: Record<string, string[]> = {};
-    const already: Record<string, string[]> = {};
-    for (const stream of streams) {
-      const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id)));
-      for (const u of principals) {
-        const bucket = added.has(u.id) ? subscribed : already;
-        (bucket[String(u.id)] ??= []).push(stream.name);
-      }
+    await checkCanCreateStream(tx, actor, { ...req.create, isDefaultStream: req.isDefaultStream });
+    const created = await doCreateStream(tx, actor, { ...req.create, name, description: spec.description }, principals.map((u) => u.id));
+    if (req.isDefaultStream) await addDefaultStream(tx, created);
+    streams.push(created);
+    createdStreams.push(created);
+  }
+  const subscribed: Record<string, string[]> = {};
+  const already: Record<string, string[]> = {};
+  for (const stream of streams) {
+    const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id)));
+    for (const u of principals) {
+      const bucket = added.has(u.id) ? subscribed : already;
+      (bucket[String(u.id)] ??= []).push(stream.name);
     }
-    const result: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
-    if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized;
-    return result;
-  });
+  }
+  if (req.announce) await announceNewChannels(tx, actor, createdStreams);
+  const result: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
+  if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized;
+  return result;
 }
 
 async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<boolean> {
@@ -106,29 +120,48 @@ async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<b
 }
 
 export async function doRemoveSubscriptions(deps: Deps, actor: Actor, names: string[], principals?: Array<number | string>) {
-  return deps.db.$transaction(async (tx) => {
-    const users = principals?.length ? await resolvePrincipals(tx, actor, principals) : [{ id: actor.userId, email: actor.email }];
-    const streams: Stream[] = [];
-    const missing: string[] = [];
-    for (const raw of names) {
-      const s = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: raw.trim().toLowerCase() } });
-      if (!s) missing.push(raw);
-      else streams.push(s);
-    }
-    if (missing.length) throw errors.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    for (const stream of streams) {
-      if (users.some((u) => u.id !== actor.userId)) {
-        const value = await settingOrDefault(tx, actor.realmId, stream.canRemoveSubscribersGroup, STREAM_GROUP_DEFAULTS.can_remove_subscribers_group);
-        if (!isAdmin(actor) && !(await userInGroupSetting(tx, actor.userId, value))) throw errors.insufficientPermission();
-        if (stream.inviteOnly && !isAdmin(actor) && !(await isSubscribed(tx, actor.userId, stream.id))) {
-          throw errors.badRequest(`Unable to access channel (${stream.name}).`);
-        }
+  return deps.db.$transaction((tx) => removeSubscriptionsInTx(tx, actor, names, principals));
+}
+
+/** The unsubscribing of doRemoveSubscriptions inside a caller's transaction. */
+export async function removeSubscriptionsInTx(tx: Tx, actor: Actor, names: string[], principals?: Array<number | string>) {
+  const users = principals?.length ? await resolvePrincipals(tx, actor, principals) : [{ id: actor.userId, email: actor.email }];
+  const streams: Stream[] = [];
+  const missing: string[] = [];
+  for (const raw of names) {
+    const s = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: raw.trim().toLowerCase() } });
+    if (!s) missing.push(raw);
+    else streams.push(s);
+  }
+  if (missing.length) throw errors.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const stream of streams) {
+    if (users.some((u) => u.id !== actor.userId)) {
+      const value = await settingOrDefault(tx, actor.realmId, stream.canRemoveSubscribersGroup, STREAM_GROUP_DEFAULTS.can_remove_subscribers_group);
+      if (!isAdmin(actor) && !(await userInGroupSetting(tx, actor.userId, value))) throw errors.insufficientPermission();
+      if (stream.inviteOnly && !isAdmin(actor) && !(await isSubscribed(tx, actor.userId, stream.id))) {
+        throw errors.badRequest(`Unable to access channel (${stream.name}).`);
       }
-      const gone = await doUnsubscribeUsers(tx, actor, stream, users.map((u) => u.id));
-      for (const u of users) (gone.includes(u.id) ? removed : notRemoved).push(stream.name);
     }
-    return { removed, not_removed: notRemoved };
+    const gone = await doUnsubscribeUsers(tx, actor, stream, users.map((u) => u.id));
+    for (const u of users) (gone.includes(u.id) ? removed : notRemoved).push(stream.name);
+  }
+  return { removed, not_removed: notRemoved };
+}
+
+/**
+ * PATCH /users/me/subscriptions: the caller's additions and removals in one transaction, so a
+ * refused removal undoes the additions. Every key of both answers is present, empty lists and
+ * objects included, as the family's response schema requires.
+ */
+export async function doUpdateOwnSubscriptions(deps: Deps, actor: Actor, add: SubscribeRequest['streams'], remove: string[]) {
+  if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+  return deps.db.$transaction(async (tx) => {
+    const added = add.length
+      ? await addSubscriptionsInTx(tx, actor, { streams: add, authorizationErrorsFatal: true, create: {} })
+      : { subscribed: {}, already_subscribed: {} };
+    const removed = remove.length ? await removeSubscriptionsInTx(tx, actor, remove) : { removed: [], not_removed: [] };
+    return { ...added, ...removed };
   });
 }

@@ -5,7 +5,7 @@ import { mutedTopicsList } from '@chat/wire';
 import type { Actor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
-import { accessStream } from './streams-access';
+import { accessStream, findStream } from './streams-access';
 
 export const VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
 /** automatically_*_policy values: 1 on participation, 2 on send, 3 on initiation, 4 never. */
@@ -87,4 +87,49 @@ export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: numb
   const topic = normalizeTopic(rawTopic);
   await accessStream(deps.db, actor, streamId);
   await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, policy));
+}
+
+/**
+ * PATCH /users/me/subscriptions/muted_topics, the form older than POST /user_topics: `add` mutes
+ * (the channel must be accessible), `remove` resets to inherit and works in any existing channel
+ * of the realm, since a user may unmute a topic of a channel they have lost access to. Repeating
+ * either succeeds, as the family's server does since it stored visibility policies.
+ */
+export async function doLegacyMuteTopic(deps: Deps, actor: Actor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+  if (target.id === undefined && target.name === undefined) throw errors.missingArgument('stream_id');
+  if (target.id !== undefined && target.name !== undefined) throw errors.incompatibleParameters(['stream_id', 'stream']);
+  const found = await findStream(deps.db, actor.realmId, target.id !== undefined ? { id: target.id } : { name: target.name! });
+  const topic = normalizeTopic(rawTopic);
+  if (op === 'remove') {
+    if (!found) throw errors.badRequest('Topic is not muted');
+    await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.INHERIT));
+    return;
+  }
+  const invalid = () => (target.id !== undefined ? errors.invalidStreamId() : errors.badRequest(`Invalid channel name '${target.name}'`));
+  if (!found) throw invalid();
+  try {
+    await accessStream(deps.db, actor, found.id);
+  } catch {
+    throw invalid();
+  }
+  await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.MUTED));
+}
+
+/**
+ * Participating in a topic other than by sending (a submessage, such as a poll vote): the
+ * participant follows the topic, or unmutes it in a muted channel, when their automatic policy
+ * is "on participation". The automatic policies only raise visibility: a followed topic stays.
+ */
+export async function applyParticipationTopicPolicy(tx: Tx, actor: Actor, streamId: number, topic: string): Promise<void> {
+  if (actor.isBot) return;
+  const follow = Number(actor.settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION);
+  const unmute = Number(actor.settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION);
+  if (follow !== AUTO.ON_PARTICIPATION && unmute !== AUTO.ON_PARTICIPATION) return;
+  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId } } });
+  if (!sub?.active) return;
+  const next = follow === AUTO.ON_PARTICIPATION ? VISIBILITY.FOLLOWED : sub.isMuted && unmute === AUTO.ON_PARTICIPATION ? VISIBILITY.UNMUTED : null;
+  if (next === null) return;
+  const row = await tx.userTopic.findUnique({ where: { userId_streamId_topicKey: { userId: actor.userId, streamId, topicKey: topic.toLowerCase() } } });
+  if (row && (row.visibilityPolicy === next || row.visibilityPolicy === VISIBILITY.FOLLOWED)) return;
+  await doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, next);
 }

@@ -6,6 +6,7 @@ import type { Message, Tx, User } from '@chat/db';
 import { avatarUrlField, EMAIL_VISIBILITY, emailVisibilityOf } from '@chat/wire';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
 import { compileLinkifier, expandTemplate } from '../markdown/dialect';
+import { loadSubmessages } from '../actions/submessages';
 
 export interface WireOptions {
   applyMarkdown: boolean;
@@ -55,6 +56,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     db.reaction.findMany({ where: { messageId: { in: messages.map((m) => m.id) } }, orderBy: { id: 'asc' } }),
     db.linkifier.findMany({ where: { realmId: { in: realmIds } }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }),
   ]);
+  const submessagesByMessage = await loadSubmessages(db, messages.map((m) => m.id));
   const topicLinkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
   const userIds = new Set<number>(messages.map((m) => m.senderId));
   for (const c of convs) c.memberIds.forEach((id) => userIds.add(id));
@@ -107,7 +109,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
       recipient_id: recipientIdOf(m),
       subject: topic,
       topic_links: isStream ? topicLinks(m.topic, topicLinkers) : [],
-      submessages: [],
+      submessages: submessagesByMessage.get(m.id) ?? [],
       timestamp: seconds(m.dateSent),
       type: isStream ? 'stream' : 'private',
     };

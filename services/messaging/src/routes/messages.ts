@@ -4,6 +4,7 @@ import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
+import { resolveWithOperator } from '../actions/narrow-with';
 import { checkSendMessage, doSendMessage } from '../actions/send';
 import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, matchesNarrow, selectMessageRange, type Anchor } from '../actions/fetch';
 import { checkEditableFlag, doUpdateFlags } from '../actions/flags';
@@ -59,7 +60,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
       const opts = {
-        narrow: normalizeNarrow(p.json('narrow', narrowSchema) ?? []),
+        narrow: await resolveWithOperator(deps, actor, normalizeNarrow(p.json('narrow', narrowSchema) ?? [])),
         applyMarkdown: p.bool('apply_markdown', true),
         clientGravatar: p.bool('client_gravatar', true),
         allowEmptyTopicName: p.bool('allow_empty_topic_name', false),

@@ -5,8 +5,7 @@ import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
 import { doTyping } from '../actions/typing';
 import { doCreateDrafts, doDeleteDraft, doEditDraft, listDrafts } from '../actions/drafts';
-import { doUpdateUserTopic, VISIBILITY } from '../actions/user-topics';
-import { findStream } from '../actions/streams-access';
+import { doLegacyMuteTopic, doUpdateUserTopic } from '../actions/user-topics';
 
 const draftSchema = z.object({
   type: z.enum(['', 'stream', 'private']),
@@ -52,17 +51,15 @@ export function otherRoutes(router: Router, deps: Deps): void {
     await doUpdateUserTopic(deps, await loadActor(deps.db, ctx.identity), p.reqInt('stream_id'), p.reqStr('topic'), p.reqInt('visibility_policy'));
   }));
 
-  // The older mute/unmute form: stream (name) or stream_id, topic, op add|remove.
-  router.patch('/users/me/muted_topics', endpoint(async (ctx) => {
+  // The older mute/unmute form (the family's path is /users/me/subscriptions/muted_topics).
+  const mutedTopic = endpoint(async (ctx) => {
     const { p } = ctx;
     const actor = await loadActor(deps.db, ctx.identity);
-    const name = p.str('stream');
-    const id = p.int('stream_id');
-    if ((name === undefined) === (id === undefined)) throw errors.badRequest('Please choose one: stream or stream_id.');
-    const stream = await findStream(deps.db, actor.realmId, id !== undefined ? { id } : { name: name! });
-    if (!stream) throw errors.invalidStreamId();
+    const topic = p.reqStr('topic');
     const op = p.reqStr('op');
     if (op !== 'add' && op !== 'remove') throw errors.badRequest('Invalid op');
-    await doUpdateUserTopic(deps, actor, stream.id, p.reqStr('topic'), op === 'add' ? VISIBILITY.MUTED : VISIBILITY.INHERIT);
-  }));
+    await doLegacyMuteTopic(deps, actor, { id: p.int('stream_id'), name: p.str('stream') }, topic, op);
+  });
+  router.patch('/users/me/subscriptions/muted_topics', mutedTopic);
+  router.patch('/users/me/muted_topics', mutedTopic);
 }

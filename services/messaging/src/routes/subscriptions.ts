@@ -1,9 +1,10 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { endpoint } from '@chat/kit';
+import { endpoint, type Params } from '@chat/kit';
+import type { NewStream } from '../actions/streams';
 import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
-import { doAddSubscriptions, doRemoveSubscriptions } from '../actions/subscribe';
+import { doAddSubscriptions, doRemoveSubscriptions, doUpdateOwnSubscriptions } from '../actions/subscribe';
 import { doUpdateSubscriptionProperties } from '../actions/subscription-properties';
 import { listSubscriptions } from '../actions/stream-queries';
 import { TOPICS_POLICIES } from '../actions/stream-admin';
@@ -12,6 +13,24 @@ import { retentionDays } from './streams';
 const principalsSchema = z.array(z.union([z.number().int(), z.string()]));
 const streamSpecs = z.array(z.object({ name: z.string(), description: z.string().optional() }).passthrough());
 const propertyChanges = z.array(z.object({ stream_id: z.number().int(), property: z.string(), value: z.unknown() }));
+
+/** The settings of a channel being created, as POST /users/me/subscriptions and POST /channels/create take them. */
+export function readNewStreamSettings(p: Params): Omit<NewStream, 'name' | 'description'> {
+  const topicsPolicy = p.str('topics_policy');
+  if (topicsPolicy !== undefined && !TOPICS_POLICIES.includes(topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
+  const group = (name: string) => p.json(name, z.unknown());
+  return {
+    inviteOnly: p.bool('invite_only', false),
+    isWebPublic: p.bool('is_web_public', false),
+    historyPublicToSubscribers: p.bool('history_public_to_subscribers'),
+    topicsPolicy,
+    messageRetentionDays: retentionDays(p.str('message_retention_days')) ?? null,
+    folderId: p.json('folder_id', z.number().int().nullable()) ?? null,
+    canAddSubscribersGroup: group('can_add_subscribers_group'),
+    canRemoveSubscribersGroup: group('can_remove_subscribers_group'),
+    canSendMessageGroup: group('can_send_message_group'),
+  };
+}
 
 export function subscriptionRoutes(router: Router, deps: Deps): void {
   router.get(
@@ -28,26 +47,14 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      const topicsPolicy = p.str('topics_policy');
-      if (topicsPolicy !== undefined && !TOPICS_POLICIES.includes(topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
-      const group = (name: string) => p.json(name, z.unknown());
-      p.accept('announce', 'send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
+      p.accept('send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
       return doAddSubscriptions(deps, actor, {
         streams: p.reqJson('subscriptions', streamSpecs),
         principals: p.json('principals', principalsSchema),
         authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
         isDefaultStream: p.bool('is_default_stream', false),
-        create: {
-          inviteOnly: p.bool('invite_only', false),
-          isWebPublic: p.bool('is_web_public', false),
-          historyPublicToSubscribers: p.bool('history_public_to_subscribers'),
-          topicsPolicy,
-          messageRetentionDays: retentionDays(p.str('message_retention_days')) ?? null,
-          folderId: p.json('folder_id', z.number().int().nullable()) ?? null,
-          canAddSubscribersGroup: group('can_add_subscribers_group'),
-          canRemoveSubscribersGroup: group('can_remove_subscribers_group'),
-          canSendMessageGroup: group('can_send_message_group'),
-        },
+        announce: p.bool('announce', false),
+        create: readNewStreamSettings(p),
       });
     }),
   );
@@ -65,12 +72,7 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
     '/users/me/subscriptions',
     endpoint(async (ctx) => {
       const actor = await loadActor(deps.db, ctx.identity);
-      const add = ctx.p.json('add', streamSpecs) ?? [];
-      const remove = ctx.p.json('delete', z.array(z.string())) ?? [];
-      if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-      const added = add.length ? await doAddSubscriptions(deps, actor, { streams: add, authorizationErrorsFatal: true, create: {} }) : {};
-      const removed = remove.length ? await doRemoveSubscriptions(deps, actor, remove) : {};
-      return { ...added, ...removed };
+      return doUpdateOwnSubscriptions(deps, actor, ctx.p.json('add', streamSpecs) ?? [], ctx.p.json('delete', z.array(z.string())) ?? []);
     }),
   );
 

@@ -1,0 +1,63 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { endpoint } from '@chat/kit';
+import { loadActor, type Deps } from '../lib/context';
+import { doCreateChannel } from '../actions/channel-create';
+import { accessUserChannels } from '../actions/user-channels';
+import { doDeleteTopic } from '../actions/delete-topic';
+import { accessChannelEmailAddress } from '../actions/channel-email';
+import { readNewStreamSettings } from './subscriptions';
+
+/** POST /channels/create and the smaller channel operations beside it. */
+export function channelExtraRoutes(router: Router, deps: Deps): void {
+  router.post(
+    '/channels/create',
+    endpoint(async (ctx) => {
+      const { p } = ctx;
+      const actor = await loadActor(deps.db, ctx.identity);
+      // Settings the channel model does not store yet are taken as the family's defaults.
+      p.accept(
+        'send_new_subscription_messages',
+        'can_administer_channel_group',
+        'can_create_topic_group',
+        'can_delete_any_message_group',
+        'can_delete_own_message_group',
+        'can_move_messages_out_of_channel_group',
+        'can_move_messages_within_channel_group',
+        'can_resolve_topics_group',
+        'can_subscribe_group',
+      );
+      return doCreateChannel(deps, actor, {
+        name: p.reqStr('name'),
+        subscribers: p.reqJson('subscribers', z.array(z.number().int())),
+        isDefaultStream: p.bool('is_default_stream', false),
+        announce: p.bool('announce', false),
+        settings: { ...readNewStreamSettings(p), description: p.str('description') },
+      });
+    }),
+  );
+
+  router.get(
+    '/users/:user_id/channels',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return { subscribed_channel_ids: await accessUserChannels(deps, actor, ctx.p.pathInt('user_id')) };
+    }),
+  );
+
+  router.post(
+    '/streams/:stream_id/delete_topic',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return doDeleteTopic(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.reqStr('topic_name'));
+    }),
+  );
+
+  router.get(
+    '/streams/:stream_id/email_address',
+    endpoint(async (ctx) => {
+      const actor = await loadActor(deps.db, ctx.identity);
+      return { email: await accessChannelEmailAddress(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.int('sender_id')) };
+    }),
+  );
+}
