@@ -16,6 +16,7 @@ import { userGroupRoutes } from './user-groups';
 import { presenceRoutes } from './presence';
 import { mutesAndDomainsRoutes } from './mutes-domains';
 import { onboardingStepRoutes } from './onboarding-steps';
+import { playgroundRoutes } from './playgrounds';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -34,6 +35,7 @@ export function apiRoutes(router: Router, services: Services): void {
   channelFolderRoutes(router, services);
   inviteRoutes(router, services);
   linkifierRoutes(router, services);
+  playgroundRoutes(router, services);
   realmRoutes(router, services);
   userGroupRoutes(router, services);
 }
