@@ -95,6 +95,7 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/saved_snippets(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/user_groups(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/export/realm(/.*)?'), service: 'users', auth: 'required' },
+  { pattern: r('/bot_storage'), service: 'users', auth: 'required' },
 ];
 
 /** Routes outside /api/v1: served files and invitation sign-up pages. */

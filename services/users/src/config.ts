@@ -18,6 +18,8 @@ export const configSchema = baseConfigSchema
      * online (each would fan out to everyone); clients still see it on their next presence poll.
      */
     PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
+    /** Characters (keys and values together) one user's bot storage may hold. */
+    BOT_STORAGE_SIZE_LIMIT: z.coerce.number().int().min(1).default(10_000_000),
 
     // Outgoing mail (invitations). With EMAIL_HOST unset nothing leaves the machine: every
     // message is written as an .eml file to EMAIL_LOG_DIR instead (the development email log).

@@ -17,6 +17,7 @@ import { presenceRoutes } from './presence';
 import { mutesAndDomainsRoutes } from './mutes-domains';
 import { onboardingStepRoutes } from './onboarding-steps';
 import { playgroundRoutes } from './playgrounds';
+import { botStorageRoutes } from './bot-storage';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -36,6 +37,7 @@ export function apiRoutes(router: Router, services: Services): void {
   inviteRoutes(router, services);
   linkifierRoutes(router, services);
   playgroundRoutes(router, services);
+  botStorageRoutes(router, services);
   realmRoutes(router, services);
   userGroupRoutes(router, services);
 }
