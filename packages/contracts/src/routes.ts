@@ -98,9 +98,11 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/bot_storage'), service: 'users', auth: 'required' },
 ];
 
-/** Routes outside /api/v1: served files and invitation sign-up pages. */
+/** Routes outside /api/v1: served files, realm exports and invitation sign-up pages. */
 export const FILE_ROUTES: readonly RouteRule[] = [
   { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
+  // Realm export tarballs live below /user_avatars/ as on the family's server, but the users service writes them.
+  { pattern: /^\/user_avatars\/exports\/.+$/, service: 'users', auth: 'optional' },
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/join\/[^/]+\/?$/, service: 'users', auth: 'none' },

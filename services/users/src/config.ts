@@ -21,6 +21,17 @@ export const configSchema = baseConfigSchema
     /** Characters (keys and values together) one user's bot storage may hold. */
     BOT_STORAGE_SIZE_LIMIT: z.coerce.number().int().min(1).default(10_000_000),
 
+    // Realm exports (POST /export/realm): tarballs written by a BullMQ worker.
+    /** Where export tarballs are written; served below /user_avatars/exports/. */
+    EXPORT_DIR: z.string().min(1).default('.data/exports'),
+    /** Off: this replica queues exports but leaves writing them to replicas that have it on. */
+    EXPORT_RUN_WORKERS: bool('true'),
+    /** Larger organizations are exported by the server's administrators, not through the API. */
+    EXPORT_MAX_MESSAGES: z.coerce.number().int().min(0).default(250_000),
+    EXPORT_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).default(20 * 1024 ** 3),
+    /** Named in export refusals as whom to ask; empty: support@<the realm's host name>. */
+    EXPORT_SUPPORT_EMAIL: z.union([z.literal(''), z.email()]).default(''),
+
     // Outgoing mail (invitations). With EMAIL_HOST unset nothing leaves the machine: every
     // message is written as an .eml file to EMAIL_LOG_DIR instead (the development email log).
     /** SMTP server; unset: write messages to EMAIL_LOG_DIR. */

@@ -58,6 +58,8 @@ describe('route ownership', () => {
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
     expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+    expect(resolveFileRoute('/user_avatars/exports/2/abc/chat-export-x.tar.gz')?.service).toBe('users');
+    expect(resolveFileRoute('/user_avatars/2/emoji/images/1.png')?.service).toBe('uploads');
   });
 });
 

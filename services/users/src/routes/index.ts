@@ -18,6 +18,7 @@ import { mutesAndDomainsRoutes } from './mutes-domains';
 import { onboardingStepRoutes } from './onboarding-steps';
 import { playgroundRoutes } from './playgrounds';
 import { botStorageRoutes } from './bot-storage';
+import { exportFileRoutes, exportRoutes } from './exports';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -38,11 +39,13 @@ export function apiRoutes(router: Router, services: Services): void {
   linkifierRoutes(router, services);
   playgroundRoutes(router, services);
   botStorageRoutes(router, services);
+  exportRoutes(router, services);
   realmRoutes(router, services);
   userGroupRoutes(router, services);
 }
 
-/** Routes outside /api/v1: the invitation sign-up page. */
+/** Routes outside /api/v1: the invitation sign-up page and finished realm exports. */
 export function siteRoutes(router: Router, services: Services): void {
   joinRoutes(router, services);
+  exportFileRoutes(router, services);
 }

@@ -1,0 +1,2 @@
+export { createExportQueue, EXPORT_QUEUE, type ExportJob, type ExportQueue } from './queue';
+export { startExportWorker } from './worker';
