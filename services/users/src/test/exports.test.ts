@@ -56,9 +56,9 @@ async function finished(id: number) {
   throw new Error(`export ${id} did not finish`);
 }
 
-async function setSetting(userId: number, name: string, value: unknown) {
+async function setSetting(userId: number, name: string, value: boolean | number) {
   const user = await h.db.user.findUniqueOrThrow({ where: { id: userId } });
-  await h.db.user.update({ where: { id: userId }, data: { settings: { ...(user.settings as object), [name]: value } } });
+  await h.db.user.update({ where: { id: userId }, data: { settings: { ...(user.settings as Record<string, boolean | number | string>), [name]: value } } });
 }
 
 /** Unpacks a finished export's tarball (fetched through its URL) and reads its JSON files. */
