@@ -37,7 +37,7 @@ export function exportFileRoutes(router: Router, services: Services): void {
         const found = String(identity.realmId) === p.pathStr('realm_id') ? await accessExportFile(services, identity.realmId, relative) : null;
         if (!found) throw errors.notFound();
         await new Promise<void>((resolve, reject) => {
-          res.sendFile(path.resolve(services.config.EXPORT_DIR, found), { headers: { 'Content-Type': 'application/gzip' } }, (err) => (err ? reject(err) : resolve()));
+          res.sendFile(path.resolve(services.config.EXPORT_DIR, found), { headers: { 'Content-Type': 'application/gzip' }, dotfiles: 'allow' }, (err) => (err ? reject(err) : resolve()));
         });
       },
       { auth: 'optional' },

@@ -12,7 +12,8 @@ let privateChannel: number;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  exportDir = await mkdtemp(path.join(tmpdir(), 'exports-test-'));
+  // A folder whose name starts with a dot, as the default .data/exports does.
+  exportDir = await mkdtemp(path.join(tmpdir(), '.exports-test-'));
   h = await startHarness({ EXPORT_DIR: exportDir, EXPORT_MAX_MESSAGES: '50' });
   const { db, realm } = h;
   const realmId = realm.realmId;
