@@ -121,10 +121,18 @@ export async function accessExportConsents(services: Services, actor: Actor) {
     select: { id: true, settings: true },
     orderBy: { id: 'asc' },
   });
-  return users.map((u) => ({ user_id: u.id, consented: (u.settings as Record<string, unknown>).allow_private_data_export === true }));
+  return users.map((u) => ({ user_id: u.id, consented: exportConsent(u.settings) }));
 }
 
-/** Tells the administrators that a person changed allow_private_data_export. */
+/** A person's allow_private_data_export (off unless they turned it on). */
+export function exportConsent(settings: unknown): boolean {
+  return (settings as Record<string, unknown>).allow_private_data_export === true;
+}
+
+/**
+ * Tells the administrators a person's consent: when they change it, and when they join or
+ * come back (the user events do not carry it).
+ */
 export async function announceExportConsent(tx: Tx, realmId: number, userId: number, consented: boolean) {
   await recordEvent(tx, {
     realmId,

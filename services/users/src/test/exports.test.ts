@@ -298,4 +298,22 @@ describe('export consent', () => {
     expect((await h.as(h.realm.member).patch('/settings').send({ allow_private_data_export: 'false' })).body.result).toBe('success');
     expect((await h.eventsSince(before)).filter((e) => e.type === 'realm_export_consent').map((e) => e.event.consented)).toEqual([true, false]);
   });
+
+  it('tells the administrators the consent of people who join or come back, not of bots', async () => {
+    const before = await h.lastEventId();
+    const created = await h.as(h.realm.admin).post('/users').send({ email: 'newcomer@chat.test', password: 'x'.repeat(12), full_name: 'Newcomer' });
+    expect(created.body.result).toBe('success');
+    const id = created.body.user_id as number;
+    const consentEvents = async (since: bigint) => (await h.eventsSince(since)).filter((e) => e.type === 'realm_export_consent');
+    expect(await consentEvents(before)).toEqual([expect.objectContaining({ users: adminIds(), event: { type: 'realm_export_consent', user_id: id, consented: false } })]);
+    await setSetting(id, 'allow_private_data_export', true);
+    expect((await h.as(h.realm.admin).delete(`/users/${id}`)).body.result).toBe('success');
+    const back = await h.lastEventId();
+    expect((await h.as(h.realm.admin).post(`/users/${id}/reactivate`)).body.result).toBe('success');
+    expect((await consentEvents(back)).map((e) => e.event)).toEqual([{ type: 'realm_export_consent', user_id: id, consented: true }]);
+    const bot = await h.lastEventId();
+    const made = await h.as(h.realm.member).post('/bots').send({ full_name: 'Helper', short_name: 'helper' });
+    expect(made.body.result).toBe('success');
+    expect(await consentEvents(bot)).toEqual([]);
+  });
 });
