@@ -155,7 +155,8 @@ async function markExport(services: Services, exportId: number, realmUrl: string
 
 /** The export job: started, written, then succeeded, or failed with whatever was written removed. */
 export async function doRunExport(services: Services, job: { exportId: number; realmUrl: string }): Promise<void> {
-  const started = await markExport(services, job.exportId, job.realmUrl, [EXPORT_STATUS.REQUESTED], { status: EXPORT_STATUS.STARTED });
+  // Started already: a replica stopped while writing it, and BullMQ handed the job on; start over.
+  const started = await markExport(services, job.exportId, job.realmUrl, [EXPORT_STATUS.REQUESTED, EXPORT_STATUS.STARTED], { status: EXPORT_STATUS.STARTED });
   if (!started) return;
   let written: { path: string; size: number } | undefined;
   try {

@@ -192,6 +192,13 @@ describe('POST /export/realm', () => {
     }
   });
 
+  it('writes an export again when the replica writing it stopped midway', async () => {
+    // As BullMQ hands on a stalled job: the row says started, and the job runs again.
+    const row = await h.db.realmExport.create({ data: { realmId: h.realm.realmId, actingUserId: h.realm.admin.id, exportType: 1, status: 2 } });
+    await h.app.services.exports.add({ exportId: row.id, realmUrl: TEST_REALM_URL });
+    expect(await finished(row.id)).toMatchObject({ status: 3, exportPath: expect.any(String) });
+  });
+
   it('marks an export that cannot be written as failed', async () => {
     // A file where the realm's export folder would go makes writing fail.
     await mkdir(path.join(exportDir, 'exports'), { recursive: true });
