@@ -5,7 +5,7 @@ import { createApp, createLogger, listen, type Logger, type ServiceHandle } from
 import { readConfig } from './config';
 import type { Services } from './context';
 import { inviteMailRenderers } from './actions/invite-reminders';
-import { createExportQueue, startExportWorker } from './exports';
+import { createExportQueue, createExportStore, startExportWorker } from './exports';
 import { createMailQueue, createMailTransport, startMailWorker } from './mail';
 import { apiRoutes, siteRoutes } from './routes';
 
@@ -26,7 +26,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const transport = createMailTransport(config);
   const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config) }, bullRedis, bullPrefix) : undefined;
   const exports = createExportQueue(bullRedis, bullPrefix);
-  const services: Services = { db, redis, config, log, mail, exports };
+  const services: Services = { db, redis, config, log, mail, exports, exportStore: createExportStore(config) };
   const exportWorker = config.EXPORT_RUN_WORKERS ? startExportWorker(services, bullRedis, bullPrefix) : undefined;
 
   const { app, state } = createApp({

@@ -22,8 +22,21 @@ export const configSchema = baseConfigSchema
     BOT_STORAGE_SIZE_LIMIT: z.coerce.number().int().min(1).default(10_000_000),
 
     // Realm exports (POST /export/realm): tarballs written by a BullMQ worker.
-    /** Where export tarballs are written; served below /user_avatars/exports/. */
+    /**
+     * Where export tarballs are kept: a folder (EXPORT_DIR) or the S3-compatible store the
+     * uploads service uses (the same S3_* variables); unset: as UPLOADS_BACKEND.
+     */
+    EXPORT_BACKEND: z.enum(['local', 's3']).optional(),
+    UPLOADS_BACKEND: z.enum(['local', 's3']).default('local'),
+    /** The local backend's folder; served below /user_avatars/exports/. */
     EXPORT_DIR: z.string().min(1).default('.data/exports'),
+    S3_BUCKET: z.string().default('chat-uploads'),
+    /** Endpoint of an S3-compatible store (MinIO, s3rver); unset means AWS S3 itself. */
+    S3_ENDPOINT: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool('true'),
     /** Off: this replica queues exports but leaves writing them to replicas that have it on. */
     EXPORT_RUN_WORKERS: bool('true'),
     /** Larger organizations are exported by the server's administrators, not through the API. */

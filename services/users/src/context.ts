@@ -2,7 +2,7 @@ import type { createRedis } from '@chat/bus';
 import type { Db } from '@chat/db';
 import type { Logger } from '@chat/kit';
 import type { UsersConfig } from './config';
-import type { ExportQueue } from './exports';
+import type { ExportQueue, ExportStore } from './exports';
 import type { MailQueue } from './mail';
 
 /** What every route and action of this service may use; built once by start(). */
@@ -15,4 +15,6 @@ export interface Services {
   mail: MailQueue;
   /** Realm exports: queued here, written by the export worker (src/exports). */
   exports: ExportQueue;
+  /** Finished export tarballs: a folder or the S3-compatible store. */
+  exportStore: ExportStore;
 }

@@ -3,7 +3,7 @@ import { errors, ROLE } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { EXPORT_STATUS, EXPORT_TYPE, realmExportObject } from '@chat/wire';
 import type { Services } from '../context';
-import { exportableMessageWhere, removeRealmExport, writeRealmExport } from '../exports/writer';
+import { exportableMessageWhere, writeRealmExport } from '../exports/writer';
 import { checkAdmin, type Actor } from './actor';
 
 /** Exports a realm may request in any seven days, as on the family's server. */
@@ -110,7 +110,7 @@ export async function doDeleteExport(services: Services, actor: Actor, exportId:
     await announceExports(tx, actor.realmId, actor.realmUrl);
     return exp.exportPath;
   });
-  if (path) await removeRealmExport(services.config.EXPORT_DIR, path);
+  if (path) await services.exportStore.remove(path);
 }
 
 /** GET /export/realm/consents: every active person's allow_private_data_export. */
@@ -160,14 +160,14 @@ export async function doRunExport(services: Services, job: { exportId: number; r
   if (!started) return;
   let written: { path: string; size: number } | undefined;
   try {
-    written = await writeRealmExport(services.db, services.config.EXPORT_DIR, started.realmId, started.exportType);
+    written = await writeRealmExport(services.db, services.exportStore, started.realmId, started.exportType);
     const done = await markExport(services, job.exportId, job.realmUrl, [EXPORT_STATUS.STARTED], {
       status: EXPORT_STATUS.SUCCEEDED, dateSucceeded: new Date(), exportPath: written.path, tarballSize: written.size,
     });
     if (!done) throw new Error('export changed while it was written');
   } catch (err) {
     services.log.warn({ err, exportId: job.exportId }, 'realm export failed');
-    if (written) await removeRealmExport(services.config.EXPORT_DIR, written.path);
+    if (written) await services.exportStore.remove(written.path).catch((e) => services.log.warn({ err: e }, 'export tarball not removed'));
     await markExport(services, job.exportId, job.realmUrl, [EXPORT_STATUS.REQUESTED, EXPORT_STATUS.STARTED], { status: EXPORT_STATUS.FAILED, dateFailed: new Date() });
     throw err;
   }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create as createTar } from 'tar';
 import type { Db } from '@chat/db';
 import { EXPORT_TYPE } from '@chat/wire';
+import type { ExportStore } from './store';
 
 /** Messages per messages-NNNNNN.json file, as the family's exports split them. */
 const MESSAGES_PER_FILE = 1000;
@@ -98,11 +99,10 @@ async function writeMessages(db: Db, dir: string, realmId: number, exportType: n
 }
 
 /**
- * Writes the realm's export as a gzipped tarball below `exportDir` and returns its path
- * relative to it: exports/<realm id>/<random>/chat-export-<realm>-<random>.tar.gz. The
- * tarball is built aside and renamed into place, so a reader never sees half of one.
+ * Writes the realm's export as a gzipped tarball and stores it under its key,
+ * exports/<realm id>/<random>/chat-export-<realm>-<random>.tar.gz, which it returns.
  */
-export async function writeRealmExport(db: Db, exportDir: string, realmId: number, exportType: number): Promise<{ path: string; size: number }> {
+export async function writeRealmExport(db: Db, store: ExportStore, realmId: number, exportType: number): Promise<{ path: string; size: number }> {
   const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
   const name = `chat-export-${realm.stringId || 'root'}-${token(6)}`;
   const work = await mkdtemp(path.join(tmpdir(), 'chat-export-'));
@@ -113,21 +113,12 @@ export async function writeRealmExport(db: Db, exportDir: string, realmId: numbe
     const messages = await writeMessages(db, dir, realmId, exportType);
     await writeJson(dir, 'realm.json', { export_type: exportType, ...data });
     await writeJson(dir, 'stats.json', { users: data.users.length, channels: data.channels.length, subscriptions: data.subscriptions.length, messages });
-    const relative = path.posix.join('exports', String(realmId), token(18), `${name}.tar.gz`);
-    const target = path.join(exportDir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    const partial = `${target}.partial`;
-    await createTar({ gzip: true, file: partial, cwd: work, portable: true }, [name]);
-    await rename(partial, target);
-    return { path: relative, size: (await stat(target)).size };
+    const tarball = path.join(work, `${name}.tar.gz`);
+    await createTar({ gzip: true, file: tarball, cwd: work, portable: true }, [name]);
+    const key = path.posix.join('exports', String(realmId), token(18), `${name}.tar.gz`);
+    await store.put(tarball, key);
+    return { path: key, size: (await stat(tarball)).size };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-/** Removes an export's tarball and its random folder; a missing one is already gone. */
-export async function removeRealmExport(exportDir: string, relative: string): Promise<void> {
-  const target = path.join(exportDir, relative);
-  await rm(target, { force: true });
-  await rm(path.dirname(target), { recursive: true, force: true });
 }

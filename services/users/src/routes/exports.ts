@@ -35,10 +35,7 @@ export function exportFileRoutes(router: Router, services: Services): void {
       async ({ p, identity, res }) => {
         const relative = path.posix.join('exports', p.pathStr('realm_id'), p.pathStr('token'), p.pathStr('file'));
         const found = String(identity.realmId) === p.pathStr('realm_id') ? await accessExportFile(services, identity.realmId, relative) : null;
-        if (!found) throw errors.notFound();
-        await new Promise<void>((resolve, reject) => {
-          res.sendFile(path.resolve(services.config.EXPORT_DIR, found), { headers: { 'Content-Type': 'application/gzip' }, dotfiles: 'allow' }, (err) => (err ? reject(err) : resolve()));
-        });
+        if (!found || !(await services.exportStore.send(found, res))) throw errors.notFound();
       },
       { auth: 'optional' },
     ),
