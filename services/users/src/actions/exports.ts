@@ -86,7 +86,13 @@ export async function doRequestExport(services: Services, actor: Actor, exportTy
     await announceExports(tx, actor.realmId, actor.realmUrl);
     return row.id;
   });
-  await services.exports.add({ exportId: id, realmUrl: actor.realmUrl });
+  try {
+    await services.exports.add({ exportId: id, realmUrl: actor.realmUrl });
+  } catch (err) {
+    // Never queued, it would stay pending for good: it failed.
+    await markExport(services, id, actor.realmUrl, [EXPORT_STATUS.REQUESTED], { status: EXPORT_STATUS.FAILED, dateFailed: new Date() });
+    throw err;
+  }
   return id;
 }
 
@@ -99,7 +105,8 @@ export async function accessExports(services: Services, actor: Actor) {
 export async function doDeleteExport(services: Services, actor: Actor, exportId: number): Promise<void> {
   checkAdmin(actor);
   const path = await services.db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<Array<{ id: number }>>`
+    // Ids are 32-bit: a larger one names nothing (and the database would refuse to compare it).
+    const [row] = exportId > 2 ** 31 - 1 ? [] : await tx.$queryRaw<Array<{ id: number }>>`
       SELECT id FROM realm_exports WHERE id = ${exportId} AND realm_id = ${actor.realmId} FOR UPDATE`;
     if (!row) throw errors.badRequest('Invalid data export ID');
     const exp = await tx.realmExport.findUniqueOrThrow({ where: { id: row.id } });

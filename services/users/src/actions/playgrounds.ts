@@ -68,8 +68,11 @@ export async function doAddPlayground(services: Services, actor: Actor, input: (
   });
 }
 
+/** Ids are 32-bit: a larger one names nothing (and the database would refuse to compare it). */
+const MAX_ID = 2 ** 31 - 1;
+
 async function accessPlayground(tx: Tx, realmId: number, id: number) {
-  const row = await tx.realmPlayground.findFirst({ where: { id, realmId } });
+  const row = id <= MAX_ID ? await tx.realmPlayground.findFirst({ where: { id, realmId } }) : null;
   if (!row) throw errors.badRequest('Invalid playground');
   return row;
 }

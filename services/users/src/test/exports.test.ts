@@ -261,6 +261,7 @@ describe('GET and DELETE /export/realm', () => {
 
   it('refuses unknown and unfinished exports', async () => {
     expect((await h.as(h.realm.admin).delete('/export/realm/999999')).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid data export ID' });
+    expect((await h.as(h.realm.admin).delete('/export/realm/99999999999')).body.msg).toBe('Invalid data export ID');
     const pending = await h.db.realmExport.create({ data: { realmId: h.realm.realmId, actingUserId: h.realm.admin.id, exportType: 1, status: 2, dateRequested: new Date(0) } });
     expect((await h.as(h.realm.admin).delete(`/export/realm/${pending.id}`)).body.msg).toBe('Export still in progress');
     const other = await h.db.realmExport.create({ data: { realmId: h.realm.realmId + 1000, actingUserId: 1, exportType: 1, status: 3, exportPath: 'x' } });

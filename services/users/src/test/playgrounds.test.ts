@@ -87,6 +87,7 @@ describe('DELETE /realm/playgrounds/{id}', () => {
 
   it('knows unknown playgrounds and those of other realms', async () => {
     expect((await h.as(h.realm.admin).delete('/realm/playgrounds/999999')).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid playground' });
+    expect((await h.as(h.realm.admin).delete('/realm/playgrounds/99999999999')).body.msg).toBe('Invalid playground');
     const other = await h.db.realmPlayground.create({ data: { realmId: h.realm.realmId + 1000, name: 'x', pygmentsLanguage: 'x', urlTemplate: 'https://x.test/{code}' } });
     expect((await h.as(h.realm.admin).delete(`/realm/playgrounds/${other.id}`)).body.msg).toBe('Invalid playground');
   });
