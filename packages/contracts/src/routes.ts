@@ -109,14 +109,17 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/user_groups(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/export/realm(/.*)?'), service: 'users', auth: 'required' },
   { pattern: r('/calls/(zoom|bigbluebutton)/create'), service: 'users', auth: 'required' },
+  { pattern: r('/bot_storage'), service: 'users', auth: 'required' },
 ];
 
-/** Routes outside /api/v1: served files and invitation sign-up pages. */
+/** Routes outside /api/v1: served files, realm exports and invitation sign-up pages. */
 export const FILE_ROUTES: readonly RouteRule[] = [
   // The Unicode emoji names mobile clients download (server_emoji_data_url): the gateway serves
   // it itself, to anyone, as the family's servers serve it among their static files.
   { pattern: new RegExp(`^${SERVER_EMOJI_DATA_PATH.replace(/[.]/g, '\\.')}$`), service: 'gateway', auth: 'none' },
   { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
+  // Realm export tarballs live below /user_avatars/ as on the family's server, but the users service writes them.
+  { pattern: /^\/user_avatars\/exports\/.+$/, service: 'users', auth: 'optional' },
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/join\/[^/]+\/?$/, service: 'users', auth: 'none' },

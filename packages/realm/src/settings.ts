@@ -40,6 +40,7 @@ export const DEFAULT_USER_SETTINGS: Record<string, boolean | number | string> = 
   send_private_typing_notifications: true,
   send_stream_typing_notifications: true,
   send_read_receipts: true,
+  allow_private_data_export: false,
   web_navigate_to_sent_message: true,
   web_channel_default_view: 1,
   color_scheme: 1,

@@ -3,6 +3,7 @@
 // that clients see one shape in both.
 export * from './time';
 export * from './realm-objects';
+export * from './realm-tools';
 export * from './personal-objects';
 export * from './groups';
 export * from './avatars';

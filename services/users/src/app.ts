@@ -5,6 +5,7 @@ import { createApp, createLogger, listen, type Logger, type ServiceHandle } from
 import { readConfig } from './config';
 import type { Services } from './context';
 import { inviteMailRenderers } from './actions/invite-reminders';
+import { createExportQueue, createExportStore, startExportWorker } from './exports';
 import { createMailQueue, createMailTransport, startMailWorker } from './mail';
 import { apiRoutes, siteRoutes } from './routes';
 
@@ -24,7 +25,9 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const mail = createMailQueue(bullRedis, bullPrefix, config);
   const transport = createMailTransport(config);
   const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config) }, bullRedis, bullPrefix) : undefined;
-  const services: Services = { db, redis, config, log, mail };
+  const exports = createExportQueue(bullRedis, bullPrefix);
+  const services: Services = { db, redis, config, log, mail, exports, exportStore: createExportStore(config) };
+  const exportWorker = config.EXPORT_RUN_WORKERS ? startExportWorker(services, bullRedis, bullPrefix) : undefined;
 
   const { app, state } = createApp({
     service: 'users',
@@ -47,6 +50,8 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       // A message being sent finishes (or goes back to Redis) before the connections close.
       await worker?.close().catch((err) => log.warn({ err }, 'mail worker close failed'));
       await mail.close();
+      await exportWorker?.close().catch((err) => log.warn({ err }, 'export worker close failed'));
+      await exports.close();
       transport.close();
       redis.disconnect();
       bullRedis.disconnect();

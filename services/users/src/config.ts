@@ -16,6 +16,32 @@ export const configSchema = baseConfigSchema
      * online (each would fan out to everyone); clients still see it on their next presence poll.
      */
     PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
+    /** Characters (keys and values together) one user's bot storage may hold. */
+    BOT_STORAGE_SIZE_LIMIT: z.coerce.number().int().min(1).default(10_000_000),
+
+    // Realm exports (POST /export/realm): tarballs written by a BullMQ worker.
+    /**
+     * Where export tarballs are kept: a folder (EXPORT_DIR) or the S3-compatible store the
+     * uploads service uses (the same S3_* variables); unset: as UPLOADS_BACKEND.
+     */
+    EXPORT_BACKEND: z.enum(['local', 's3']).optional(),
+    UPLOADS_BACKEND: z.enum(['local', 's3']).default('local'),
+    /** The local backend's folder; served below /user_avatars/exports/. */
+    EXPORT_DIR: z.string().min(1).default('.data/exports'),
+    S3_BUCKET: z.string().default('chat-uploads'),
+    /** Endpoint of an S3-compatible store (MinIO, s3rver); unset means AWS S3 itself. */
+    S3_ENDPOINT: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool('true'),
+    /** Off: this replica queues exports but leaves writing them to replicas that have it on. */
+    EXPORT_RUN_WORKERS: bool('true'),
+    /** Larger organizations are exported by the server's administrators, not through the API. */
+    EXPORT_MAX_MESSAGES: z.coerce.number().int().min(0).default(250_000),
+    EXPORT_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).default(20 * 1024 ** 3),
+    /** Named in export refusals as whom to ask; empty: support@<the realm's host name>. */
+    EXPORT_SUPPORT_EMAIL: z.union([z.literal(''), z.email()]).default(''),
 
     // Outgoing mail (invitations). With EMAIL_HOST unset nothing leaves the machine: every
     // message is written as an .eml file to EMAIL_LOG_DIR instead (the development email log).

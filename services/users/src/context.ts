@@ -2,6 +2,7 @@ import type { createRedis } from '@chat/bus';
 import type { Db } from '@chat/db';
 import type { Logger } from '@chat/kit';
 import type { UsersConfig } from './config';
+import type { ExportQueue, ExportStore } from './exports';
 import type { MailQueue } from './mail';
 
 /** What every route and action of this service may use; built once by start(). */
@@ -12,4 +13,8 @@ export interface Services {
   log: Logger;
   /** Outgoing mail: queued here, sent by the mail worker (src/mail). */
   mail: MailQueue;
+  /** Realm exports: queued here, written by the export worker (src/exports). */
+  exports: ExportQueue;
+  /** Finished export tarballs: a folder or the S3-compatible store. */
+  exportStore: ExportStore;
 }

@@ -38,6 +38,9 @@ const SPEC_PATHS: Array<[string, string, string]> = [
   ['POST', '/navigation_views', 'users'],
   ['PATCH', '/navigation_views/inbox', 'users'],
   ['GET', '/server_settings', 'users'],
+  ['PUT', '/bot_storage', 'users'],
+  ['POST', '/realm/playgrounds', 'users'],
+  ['DELETE', '/export/realm/3', 'users'],
   ['POST', '/mobile_push/register', 'push'],
   ['POST', '/mobile_push/e2ee/test_notification', 'push'],
   ['POST', '/mobile_push/test_notification', 'push'],
@@ -70,6 +73,8 @@ describe('route ownership', () => {
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
     expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+    expect(resolveFileRoute('/user_avatars/exports/2/abc/chat-export-x.tar.gz')?.service).toBe('users');
+    expect(resolveFileRoute('/user_avatars/2/emoji/images/1.png')?.service).toBe('uploads');
     expect(resolveFileRoute('/calls/bigbluebutton/join')?.service).toBe('users');
     expect(resolveFileRoute('/calls/zoom/deauthorize')?.auth).toBe('none');
   });

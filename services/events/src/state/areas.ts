@@ -6,7 +6,7 @@
 import type { Db } from '@chat/db';
 import {
   alertWordList, channelFolderObject, customProfileFieldObject, linkifierObject, navigationViewObject, PROFILE_FIELD_TYPES,
-  savedSnippetObject, userStatusObject,
+  realmPlaygroundList, savedSnippetObject, userStatusObject,
 } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -26,6 +26,9 @@ export async function areaSections(db: Db, opts: StateOptions, want: Want): Prom
 
   if (want('realm_linkifiers')) section(async () => void (out.realm_linkifiers = await linkifiers(db, opts)));
   if (want('realm_filters')) out.realm_filters = [];
+  if (want('realm_playgrounds')) {
+    section(async () => void (out.realm_playgrounds = realmPlaygroundList(await db.realmPlayground.findMany({ where: { realmId } }))));
+  }
   if (want('navigation_view', 'navigation_views')) {
     section(async () => {
       const rows = userId === undefined ? [] : await db.navigationView.findMany({ where: { userId }, orderBy: { id: 'asc' } });

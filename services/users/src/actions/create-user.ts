@@ -5,6 +5,7 @@ import { usersWhoCanAccess } from '../lib/audience';
 import { isValidEmail } from '../lib/emails';
 import { checkEmailAllowedForRealm, CREATE_USER_TEXTS, type EmailRefusalTexts } from '../lib/email-policy';
 import { checkFullName } from '../lib/names';
+import { announceExportConsent, exportConsent } from './exports';
 
 /**
  * Checks shared by every way an account is made (POST /users, invitations, JWT, command line).
@@ -42,6 +43,7 @@ export async function checkNewUser(
 export async function doCreateAnnouncedUser(tx: Tx, input: NewUser, realmUrl: string, signup?: Announcement['signup']) {
   const user = await doCreateUserInTx(tx, { ...input, announce: false });
   await announceNewUser(tx, user, { audience: await usersWhoCanAccess(tx, user.realmId, user), realmUrl, signup });
+  if (!user.isBot) await announceExportConsent(tx, user.realmId, user.id, exportConsent(user.settings));
   return user;
 }
 

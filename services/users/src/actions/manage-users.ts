@@ -14,6 +14,7 @@ import { botAudience } from './api-keys';
 import { announceChannelsForRole } from './channel-visibility';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { doUpdateProfileData, type ProfileValue } from './profile-fields';
+import { announceExportConsent, exportConsent } from './exports';
 
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
 
@@ -215,6 +216,7 @@ export async function doReactivateUser(services: Services, actor: Actor, userId:
     await tx.user.update({ where: { id: target.id }, data: { isActive: true } });
     await announcePerson(tx, { ...target, isActive: true }, { is_active: true });
     if (target.isBot) await announceBot(tx, target, { is_active: true });
+    else await announceExportConsent(tx, target.realmId, target.id, exportConsent(target.settings));
   });
 }
 

@@ -9,6 +9,7 @@ import { apiEmailFor, canSeeDeliveryEmail } from '../lib/emails';
 import { checkFullName } from '../lib/names';
 import { LANGUAGES } from '../lib/settings-schema';
 import { checkAdmin, isAdmin, type Actor } from './actor';
+import { announceExportConsent } from './exports';
 import { doChangeFullName } from './manage-users';
 import { applyPresenceEnabled } from './presence';
 
@@ -111,6 +112,7 @@ export async function doUpdateOwnSettings(services: Services, actor: Actor, chan
       if (name === 'email_address_visibility') emailChanged = await applyVisibility(tx, me, value as number, actor.realmUrl);
       if (name === 'enable_drafts_synchronization' && value === false) await deleteStoredDrafts(tx, me.id);
       if (name === 'presence_enabled') await applyPresenceEnabled(services, tx, me, value as boolean);
+      if (name === 'allow_private_data_export') await announceExportConsent(tx, me.realmId, me.id, value as boolean);
     }
     return emailChanged ? me.apiKey : null;
   });

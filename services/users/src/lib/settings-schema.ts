@@ -58,6 +58,7 @@ export const SETTINGS: Record<string, SettingKind> = {
   enable_followed_topic_wildcard_mentions_notify: bool,
   automatically_follow_topics_where_mentioned: bool,
   presence_enabled: bool,
+  allow_private_data_export: bool,
   enter_sends: bool,
   twenty_four_hour_time: bool,
   send_private_typing_notifications: bool,

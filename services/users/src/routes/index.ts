@@ -17,6 +17,9 @@ import { presenceRoutes } from './presence';
 import { mutesAndDomainsRoutes } from './mutes-domains';
 import { onboardingStepRoutes } from './onboarding-steps';
 import { callRoutes, callSiteRoutes } from './calls';
+import { playgroundRoutes } from './playgrounds';
+import { botStorageRoutes } from './bot-storage';
+import { exportFileRoutes, exportRoutes } from './exports';
 
 /** Every route below /api/v1 this service owns (see API_ROUTES in packages/contracts). */
 export function apiRoutes(router: Router, services: Services): void {
@@ -35,13 +38,17 @@ export function apiRoutes(router: Router, services: Services): void {
   channelFolderRoutes(router, services);
   inviteRoutes(router, services);
   linkifierRoutes(router, services);
+  playgroundRoutes(router, services);
+  botStorageRoutes(router, services);
+  exportRoutes(router, services);
   realmRoutes(router, services);
   userGroupRoutes(router, services);
   callRoutes(router, services);
 }
 
-/** Routes outside /api/v1: the invitation sign-up page. */
+/** Routes outside /api/v1: the invitation sign-up page and finished realm exports. */
 export function siteRoutes(router: Router, services: Services): void {
   joinRoutes(router, services);
   callSiteRoutes(router, services);
+  exportFileRoutes(router, services);
 }

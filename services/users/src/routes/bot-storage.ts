@@ -1,0 +1,27 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { endpoint } from '@chat/kit';
+import type { Services } from '../context';
+import { actorOf } from '../actions/actor';
+import { accessBotStorage, checkStorageEntries, doRemoveBotStorage, doSetBotStorage } from '../actions/bot-storage';
+
+const keyList = z.array(z.string());
+
+export function botStorageRoutes(router: Router, services: Services): void {
+  router.get(
+    '/bot_storage',
+    endpoint(async ({ p, identity }) => ({ storage: await accessBotStorage(services, actorOf(identity), p.json('keys', keyList)) })),
+  );
+  router.put(
+    '/bot_storage',
+    endpoint(async ({ p, identity }) => {
+      await doSetBotStorage(services, actorOf(identity), checkStorageEntries(p.reqJson('storage', z.unknown())));
+    }),
+  );
+  router.delete(
+    '/bot_storage',
+    endpoint(async ({ p, identity }) => {
+      await doRemoveBotStorage(services, actorOf(identity), p.json('keys', keyList));
+    }),
+  );
+}

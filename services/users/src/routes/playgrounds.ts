@@ -1,0 +1,24 @@
+import type { Router } from 'express';
+import { endpoint } from '@chat/kit';
+import type { Services } from '../context';
+import { actorOf } from '../actions/actor';
+import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds';
+
+export function playgroundRoutes(router: Router, services: Services): void {
+  router.post(
+    '/realm/playgrounds',
+    endpoint(async ({ p, identity }) => ({
+      id: await doAddPlayground(services, actorOf(identity), () => ({
+        name: p.reqStr('name'),
+        urlTemplate: p.reqStr('url_template'),
+        pygmentsLanguage: p.reqStr('pygments_language'),
+      })),
+    })),
+  );
+  router.delete(
+    '/realm/playgrounds/:playground_id',
+    endpoint(async ({ p, identity }) => {
+      await doRemovePlayground(services, actorOf(identity), p.pathInt('playground_id'));
+    }),
+  );
+}
