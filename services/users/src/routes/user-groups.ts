@@ -1,6 +1,5 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { errors } from '@chat/contracts';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
@@ -53,12 +52,14 @@ export function userGroupRoutes(router: Router, services: Services): void {
       subgroups: await accessSubgroupIds(services, actorOf(identity), p.pathInt('group_id'), p.bool('direct_subgroup_only', false)),
     })),
   );
-  // The family's server removed group deletion in favour of deactivation (feature level 294)
-  // and now answers this method as one the path does not support.
+  // The family's server replaced deleting a group by deactivating it (feature level 294); the
+  // Python bindings' remove_user_group still sends DELETE, so it deactivates: the group's
+  // history (permissions it held, mentions of it) stays, as with POST .../deactivate.
   router.delete(
     '/user_groups/:group_id',
-    endpoint(async () => {
-      throw errors.methodNotAllowed(['PATCH']);
+    endpoint(async ({ p, identity }) => {
+      await doDeactivateUserGroup(services, actorOf(identity), p.pathInt('group_id'));
+      return {};
     }),
   );
   router.post(

@@ -104,11 +104,19 @@ describe('GET /user_groups/{id}/members/{user_id}', () => {
 });
 
 describe('DELETE /user_groups/{id}', () => {
-  it('is no longer supported: deactivation replaced it, nothing is removed', async () => {
-    const group = await createGroup('kept', [h.realm.member.id]);
+  it('deactivates the group, as the family\'s legacy removal maps onto deactivation', async () => {
+    const group = await createGroup('retired', [h.realm.member.id]);
     const res = await h.as(h.realm.owner).delete(`/user_groups/${group}`);
-    expect(res.status).toBe(405);
-    expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Method Not Allowed', allowed_methods: ['PATCH'] });
+    expect(res.body).toMatchObject({ result: 'success' });
+    expect(await h.db.userGroup.findUnique({ where: { id: group } })).toMatchObject({ deactivated: true });
+    expect(await h.db.userGroupMember.count({ where: { groupId: group } })).toBe(1);
+  });
+
+  it('refuses people who may not manage the group and unknown groups', async () => {
+    const group = await createGroup('guarded', [h.realm.owner.id]);
+    const res = await h.as(h.realm.guest).delete(`/user_groups/${group}`);
+    expect(res.body.result).toBe('error');
     expect(await h.db.userGroup.findUnique({ where: { id: group } })).toMatchObject({ deactivated: false });
+    expect((await h.as(h.realm.owner).delete('/user_groups/999999')).body).toMatchObject({ result: 'error', msg: 'Invalid user group' });
   });
 });
