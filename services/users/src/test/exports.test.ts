@@ -309,7 +309,7 @@ describe('export consent', () => {
 
   it('tells the administrators the consent of people who join or come back, not of bots', async () => {
     const before = await h.lastEventId();
-    const created = await h.as(h.realm.admin).post('/users').send({ email: 'newcomer@chat.test', password: 'x'.repeat(12), full_name: 'Newcomer' });
+    const created = await h.as(h.realm.admin).post('/users').send({ email: 'newcomer@chat.test', password: 'tall-quiet-harbor-42', full_name: 'Newcomer' });
     expect(created.body.result).toBe('success');
     const id = created.body.user_id as number;
     const consentEvents = async (since: bigint) => (await h.eventsSince(since)).filter((e) => e.type === 'realm_export_consent');
