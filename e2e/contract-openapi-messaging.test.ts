@@ -6,7 +6,8 @@
  */
 import { Contract } from './lib/contract';
 import { operations } from './lib/openapi';
-import { EXCLUDED, MESSAGING_OPERATIONS, PENDING, testOperations, USERS_OPERATIONS } from './lib/operations';
+import { EXCLUDED, MESSAGING_OPERATIONS, testOperations, USERS_OPERATIONS } from './lib/operations';
+import { PENDING } from './lib/pending';
 
 const c = new Contract();
 beforeAll(() => c.start(), 180000);
@@ -25,7 +26,7 @@ describe('the operation tables', () => {
 
   it('name only operations of the file, and PENDING only tabled ones', () => {
     expect([...tabled, ...Object.keys(EXCLUDED)].filter((k) => !inFile.includes(k))).toEqual([]);
-    expect([...PENDING].filter((k) => !tabled.includes(k))).toEqual([]);
+    expect([...PENDING].filter((k) => /^[A-Z]+ \//.test(k) && !tabled.includes(k))).toEqual([]);
   });
 });
 

@@ -1,0 +1,59 @@
+/**
+ * Every contract check that fails today because the server lacks an endpoint, a key or a
+ * shape the family's clients need. Each is skipped (test.skip) with its reason beside it;
+ * remove an entry once the work that adds it has landed, and its test must then pass.
+ *
+ * Keys: "METHOD /path" for OpenAPI operations (lib/operations.ts), "<client>: <check>" for the
+ * client-contract tests (contract-*.test.ts).
+ */
+export const PENDING = new Set<string>([
+  // OpenAPI operations not served yet (404).
+  'POST /fetch_api_key', // password authentication
+  'GET /streams/{stream_id}/email_address',
+  'POST /streams/{stream_id}/delete_topic',
+  'POST /channels/create',
+  'POST /messages/{message_id}/report',
+  'PATCH /users/me/subscriptions/muted_topics', // answers 400: Missing 'property' argument
+  'POST /realm/playgrounds',
+  'DELETE /realm/playgrounds/{playground_id}',
+  'POST /realm/test_welcome_bot_custom_message',
+  'GET /export/realm',
+  'POST /export/realm',
+  'GET /export/realm/consents',
+  'GET /user_groups/{user_group_id}/members/{user_id}',
+  'GET /user_groups/{user_group_id}/subgroups',
+  'GET /calls/bigbluebutton/create',
+  // Served, with a body the schema rejects.
+  'GET /streams', // channels lack can_subscribe_group
+  'GET /streams/{stream_id}', // channel lacks can_subscribe_group
+  'POST /register', // streams lack can_subscribe_group
+  'PATCH /users/me/subscriptions', // no "removed" list
+
+  // Mobile app (contract-mobile.test.ts).
+  'mobile: GetServerSettingsResult.zulip_version',
+  'mobile: GetServerSettingsResult.zulip_feature_level',
+  'mobile: GetServerSettingsResult.zulip_merge_base',
+  'mobile: InitialSnapshot.zulip_version',
+  'mobile: InitialSnapshot.zulip_feature_level',
+  'mobile: InitialSnapshot.zulip_merge_base',
+  'mobile: InitialSnapshot.server_emoji_data_url',
+  'mobile: InitialSnapshot.cross_realm_bots',
+  'mobile: InitialSnapshot.realm_wildcard_mention_policy',
+  'mobile: InitialSnapshot.realm_waiting_period_threshold',
+  'mobile: InitialSnapshot.realm_allow_message_editing',
+  'mobile: InitialSnapshot.realm_enable_read_receipts',
+  'mobile: InitialSnapshot.realm_default_external_accounts',
+  // Terminal client (contract-terminal.test.ts).
+  'terminal: register zulip_version',
+  'terminal: register zulip_feature_level',
+  'terminal: register cross_realm_bots',
+  'terminal: GET /streams/{id}/email_address',
+  // Python bindings (contract-python.test.ts).
+  'python: server_settings zulip_version and zulip_feature_level',
+  'python: bot_storage round trip',
+]);
+
+/** `it`, or `it.skip` for a PENDING check. */
+export function maybe(key: string): jest.It {
+  return PENDING.has(key) ? it.skip : it;
+}
