@@ -20,9 +20,9 @@ describe('terminal client (ZulipTerminal)', () => {
     // What the client asks for at start (model.py initial_data_to_fetch), with client_gravatar.
     initial = await c.register('member', {
       fetch_event_types: ['realm', 'presence', 'subscription', 'message', 'starred_messages', 'update_message_flags', 'muted_topics',
-        'realm_user', 'realm_user_groups', 'update_global_notifications', 'update_display_settings', 'user_settings', 'realm_emoji', 'zulip_version'],
-      event_types: ['message', 'update_message', 'reaction', 'subscription', 'typing', 'update_message_flags', 'update_global_notifications',
-        'update_display_settings', 'user_settings', 'realm_emoji'],
+        'realm_user', 'realm_user_groups', 'user_settings', 'realm_emoji', 'custom_profile_fields', 'zulip_version'],
+      event_types: ['message', 'update_message', 'reaction', 'submessage', 'subscription', 'typing', 'update_message_flags',
+        'user_settings', 'realm_emoji', 'realm_user'],
       client_gravatar: true,
       apply_markdown: true,
     }, TERMINAL_UA);
@@ -36,23 +36,29 @@ describe('terminal client (ZulipTerminal)', () => {
     expect(initial).toMatchObject({
       realm_name: 'Test Organization',
       realm_allow_edit_history: expect.any(Boolean),
-      realm_allow_message_editing: expect.any(Boolean),
       realm_users: expect.any(Array), realm_user_groups: expect.any(Array), realm_emoji: expect.any(Object),
       subscriptions: expect.any(Array), presences: expect.any(Object), muted_topics: expect.any(Array),
       starred_messages: expect.any(Array), unread_msgs: expect.any(Object), custom_profile_fields: expect.any(Array),
-      twenty_four_hour_time: expect.any(Boolean), pm_content_in_desktop_notifications: expect.any(Boolean),
-      user_settings: expect.objectContaining({ send_private_typing_notifications: expect.any(Boolean) }),
+      user_settings: expect.objectContaining({
+        send_private_typing_notifications: expect.any(Boolean), twenty_four_hour_time: expect.any(Boolean),
+        pm_content_in_desktop_notifications: expect.any(Boolean),
+      }),
       user_id: c.user('member').id, email: c.user('member').email, full_name: c.user('member').fullName,
       max_stream_name_length: expect.any(Number), max_topic_length: expect.any(Number), max_message_length: expect.any(Number),
       server_presence_ping_interval_seconds: expect.any(Number), server_presence_offline_threshold_seconds: expect.any(Number),
     });
-    // null means no limit; messages.py compares it with 0.
-    expect('realm_message_content_edit_limit_seconds' in initial).toBe(true);
-    expect(initial.realm_message_content_edit_limit_seconds === null || Number.isInteger(initial.realm_message_content_edit_limit_seconds)).toBe(true);
     // realm_message_retention_days: a number of days, or -1 / null for "forever".
     expect(initial.realm_message_retention_days === null || Number.isInteger(initial.realm_message_retention_days)).toBe(true);
     // realm_edit_topic_policy is read with .get(), but must be an integer when present.
     if ('realm_edit_topic_policy' in initial) expect(Number.isInteger(initial.realm_edit_topic_policy)).toBe(true);
+  });
+
+  // realm_allow_message_editing is read with .get(): absent, the client refuses every edit.
+  maybe('terminal: register message editing settings')('register has realm_allow_message_editing and realm_message_content_edit_limit_seconds', () => {
+    expect(typeof initial.realm_allow_message_editing).toBe('boolean');
+    // null means no limit; messages.py compares it with 0.
+    expect('realm_message_content_edit_limit_seconds' in initial).toBe(true);
+    expect(initial.realm_message_content_edit_limit_seconds === null || Number.isInteger(initial.realm_message_content_edit_limit_seconds)).toBe(true);
   });
 
   it('subscriptions carry the name, stream_id, color and message_retention_days the client reads', () => {
@@ -61,7 +67,7 @@ describe('terminal client (ZulipTerminal)', () => {
     expect('message_retention_days' in verona).toBe(true);
   });
 
-  it('its "+" key reacts thumbs_up (1f44d, unicode_emoji) and the reaction event carries what it matches on', async () => {
+  maybe('terminal: + reaction thumbs_up')('its "+" key reacts thumbs_up (1f44d, unicode_emoji) and the reaction event carries what it matches on', async () => {
     const q = { queue_id: initial.queue_id, last_event_id: initial.last_event_id };
     const spec = { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
     const added = await c.call('POST', `/messages/${c.messageId}/reactions`, 'member', spec, { userAgent: TERMINAL_UA });

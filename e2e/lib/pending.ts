@@ -47,13 +47,18 @@ export const PENDING = new Set<string>([
   'terminal: register zulip_version',
   'terminal: register zulip_feature_level',
   'terminal: register cross_realm_bots',
+  'terminal: register message editing settings', // realm_allow_message_editing, realm_message_content_edit_limit_seconds absent
+  'terminal: + reaction thumbs_up', // 400 "Emoji 'thumbs_up' does not exist": the alias of +1 is refused
   'terminal: GET /streams/{id}/email_address',
   // Python bindings (contract-python.test.ts).
   'python: server_settings zulip_version and zulip_feature_level',
   'python: bot_storage round trip',
 ]);
 
-/** `it`, or `it.skip` for a PENDING check. */
+/**
+ * `it`, or `it.skip` for a PENDING check. With CONTRACT_RUN_PENDING=1 pending checks run too,
+ * to see which entries can be removed.
+ */
 export function maybe(key: string): jest.It {
-  return PENDING.has(key) ? it.skip : it;
+  return PENDING.has(key) && process.env.CONTRACT_RUN_PENDING !== '1' ? it.skip : it;
 }
