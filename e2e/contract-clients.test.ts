@@ -47,10 +47,15 @@ describe('terminal client (ZulipTerminal)', () => {
       max_stream_name_length: expect.any(Number), max_topic_length: expect.any(Number), max_message_length: expect.any(Number),
       server_presence_ping_interval_seconds: expect.any(Number), server_presence_offline_threshold_seconds: expect.any(Number),
     });
-    // realm_message_retention_days: a number of days, or -1 / null for "forever".
-    expect(initial.realm_message_retention_days === null || Number.isInteger(initial.realm_message_retention_days)).toBe(true);
     // realm_edit_topic_policy is read with .get(), but must be an integer when present.
     if ('realm_edit_topic_policy' in initial) expect(Number.isInteger(initial.realm_edit_topic_policy)).toBe(true);
+  });
+
+  // Read with []: absent, the client stops at start with a KeyError.
+  maybe('terminal: register realm_message_retention_days')('register has realm_message_retention_days', () => {
+    expect('realm_message_retention_days' in initial).toBe(true);
+    // A number of days, or -1 / null for "forever".
+    expect(initial.realm_message_retention_days === null || Number.isInteger(initial.realm_message_retention_days)).toBe(true);
   });
 
   // realm_allow_message_editing is read with .get(): absent, the client refuses every edit.

@@ -222,6 +222,18 @@ describe('events long-polled with the app\'s User-Agent parse as their classes',
     for (const e of edits) for (const f of e.flags) expect(flagsEnum).toContain(f);
   });
 
+  // The server's own extra emoji are svc_extra_emoji in its native dialect; the app knows only
+  // zulip_extra_emoji and drops its whole queue on anything else.
+  maybe('mobile: extra emoji reaction_type')('a reaction with the server\'s extra emoji reaches the app as zulip_extra_emoji', async () => {
+    const q = await c.register('member', { event_types: ['reaction'], client_capabilities: CAPABILITIES }, MOBILE_UA);
+    const id = await c.send('member2', 'extra', 'react with the logo');
+    await c.ok('POST', `/messages/${id}/reactions`, 'member2', { emoji_name: 'zulip' });
+    const e = await c.waitFor('member', { queue_id: q.queue_id, last_event_id: q.last_event_id }, (ev) => ev.type === 'reaction', MOBILE_UA);
+    expect(e).toMatchObject({ emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' });
+    const { message } = await c.ok('GET', `/messages/${id}`, 'member', {}, { userAgent: MOBILE_UA });
+    expect(message.reactions).toEqual([expect.objectContaining({ emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' })]);
+  });
+
   it('a blocking poll with nothing to say answers a HeartbeatEvent', async () => {
     const q = await c.register('member2', { event_types: ['message'] }, MOBILE_UA);
     const res = await c.ok('GET', '/events', 'member2', { queue_id: q.queue_id, last_event_id: q.last_event_id }, { userAgent: MOBILE_UA });

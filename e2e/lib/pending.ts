@@ -43,10 +43,12 @@ export const PENDING = new Set<string>([
   'mobile: InitialSnapshot.realm_allow_message_editing',
   'mobile: InitialSnapshot.realm_enable_read_receipts',
   'mobile: InitialSnapshot.realm_default_external_accounts',
+  'mobile: extra emoji reaction_type', // the family's dialect for a family User-Agent
   // Terminal client (contract-terminal.test.ts).
   'terminal: register zulip_version',
   'terminal: register zulip_feature_level',
   'terminal: register cross_realm_bots',
+  'terminal: register realm_message_retention_days',
   'terminal: register message editing settings', // realm_allow_message_editing, realm_message_content_edit_limit_seconds absent
   'terminal: + reaction thumbs_up', // 400 "Emoji 'thumbs_up' does not exist": the alias of +1 is refused
   'terminal: GET /streams/{id}/email_address',
