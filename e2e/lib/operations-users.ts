@@ -101,11 +101,6 @@ export const USERS_OPERATIONS: Record<string, Builder> = {
   'PATCH /settings': async () => ({ who: 'member', path: '/settings', params: { enter_sends: true } }),
 
   'POST /mobile_push/test_notification': async () => ({ who: 'member', path: '/mobile_push/test_notification' }),
-  'POST /mobile_push/e2ee/test_notification': async () => ({ who: 'member', path: '/mobile_push/e2ee/test_notification' }),
-  'POST /mobile_push/register': async () => ({
-    who: 'member', path: '/mobile_push/register',
-    params: { token_kind: 'fcm', token_id: 'tok', push_account_id: 42, push_public_key: 'pk', bouncer_public_key: 'bk', encrypted_push_registration: 'blob' },
-  }),
   'POST /users/me/apns_device_token': async () => ({ who: 'member', path: '/users/me/apns_device_token', params: { token: 'c0ffee', appid: 'org.zulip.Zulip' } }),
   'DELETE /users/me/apns_device_token': async (c) => {
     await c.ok('POST', '/users/me/apns_device_token', 'member2', { token: 'feed', appid: 'org.zulip.Zulip' });

@@ -37,7 +37,6 @@ export const PENDING = new Set<string>([
   'mobile: InitialSnapshot.zulip_feature_level',
   'mobile: InitialSnapshot.zulip_merge_base',
   'mobile: InitialSnapshot.server_emoji_data_url',
-  'mobile: InitialSnapshot.cross_realm_bots',
   'mobile: InitialSnapshot.realm_wildcard_mention_policy',
   'mobile: InitialSnapshot.realm_waiting_period_threshold',
   'mobile: InitialSnapshot.realm_allow_message_editing',
@@ -47,7 +46,6 @@ export const PENDING = new Set<string>([
   // Terminal client (contract-terminal.test.ts).
   'terminal: register zulip_version',
   'terminal: register zulip_feature_level',
-  'terminal: register cross_realm_bots',
   'terminal: register realm_message_retention_days',
   'terminal: register message editing settings', // realm_allow_message_editing, realm_message_content_edit_limit_seconds absent
   'terminal: + reaction thumbs_up', // 400 "Emoji 'thumbs_up' does not exist": the alias of +1 is refused
