@@ -5,7 +5,7 @@
  * long-polled through the gateway with the app's User-Agent.
  */
 import { Contract, MOBILE_UA, PNG, type Body } from './lib/contract';
-import { CLASSES, classErrors, eventClass, fieldErrors } from './lib/mobile-contract';
+import { CLASSES, classErrors, DISPATCH, eventClass, fieldErrors } from './lib/mobile-contract';
 import { maybe } from './lib/pending';
 
 const c = new Contract();
@@ -88,7 +88,10 @@ async function produceEvents(): Promise<void> {
   const { channel_folder_id } = await c.ok('POST', '/channel_folders/create', 'admin', { name: 'Tragedies', description: 'sad' });
   await c.ok('PATCH', `/channel_folders/${channel_folder_id}`, 'admin', { description: 'very sad' });
   await c.ok('PATCH', '/channel_folders', 'admin', { order: [channel_folder_id] });
-  await c.ok('POST', '/register_client_device', 'member');
+  const { device_id } = await c.ok('POST', '/register_client_device', 'member');
+  // Endpoints still missing (PENDING below): called without stopping the rest.
+  await c.call('POST', '/remove_client_device', 'member', { device_id });
+  await c.call('POST', '/submessage', 'member', { message_id: id, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: '1,1', vote: 1 }) });
 }
 
 /** Long-polls the member's queue (as the app does) until the marker realm event arrives. */
@@ -188,10 +191,26 @@ const EXPECTED: Array<[string, string, string?]> = [
   ['MutedUsersEvent', 'muted_users'], ['RealmEmojiUpdateEvent', 'realm_emoji', 'update'], ['CustomProfileFieldsEvent', 'custom_profile_fields'],
   ['PresenceEvent', 'presence'], ['ChannelFolderAddEvent', 'channel_folder', 'add'], ['ChannelFolderUpdateEvent', 'channel_folder', 'update'],
   ['ChannelFolderReorderEvent', 'channel_folder', 'reorder'], ['DeviceAddEvent', 'device', 'add'],
+  ['DeviceRemoveEvent', 'device', 'remove'], ['SubmessageEvent', 'submessage'], ['HeartbeatEvent', 'heartbeat'],
 ];
 
+/** Event classes of the app's dispatcher no test here produces, and why. */
+const NOT_PRODUCED: Record<string, string> = {
+  RealmEmojiAddEvent: 'sent only to clients declaring individual_emoji_changes; the app is checked on the full-map update',
+  RealmEmojiUpdateOneEvent: 'sent only to clients declaring individual_emoji_changes',
+  DeviceUpdateEvent: 'needs a push registration through the push relay, an external service',
+  UserGroupRemoveEvent: 'the family deactivates groups (an update event) rather than removing them',
+  RealmUserRemoveEvent: 'not described by the contract (no required keys beyond id)',
+};
+
 describe('events long-polled with the app\'s User-Agent parse as their classes', () => {
-  for (const [cls, type, op] of EXPECTED) {
+  it('every class of the app\'s dispatcher is produced here or listed with a reason', () => {
+    const classes = Object.values(DISPATCH).flatMap((ops) => Object.values(ops));
+    const covered = [...EXPECTED.map(([cls]) => cls), ...Object.keys(NOT_PRODUCED)];
+    expect(classes.filter((cls) => !covered.includes(cls))).toEqual([]);
+  });
+
+  for (const [cls, type, op] of EXPECTED.filter(([cls]) => cls !== 'HeartbeatEvent')) {
     maybe(`mobile: ${cls}`)(cls, () => {
       const matching = events.filter((e) => e.type === type && (op === undefined || e.op === op));
       expect(matching.length).toBeGreaterThan(0);

@@ -42,6 +42,8 @@ export const PENDING = new Set<string>([
   'mobile: InitialSnapshot.realm_allow_message_editing',
   'mobile: InitialSnapshot.realm_enable_read_receipts',
   'mobile: InitialSnapshot.realm_default_external_accounts',
+  'mobile: DeviceRemoveEvent', // POST /remove_client_device not served
+  'mobile: SubmessageEvent', // POST /submessage not served
   'mobile: extra emoji reaction_type', // the family's dialect for a family User-Agent
   // Terminal client (contract-terminal.test.ts).
   'terminal: register zulip_version',
