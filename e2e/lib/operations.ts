@@ -1,6 +1,6 @@
 /**
- * The table of OpenAPI operations the contract tests call, what they leave out and why, and
- * what is still PENDING (not implemented yet, so skipped).
+ * The table of OpenAPI operations the contract tests call, and what they leave out and why.
+ * Operations not implemented yet are in the PENDING set of pending.ts, and skipped.
  */
 import type { Contract } from './contract';
 import { responseErrors } from './openapi';
