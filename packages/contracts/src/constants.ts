@@ -2,6 +2,9 @@
 export const FEATURE_LEVEL = 491;
 export const SERVER_VERSION = '0.1.0';
 
+/** Where the gateway serves the emoji names and codes (register's server_emoji_data_url). */
+export const SERVER_EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
+
 export const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];
 export const ROLES: readonly number[] = Object.values(ROLE);

@@ -4,3 +4,4 @@ export * from './actions';
 export * from './announce-user';
 export * from './realm-settings';
 export * from './access';
+export * from './system-bots';

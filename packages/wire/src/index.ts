@@ -18,3 +18,4 @@ export * from './devices';
 export * from './default-streams';
 export * from './onboarding';
 export * from './topics';
+export * from './server-facts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@chat/kit';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/bus';
+import { SERVER_VERSION } from '@chat/contracts';
 
 export const configSchema = baseConfigSchema.extend({
   /** Domain stream partitions; must match every producer's and consumer's setting. */
@@ -16,6 +17,13 @@ export const configSchema = baseConfigSchema.extend({
   OUTBOX_RELAY: z
     .enum(['true', 'false'])
     .default('true')
+    .transform((v) => v === 'true'),
+  /** Git reference or release this build came from (zulip_merge_base); the users service reads the same variable. */
+  MERGE_BASE: z.string().default(SERVER_VERSION),
+  /** Whether the push service is configured (realm_push_notifications_enabled), as for the users service. */
+  PUSH_NOTIFICATIONS_ENABLED: z
+    .enum(['true', 'false'])
+    .default('false')
     .transform((v) => v === 'true'),
   /** How often stale ids are swept out of the queue index sets. */
   INDEX_SWEEP_MS: z.coerce.number().int().min(1000).default(300000),

@@ -1,7 +1,7 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
 import { ROLE } from '@chat/contracts';
-import { accessibleUserIds, fakeEmailDomain, inaccessibleUserObject } from '@chat/realm';
+import { accessibleUserIds, fakeEmailDomain, inaccessibleUserObject, isSystemBot } from '@chat/realm';
 import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -25,11 +25,13 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
   const hidden = (u: User) => allowed !== null && !u.isBot && !allowed.has(u.id);
   const hiddenDomain = fakeEmailDomain(opts.identity.realmUrl);
   const placeholders = opts.clientCapabilities.user_list_incomplete === true ? [] : users.filter(hidden).map((u) => inaccessibleUserObject(u.id, hiddenDomain));
-  const seen = users.filter((u) => !hidden(u));
+  // The system bots are listed once, as cross_realm_bots, where clients look for them.
+  const systemBots = users.filter(isSystemBot);
+  const seen = users.filter((u) => !hidden(u) && !isSystemBot(u));
   const out: Record<string, unknown> = {
     realm_users: [...seen.filter((u) => u.isActive).map(person), ...placeholders].sort((a, b) => Number(a.user_id) - Number(b.user_id)),
     realm_non_active_users: seen.filter((u) => !u.isActive).map(person),
-    cross_realm_bots: [],
+    cross_realm_bots: systemBots.map((u) => ({ ...person(u), is_system_bot: true })),
   };
   const me = users.find((u) => u.id === opts.identity.userId);
   if (me) {
