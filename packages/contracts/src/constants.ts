@@ -68,6 +68,14 @@ export function flagBit(flag: MessageFlag): bigint {
   return 1n << BigInt(MESSAGE_FLAGS.indexOf(flag));
 }
 
+/** Flags kept for the server's own use (query plans, push bookkeeping), never shown to clients. */
+export const INTERNAL_FLAGS: readonly MessageFlag[] = ['is_private', 'active_mobile_push_notification'];
+
+/** The flags clients see (message objects and events): flagNames without the internal ones. */
+export function apiFlagNames(bits: bigint): string[] {
+  return flagNames(bits).filter((name) => !INTERNAL_FLAGS.includes(name as MessageFlag));
+}
+
 /** Wire names of the flags set in a bitmask; `wildcard_mentioned` is the legacy alias clients still read. */
 export function flagNames(bits: bigint): string[] {
   const names: string[] = [];
