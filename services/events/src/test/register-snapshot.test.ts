@@ -6,6 +6,7 @@
 import { FEATURE_LEVEL, SERVER_EMOJI_DATA_PATH, SERVER_VERSION } from '@chat/contracts';
 import { doCreateUser, REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, SYSTEM_BOTS } from '@chat/realm';
 import { seedRealm, setupTestEnv, TEST_REALM_URL, type SeededRealm, type TestEnv } from '@chat/testing';
+import { STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
 import { start, type EventsHandle } from '../app';
 import { MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from '../actions/register';
 import { register } from './helpers';
@@ -92,9 +93,13 @@ it('has every key the mobile app requires, with its JSON type', async () => {
   const bot = await doCreateUser(env.db, {
     realmId: realm.realmId, email: `${SYSTEM_BOTS.notification.local}@chat.test`, fullName: SYSTEM_BOTS.notification.fullName, isBot: true,
   });
+  await env.db.stream.create({ data: { realmId: realm.realmId, name: 'Denmark', nameKey: 'denmark' } });
   const res = await register(service.url, realm.realmId, realm.member, { client_capabilities: JSON.stringify({ empty_topic_name: true }) });
   expect(res.status).toBe(200);
   expectTypes(res.body, REQUIRED, 'register');
+  // Every channel carries every group setting the family's channel objects have.
+  const [denmark] = res.body.streams as Array<Record<string, unknown>>;
+  for (const key of Object.keys(STREAM_GROUP_SETTING_DEFAULTS)) expect([key, typeOf(denmark[key])]).toEqual([key, 'number']);
   for (const list of ['realm_users', 'realm_non_active_users', 'cross_realm_bots']) {
     for (const u of res.body[list] as Array<Record<string, unknown>>) expectTypes(u, USER_REQUIRED, `${list}[${String(u.user_id)}]`);
   }
