@@ -5,3 +5,4 @@ export * from './announce-user';
 export * from './realm-settings';
 export * from './access';
 export * from './system-bots';
+export * from './group-membership';

@@ -109,6 +109,7 @@ export async function realmSection(db: Db, opts: StateOptions, want: Want): Prom
     password_min_guesses: 10000,
     settings_send_digest_emails: false,
     upgrade_text_for_wide_organization_logo: '',
+    navigation_tour_video_url: null,
     server_generation: Math.floor(Date.now() / 1000),
   };
 }

@@ -1,7 +1,9 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
 import { ROLE } from '@chat/contracts';
-import { accessibleUserIds, fakeEmailDomain, inaccessibleUserObject, isSystemBot } from '@chat/realm';
+import {
+  accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies,
+} from '@chat/realm';
 import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -50,10 +52,32 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
       avatar_url: avatarUrl(me, opts.identity.realmUrl),
       avatar_url_medium: avatarUrl(me, opts.identity.realmUrl, true),
       avatar_version: me.avatarVersion,
-      can_create_streams: me.role <= ROLE.MEMBER,
-      can_subscribe_other_users: me.role <= ROLE.MEMBER,
-      can_invite_others_to_realm: me.role <= ROLE.MEMBER,
+      ...(await viewerPermissions(db, opts, me)),
     });
   }
   return out;
+}
+
+/** What the viewer may do, from the realm's group settings, as the family's clients read it at start. */
+async function viewerPermissions(db: Db, opts: StateOptions, me: User): Promise<Record<string, boolean>> {
+  const realmId = opts.realm.id;
+  const systemGroups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
+  const settings = realmGroupSettings(opts.realm.settings, new Map(systemGroups.map((g) => [g.name, g.id])));
+  const allowed = async (setting: string) => (await groupPredicate(db, realmId, settings[setting]))(me);
+  const [pub, priv, webPublic, subscribe, invite] = await Promise.all([
+    allowed('can_create_public_channel_group'),
+    allowed('can_create_private_channel_group'),
+    allowed('can_create_web_public_channel_group'),
+    allowed('can_add_subscribers_group'),
+    allowed('can_invite_users_group'),
+  ]);
+  const spectators = realmPolicies(opts.realm.settings).enable_spectator_access === true;
+  return {
+    can_create_public_streams: pub,
+    can_create_private_streams: priv,
+    can_create_web_public_streams: webPublic && spectators,
+    can_create_streams: pub || priv,
+    can_subscribe_other_users: subscribe,
+    can_invite_others_to_realm: invite,
+  };
 }

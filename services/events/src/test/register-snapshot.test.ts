@@ -173,6 +173,23 @@ it('gives a stored setting over its default', async () => {
   await env.db.realm.update({ where: { id: realm.realmId }, data: { settings: {}, topicsPolicy: 'allow_empty_topic' } });
 });
 
+it("tells the viewer what the realm's group settings let them do", async () => {
+  const mine = async (user: typeof realm.member) => (await register(service.url, realm.realmId, user, { fetch_event_types: '["realm_user"]' })).body;
+  const keys = ['can_create_public_streams', 'can_create_private_streams', 'can_create_web_public_streams', 'can_create_streams', 'can_subscribe_other_users', 'can_invite_others_to_realm'];
+  const facts = (body: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, body[k]]));
+  expect(facts(await mine(realm.member))).toEqual({
+    can_create_public_streams: true, can_create_private_streams: true, can_create_web_public_streams: false,
+    can_create_streams: true, can_subscribe_other_users: true, can_invite_others_to_realm: true,
+  });
+  expect(Object.values(facts(await mine(realm.guest)))).toEqual(keys.map(() => false));
+  // Only administrators may invite once the setting says so.
+  const admins = await env.db.userGroup.findFirstOrThrow({ where: { realmId: realm.realmId, name: 'role:administrators' } });
+  await env.db.realm.update({ where: { id: realm.realmId }, data: { settings: { can_invite_users_group: admins.id } } });
+  expect((await mine(realm.member)).can_invite_others_to_realm).toBe(false);
+  expect((await mine(realm.admin)).can_invite_others_to_realm).toBe(true);
+  await env.db.realm.update({ where: { id: realm.realmId }, data: { settings: {} } });
+});
+
 describe('idle_queue_timeout', () => {
   it('takes "mobile" as the long timeout phones get', async () => {
     const res = await register(service.url, realm.realmId, realm.member, { idle_queue_timeout: 'mobile', fetch_event_types: '[]' });
