@@ -190,6 +190,16 @@ it("tells the viewer what the realm's group settings let them do", async () => {
   await env.db.realm.update({ where: { id: realm.realmId }, data: { settings: {} } });
 });
 
+it('gives the top-level settings only to clients without user_settings_object', async () => {
+  const fetch = { fetch_event_types: '["update_display_settings", "update_global_notifications"]' };
+  const legacy = (await register(service.url, realm.realmId, realm.member, fetch)).body;
+  expect(legacy).toMatchObject({ enter_sends: false, enable_sounds: true, default_language: 'en', emojiset_choices: expect.any(Array) });
+  expect(legacy).not.toHaveProperty('user_settings');
+  const modern = (await register(service.url, realm.realmId, realm.member, { ...fetch, client_capabilities: '{"user_settings_object": true}' })).body;
+  expect(modern).not.toHaveProperty('enter_sends');
+  expect(modern).not.toHaveProperty('enable_sounds');
+});
+
 describe('idle_queue_timeout', () => {
   it('takes "mobile" as the long timeout phones get', async () => {
     const res = await register(service.url, realm.realmId, realm.member, { idle_queue_timeout: 'mobile', fetch_event_types: '[]' });
