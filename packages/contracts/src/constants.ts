@@ -2,23 +2,6 @@
 export const FEATURE_LEVEL = 491;
 export const SERVER_VERSION = '0.1.0';
 
-/**
- * The server's version keys, sent by /server_settings and by every /register response: the
- * spec's svc_* names, and beside them the family's zulip_* names, which its clients require
- * (the Python bindings assert zulip_version; the mobile app will not parse a snapshot without
- * all three). `mergeBase` is the release or git reference of the build (MERGE_BASE).
- */
-export function serverVersionFields(mergeBase: string): Record<string, string | number> {
-  const base = mergeBase || SERVER_VERSION;
-  return {
-    svc_version: SERVER_VERSION,
-    svc_feature_level: FEATURE_LEVEL,
-    svc_merge_base: base,
-    zulip_version: SERVER_VERSION,
-    zulip_feature_level: FEATURE_LEVEL,
-    zulip_merge_base: base,
-  };
-}
 
 export const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];
@@ -81,6 +64,14 @@ export type MessageFlag = (typeof MESSAGE_FLAGS)[number];
 
 export function flagBit(flag: MessageFlag): bigint {
   return 1n << BigInt(MESSAGE_FLAGS.indexOf(flag));
+}
+
+/** Flags kept for the server's own use (query plans, push bookkeeping), never shown to clients. */
+export const INTERNAL_FLAGS: readonly MessageFlag[] = ['is_private', 'active_mobile_push_notification'];
+
+/** The flags clients see (message objects and events): flagNames without the internal ones. */
+export function apiFlagNames(bits: bigint): string[] {
+  return flagNames(bits).filter((name) => !INTERNAL_FLAGS.includes(name as MessageFlag));
 }
 
 /** Wire names of the flags set in a bitmask; `wildcard_mentioned` is the legacy alias clients still read. */

@@ -19,3 +19,4 @@ export * from './devices';
 export * from './default-streams';
 export * from './onboarding';
 export * from './topics';
+export * from './server-facts';

@@ -22,7 +22,24 @@ export const STREAM_GROUP_SETTING_DEFAULTS = {
   can_remove_subscribers_group: SYSTEM_GROUPS.administrators,
   can_send_message_group: SYSTEM_GROUPS.everyone,
   can_administer_channel_group: SYSTEM_GROUPS.nobody,
+  can_delete_any_message_group: SYSTEM_GROUPS.nobody,
+  can_delete_own_message_group: SYSTEM_GROUPS.nobody,
+  can_move_messages_out_of_channel_group: SYSTEM_GROUPS.nobody,
+  can_move_messages_within_channel_group: SYSTEM_GROUPS.nobody,
+  can_resolve_topics_group: SYSTEM_GROUPS.nobody,
+  can_subscribe_group: SYSTEM_GROUPS.nobody,
 } as const;
+
+/** Channel group settings with no column: a channel always has their default (no extra grant). */
+const UNSTORED_STREAM_GROUP_SETTINGS = [
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_resolve_topics_group',
+  'can_subscribe_group',
+] as const;
 
 /** What a channel object needs besides its row. */
 export interface StreamFacts {
@@ -77,8 +94,8 @@ export function streamObject(s: Stream, facts: StreamFacts, subscribers?: Subscr
     can_add_subscribers_group: group(s.canAddSubscribersGroup, 'can_add_subscribers_group'),
     can_remove_subscribers_group: group(s.canRemoveSubscribersGroup, 'can_remove_subscribers_group'),
     can_send_message_group: group(s.canSendMessageGroup, 'can_send_message_group'),
-    // Not stored per channel (yet): always its default.
-    can_administer_channel_group: group(null, 'can_administer_channel_group'),
+    // Not stored per channel (yet): always their defaults, which grant nothing beyond the realm's.
+    ...Object.fromEntries(UNSTORED_STREAM_GROUP_SETTINGS.map((k) => [k, group(null, k)])),
     ...subscribers,
   };
 }

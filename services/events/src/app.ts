@@ -44,7 +44,13 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await db.$queryRaw`SELECT 1`;
       await redis.ping();
     },
-    api: (router) => registerRoutes(router, { db, store, redis, keys, mergeBase: config.MERGE_BASE }),
+    api: (router) => registerRoutes(router, {
+      db,
+      store,
+      redis,
+      keys,
+      server: { mergeBase: config.MERGE_BASE, pushNotificationsEnabled: config.PUSH_NOTIFICATIONS_ENABLED, development: config.NODE_ENV !== 'production' },
+    }),
   });
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
   relay?.start();

@@ -17,6 +17,11 @@ export const configSchema = baseConfigSchema.extend({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Whether the push service is configured (realm_push_notifications_enabled), as for the users service. */
+  PUSH_NOTIFICATIONS_ENABLED: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** How often stale ids are swept out of the queue index sets. */
   INDEX_SWEEP_MS: z.coerce.number().int().min(1000).default(300000),
 });

@@ -19,7 +19,8 @@ it('gives every field under its API name, group settings falling back to system 
     is_announcement_only: false, stream_post_policy: 1, history_public_to_subscribers: false, first_message_id: 40, folder_id: null,
     message_retention_days: null, topics_policy: 'inherit', is_archived: false, is_recently_active: true, stream_weekly_traffic: 3,
     subscriber_count: 4, can_add_subscribers_group: 1, can_remove_subscribers_group: { direct_members: [3], direct_subgroups: [] },
-    can_send_message_group: 7, can_administer_channel_group: 1,
+    can_send_message_group: 7, can_administer_channel_group: 1, can_delete_any_message_group: 1, can_delete_own_message_group: 1,
+    can_move_messages_out_of_channel_group: 1, can_move_messages_within_channel_group: 1, can_resolve_topics_group: 1, can_subscribe_group: 1,
   });
 });
 

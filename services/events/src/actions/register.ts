@@ -5,13 +5,17 @@
  * of this API apply such duplicates idempotently.
  */
 import { z } from 'zod';
-import { errors, serverVersionFields, LIMITS, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
+import { errors, LIMITS, SERVER_VERSION, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
 import type { Db } from '@chat/db';
 import type { QueueStore } from '@chat/queues';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from '@chat/bus';
+import { versionFields } from '@chat/wire';
 import { fetchInitialState, type StateOptions } from '../state';
+
+/** Subscriptions made for others in one request beyond which no notification messages are sent. */
+const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
 
 export type IncludeSubscribers = boolean | 'partial';
 
@@ -48,15 +52,21 @@ function parseIncludeSubscribers(p: Params): IncludeSubscribers {
   throw errors.invalidArgument('include_subscribers', "Invalid include_subscribers");
 }
 
+/** idle_queue_timeout=mobile: the long timeout the family gives phones, which poll rarely in the background. */
+export const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 12 * 3600;
+
 function parseIdleTimeout(p: Params): number {
   // idle_queue_timeout is the documented name; queue_lifespan_secs the older undocumented one.
-  const value = p.int('idle_queue_timeout') ?? p.int('queue_lifespan_secs');
-  if (value === undefined || value === 0) return LIMITS.defaultIdleQueueTimeoutSecs;
+  const name = p.raw('idle_queue_timeout') !== undefined ? 'idle_queue_timeout' : 'queue_lifespan_secs';
+  const raw = p.raw(name);
+  if (raw === undefined) return LIMITS.defaultIdleQueueTimeoutSecs;
+  const text = typeof raw === 'string' ? raw.replace(/^"(.*)"$/, '$1') : raw;
+  if (text === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT_SECS;
+  const value = typeof text === 'number' ? text : typeof text === 'string' && /^-?\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isInteger(value)) throw errors.invalidArgument(name, `Invalid ${name}`);
+  if (value === 0) return LIMITS.defaultIdleQueueTimeoutSecs;
   if (value < 1 || value > LIMITS.maxIdleQueueTimeoutSecs) {
-    throw errors.invalidArgument(
-      'idle_queue_timeout',
-      `idle_queue_timeout must be between 1 and ${LIMITS.maxIdleQueueTimeoutSecs} seconds`,
-    );
+    throw errors.invalidArgument(name, `${name} must be between 1 and ${LIMITS.maxIdleQueueTimeoutSecs} seconds`);
   }
   return value;
 }
@@ -106,18 +116,30 @@ function clientFromUserAgent(ua: string | undefined): string {
   return first ? first.slice(0, 30) : 'API';
 }
 
+/** Facts of this deployment that register reports (events service configuration). */
+export interface ServerInfo {
+  /** zulip_merge_base / svc_merge_base (MERGE_BASE). */
+  mergeBase: string;
+  pushNotificationsEnabled: boolean;
+  /** Not production: the development login is offered. */
+  development: boolean;
+}
+
+export const DEFAULT_SERVER_INFO: ServerInfo = { mergeBase: SERVER_VERSION, pushNotificationsEnabled: false, development: true };
+
 export interface RegisterDeps {
+  server?: ServerInfo;
   db: Db;
   store: QueueStore;
   redis: Redis;
   keys: Keyspace;
-  /** MERGE_BASE of the configuration, for the version keys. */
-  mergeBase: string;
 }
 
 /** Always-present response fields (limits and server facts), whatever was fetched. */
-function baseFields(realmTopicsPolicy: string, mergeBase: string) {
+function baseFields(realmTopicsPolicy: string, server: ServerInfo) {
   return {
+    // Sent whatever was fetched: clients read the version before anything else.
+    ...versionFields(server.mergeBase),
     idle_queue_timeout_secs: 0,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
     max_message_length: LIMITS.maxMessageLength,
@@ -130,7 +152,7 @@ function baseFields(realmTopicsPolicy: string, mergeBase: string) {
     max_channel_folder_name_length: LIMITS.maxChannelFolderNameLength,
     max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
     max_file_upload_size_mib: LIMITS.maxFileUploadSizeMib,
-    ...serverVersionFields(mergeBase),
+    max_bulk_new_subscription_messages: MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
   };
 }
 
@@ -173,10 +195,11 @@ export async function doRegister(deps: RegisterDeps, identity: Identity, req: Re
   } else {
     await checkSpectatorAccess(deps.db, identity.realmId);
   }
-  const options: StateOptions = { ...req, realm, identity };
+  const server = deps.server ?? DEFAULT_SERVER_INFO;
+  const options: StateOptions = { ...req, realm, identity, server };
   const state = await fetchInitialState(deps.db, options);
   return {
-    ...baseFields(realm.topicsPolicy, deps.mergeBase),
+    ...baseFields(realm.topicsPolicy, server),
     ...state,
     queue_id: queueId,
     last_event_id: -1,

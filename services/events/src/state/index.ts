@@ -5,7 +5,7 @@
  */
 import type { Db, Realm } from '@chat/db';
 import type { Identity } from '@chat/contracts';
-import type { RegisterRequest } from '../actions/register';
+import type { RegisterRequest, ServerInfo } from '../actions/register';
 import { realmSection } from './realm';
 import { realmUsersSection } from './users';
 import { subscriptionsSection, streamsSection } from './subscriptions';
@@ -22,6 +22,7 @@ import { accountSections } from './account';
 export interface StateOptions extends RegisterRequest {
   realm: Realm;
   identity: Identity;
+  server: ServerInfo;
 }
 
 export type Want = (...names: string[]) => boolean;

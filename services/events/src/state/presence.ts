@@ -26,10 +26,6 @@ async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: 
 
 export async function presenceSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  if (want('realm')) {
-    out.server_presence_ping_interval_seconds = PRESENCE_TIMES.pingIntervalSecs;
-    out.server_presence_offline_threshold_seconds = PRESENCE_TIMES.offlineThresholdSecs;
-  }
   if (!want('presence')) return out;
   const serverTimestamp = Date.now() / 1000;
   const viewerId = opts.identity.userId;

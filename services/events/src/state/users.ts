@@ -1,7 +1,9 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
 import { ROLE } from '@chat/contracts';
-import { accessibleUserIds, fakeEmailDomain, inaccessibleUserObject } from '@chat/realm';
+import {
+  accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies,
+} from '@chat/realm';
 import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -25,11 +27,13 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
   const hidden = (u: User) => allowed !== null && !u.isBot && !allowed.has(u.id);
   const hiddenDomain = fakeEmailDomain(opts.identity.realmUrl);
   const placeholders = opts.clientCapabilities.user_list_incomplete === true ? [] : users.filter(hidden).map((u) => inaccessibleUserObject(u.id, hiddenDomain));
-  const seen = users.filter((u) => !hidden(u));
+  // The system bots are listed once, as cross_realm_bots, where clients look for them.
+  const systemBots = users.filter(isSystemBot);
+  const seen = users.filter((u) => !hidden(u) && !isSystemBot(u));
   const out: Record<string, unknown> = {
     realm_users: [...seen.filter((u) => u.isActive).map(person), ...placeholders].sort((a, b) => Number(a.user_id) - Number(b.user_id)),
     realm_non_active_users: seen.filter((u) => !u.isActive).map(person),
-    cross_realm_bots: [],
+    cross_realm_bots: systemBots.map((u) => ({ ...person(u), is_system_bot: true })),
   };
   const me = users.find((u) => u.id === opts.identity.userId);
   if (me) {
@@ -48,10 +52,32 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
       avatar_url: avatarUrl(me, opts.identity.realmUrl),
       avatar_url_medium: avatarUrl(me, opts.identity.realmUrl, true),
       avatar_version: me.avatarVersion,
-      can_create_streams: me.role <= ROLE.MEMBER,
-      can_subscribe_other_users: me.role <= ROLE.MEMBER,
-      can_invite_others_to_realm: me.role <= ROLE.MEMBER,
+      ...(await viewerPermissions(db, opts, me)),
     });
   }
   return out;
+}
+
+/** What the viewer may do, from the realm's group settings, as the family's clients read it at start. */
+async function viewerPermissions(db: Db, opts: StateOptions, me: User): Promise<Record<string, boolean>> {
+  const realmId = opts.realm.id;
+  const systemGroups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
+  const settings = realmGroupSettings(opts.realm.settings, new Map(systemGroups.map((g) => [g.name, g.id])));
+  const allowed = async (setting: string) => (await groupPredicate(db, realmId, settings[setting]))(me);
+  const [pub, priv, webPublic, subscribe, invite] = await Promise.all([
+    allowed('can_create_public_channel_group'),
+    allowed('can_create_private_channel_group'),
+    allowed('can_create_web_public_channel_group'),
+    allowed('can_add_subscribers_group'),
+    allowed('can_invite_users_group'),
+  ]);
+  const spectators = realmPolicies(opts.realm.settings).enable_spectator_access === true;
+  return {
+    can_create_public_streams: pub,
+    can_create_private_streams: priv,
+    can_create_web_public_streams: webPublic && spectators,
+    can_create_streams: pub || priv,
+    can_subscribe_other_users: subscribe,
+    can_invite_others_to_realm: invite,
+  };
 }

@@ -3,7 +3,7 @@
  * it and later ones, or the whole topic), with edit history and one update_message event.
  */
 import type { Message, Stream, Tx } from '@chat/db';
-import { errors, flagBit, flagNames } from '@chat/contracts';
+import { errors, flagBit, apiFlagNames } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import { isModerator, type Actor, type Deps } from '../lib/context';
 import { hasRealmPermission } from '../lib/groups';
@@ -131,6 +131,8 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
         const result = await moveMessages(tx, actor, message, req.propagateMode as PropagateMode, newTopic, changesStream ? target : null, now, resolving);
         moved = result.movedIds;
         losers = result.losers;
+        // Every move names the topic it left, as the family's clients need to follow it.
+        event.orig_subject = message.topic;
         if (newTopic !== message.topic) {
           const linkifiers = await tx.linkifier.findMany({ where: { realmId: actor.realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
           const linkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
@@ -178,7 +180,7 @@ export async function doEditMessage(deps: Deps, actor: Actor, messageId: number,
  */
 async function flagsAfterEdit(tx: Tx, messageId: number, users: number[]): Promise<Record<string, string[]>> {
   const copies = await tx.userMessage.findMany({ where: { messageId, userId: { in: users } }, select: { userId: true, flags: true } });
-  const byUser = new Map(copies.map((c) => [c.userId, flagNames(BigInt(c.flags))]));
+  const byUser = new Map(copies.map((c) => [c.userId, apiFlagNames(BigInt(c.flags))]));
   return Object.fromEntries(users.map((id) => [String(id), byUser.get(id) ?? ['read']]));
 }
 

@@ -5,7 +5,7 @@
  * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
  */
 import type { Message } from '@chat/db';
-import { errors, flagNames, LIMITS } from '@chat/contracts';
+import { errors, apiFlagNames, LIMITS } from '@chat/contracts';
 
 // Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
 const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
@@ -163,7 +163,7 @@ async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions)
     realmUrl: actor.realmUrl,
     allowEditHistory: realm.allowEditHistory,
   });
-  const flags = new Map(rows.map((r) => [r.id, flagNames(BigInt(r.flags))]));
+  const flags = new Map(rows.map((r) => [r.id, apiFlagNames(BigInt(r.flags))]));
   for (const w of wire) w.flags = flags.get(w.id) ?? [];
   const search = opts.narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
   if (search.length) await highlightSearch(deps, wire, messages, search.join(' '), opts);

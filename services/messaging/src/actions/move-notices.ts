@@ -5,7 +5,7 @@
  */
 import type { Stream, Tx } from '@chat/db';
 import { BOT_TYPE } from '@chat/contracts';
-import { doCreateUserInTx } from '@chat/realm';
+import { doCreateUserInTx, SYSTEM_BOTS } from '@chat/realm';
 import { actorOf, type Actor } from '../lib/context';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { topicUrl } from '../markdown/urls';
@@ -15,7 +15,7 @@ import { streamAccessOf } from './streams-access';
 import { RESOLVED_PREFIX } from './move';
 import { VISIBILITY } from './user-topics';
 
-export const NOTIFICATION_BOT_NAME = 'Notification Bot';
+export const NOTIFICATION_BOT_NAME = SYSTEM_BOTS.notification.fullName;
 
 export interface MoveNotices {
   notifyOld: boolean;
@@ -56,7 +56,7 @@ export async function systemBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl
 
 /** The realm's notification bot, sender of notices (moves, reminders, signups). */
 export async function notificationBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
-  return systemBot(tx, realm, 'notification-bot', NOTIFICATION_BOT_NAME);
+  return systemBot(tx, realm, SYSTEM_BOTS.notification.local, NOTIFICATION_BOT_NAME);
 }
 
 export const silentMention = (actor: Pick<Actor, 'fullName' | 'userId'>) => `@_**${actor.fullName}|${actor.userId}**`;

@@ -14,14 +14,14 @@
  */
 import type { Tx, User } from '@chat/db';
 import { errors, flagBit, LIMITS, ROLE } from '@chat/contracts';
-import { realmPolicies } from '@chat/realm';
+import { realmPolicies, SYSTEM_BOTS } from '@chat/realm';
 import type { Actor, Deps } from '../lib/context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { notificationBot, silentMention, systemBot } from './move-notices';
 import { sendMessageInTx } from './send';
 
-export const WELCOME_BOT_NAME = 'Welcome Bot';
+export const WELCOME_BOT_NAME = SYSTEM_BOTS.welcome.fullName;
 /** Topic of the signup announcements, in the realm's default language in the reference (English here). */
 export const SIGNUPS_TOPIC = 'signups';
 
@@ -56,7 +56,7 @@ export function newUserNotice(payload: Record<string, unknown>): NewUserNotice |
 }
 
 export function welcomeBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
-  return systemBot(tx, realm, 'welcome-bot', WELCOME_BOT_NAME);
+  return systemBot(tx, realm, SYSTEM_BOTS.welcome.local, WELCOME_BOT_NAME);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Stream, Tx, User } from '@chat/db';
 import { recordEvent } from '../lib/outbox';
-import { errors, flagBit, flagNames } from '@chat/contracts';
+import { errors, flagBit, apiFlagNames } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
@@ -214,7 +214,7 @@ export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Pro
     if (alerted.has(userId)) flags |= flagBit('has_alert_word');
     if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId) || muters.has(userId)) flags |= flagBit('read');
     if (target.kind === 'private') flags |= flagBit('is_private');
-    userFlags[userId] = flagNames(flags);
+    userFlags[userId] = apiFlagNames(flags);
     return { userId, messageId: message.id, flags };
   });
   await tx.userMessage.createMany({ data: rows });

@@ -25,6 +25,27 @@ const patch = (id: number, body: Record<string, string>, user = h.realm.member) 
   h.api.patch(`/api/v1/messages/${id}`).set(h.as(user)).type('form').send(body);
 
 describe('content edits', () => {
+  it("gives each recipient's flags without the server's internal ones", async () => {
+    const res = await h.api.post('/api/v1/messages').set(h.as(h.realm.member)).type('form')
+      .send({ type: 'direct', to: JSON.stringify([h.realm.member2.id]), content: 'hi @**Othello**' });
+    expect(res.status).toBe(200);
+    const id = res.body.id as number;
+    const copy = await h.env.db.userMessage.findFirstOrThrow({ where: { messageId: id, userId: h.realm.member2.id } });
+    // The direct-message bit is set in the row, and must not reach clients.
+    expect(flagNames(BigInt(copy.flags))).toContain('is_private');
+    const sent = (await outboxEvents(h.env, 'message')).find((e) => e.event.message.id === id)!;
+    expect(sent.user_flags[String(h.realm.member2.id)]).toEqual(['mentioned']);
+    expect((await patch(id, { content: 'hello again' })).status).toBe(200);
+    const event = (await outboxEvents(h.env, 'update_message')).find((e) => e.event.message_id === id)!;
+    expect(event.event).toMatchObject({ rendering_only: false, message_ids: [id], edit_timestamp: expect.any(Number) });
+    expect(event.user_flags[String(h.realm.member2.id)]).toEqual([]);
+    for (const flags of Object.values(event.user_flags as Record<string, string[]>)) {
+      expect(flags.filter((f) => ['is_private', 'active_mobile_push_notification'].includes(f))).toEqual([]);
+    }
+    const fetched = await h.api.get(`/api/v1/messages/${id}`).set(h.as(h.realm.member2));
+    expect(fetched.body.message.flags).toEqual([]);
+  });
+
   it('edits content, keeps history with a diff, and tells everyone who sees the message', async () => {
     const id = await send();
     const res = await patch(id, { content: 'edited **text** now' });
@@ -143,7 +164,17 @@ describe('moves', () => {
     const m = await h.env.db.message.findUniqueOrThrow({ where: { id } });
     expect(m.streamId).toBe(verona);
     const event = (await outboxEvents(h.env, 'update_message')).find((e) => e.event.message_id === id && e.event.new_stream_id)!;
-    expect(event.event).toMatchObject({ stream_id: denmark, new_stream_id: verona });
+    // Every field the family's clients read to follow a move; the topic did not change.
+    expect(event.event).toMatchObject({
+      stream_id: denmark,
+      new_stream_id: verona,
+      orig_subject: 'travel',
+      propagate_mode: 'change_all',
+      rendering_only: false,
+      message_ids: [id],
+      edit_timestamp: expect.any(Number),
+    });
+    expect(event.event).not.toHaveProperty('subject');
     const history = await h.api.get(`/api/v1/messages/${id}/history`).set(h.as(h.realm.member));
     expect(history.body.message_history[1]).toMatchObject({ prev_stream: denmark, stream: verona });
     // member2 is not in Verona but it is public: still readable, so no deletion for them.

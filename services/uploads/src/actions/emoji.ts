@@ -63,10 +63,10 @@ async function renderEmoji(image: Buffer): Promise<{ animated: boolean; main: Bu
 }
 
 /**
- * `add` carries the new emoji as `emoji`; `edit` only what changed (`emoji_id` and `data`),
- * which is the shape clients declaring individual_emoji_changes parse.
+ * `add` carries the new emoji as `emoji`; `update_one` only what changed (`emoji_id` and
+ * `data`), the shape clients declaring individual_emoji_changes parse.
  */
-function emojiEvents(changed: RealmEmojiRow, op: 'add' | 'edit', all: Record<string, unknown>) {
+function emojiEvents(changed: RealmEmojiRow, op: 'add' | 'update_one', all: Record<string, unknown>) {
   const dict = realmEmojiObject(changed);
   return {
     event: op === 'add'
@@ -107,7 +107,7 @@ export async function checkRemoveRealmEmoji(s: Services, identity: Identity, nam
     const isAdmin = identity.role !== undefined && identity.role <= ROLE.ADMINISTRATOR;
     if (!isAdmin && emoji.authorId !== identity.userId) throw errors.badRequest('Must be an organization administrator or emoji author');
     const saved = await tx.realmEmoji.update({ where: { id: emoji.id }, data: { deactivated: true } });
-    const { event, routing } = emojiEvents(saved, 'edit', await realmEmojiDicts(tx, identity.realmId));
+    const { event, routing } = emojiEvents(saved, 'update_one', await realmEmojiDicts(tx, identity.realmId));
     await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });
   });
 }

@@ -91,8 +91,8 @@ it('lets the author or an administrator deactivate an emoji, and then reuse its 
   const list = await api().get('/api/v1/realm/emoji').set(h.as(h.realm.member)).expect(200);
   const temp = (Object.values(list.body.emoji) as Array<Record<string, unknown>>).find((e) => e.name === 'temp')!;
   expect(temp.deactivated).toBe(true);
-  const edit = await eventually(async () => (await streamEvents(h, 'realm_emoji')).find((e) => e.event.op === 'edit'));
-  expect(edit.event).toEqual({ type: 'realm_emoji', op: 'edit', emoji_id: temp.id, data: { deactivated: true } });
+  const edit = await eventually(async () => (await streamEvents(h, 'realm_emoji')).find((e) => e.event.op === 'update_one'));
+  expect(edit.event).toEqual({ type: 'realm_emoji', op: 'update_one', emoji_id: temp.id, data: { deactivated: true } });
   // The image stays for messages that used it; the name is free again.
   await api().get(temp.source_url as string).set(h.as()).expect(200);
   await api().post('/api/v1/realm/emoji/temp').set(h.as(h.realm.member2)).attach('f', await png(16), 't.png').expect(200);

@@ -1,28 +1,12 @@
-import { serverVersionFields, type Identity } from '@chat/contracts';
+import type { Identity } from '@chat/contracts';
 import type { Services } from '../context';
 import { realmPolicies } from '@chat/realm';
-import { realmIconUrl } from '@chat/wire';
+import { authenticationMethods as wireAuthenticationMethods, realmIconUrl, versionFields } from '@chat/wire';
 import { renderDescription } from '../lib/render';
 
-/**
- * Login methods this server offers. API keys are issued by JWT (configured per realm), by the
- * development key fetch outside production, and by an administrator's command line.
- */
+/** Login methods this server offers (@chat/wire authenticationMethods). */
 export function authenticationMethods(services: Services): Record<string, boolean> {
-  return {
-    password: false,
-    dev: services.config.NODE_ENV !== 'production',
-    email: false,
-    ldap: false,
-    remoteuser: false,
-    github: false,
-    azuread: false,
-    gitlab: false,
-    apple: false,
-    google: false,
-    saml: false,
-    'openid connect': false,
-  };
+  return wireAuthenticationMethods(services.config.NODE_ENV !== 'production');
 }
 
 export async function getServerSettings(services: Services, identity: Identity): Promise<Record<string, unknown>> {
@@ -30,7 +14,7 @@ export async function getServerSettings(services: Services, identity: Identity):
   const base: Record<string, unknown> = {
     authentication_methods: authenticationMethods(services),
     external_authentication_methods: [],
-    ...serverVersionFields(services.config.MERGE_BASE),
+    ...versionFields(services.config.MERGE_BASE),
     push_notifications_enabled: services.config.PUSH_NOTIFICATIONS_ENABLED,
     is_incompatible: false,
     email_auth_enabled: false,

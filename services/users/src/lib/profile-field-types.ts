@@ -1,4 +1,5 @@
 import { errors } from '@chat/contracts';
+import { DEFAULT_EXTERNAL_ACCOUNTS } from '@chat/wire';
 
 /** Custom profile field types, as clients of this API number them. */
 export const FIELD_TYPE = {
@@ -25,11 +26,8 @@ export const RENDERED_TYPES: readonly number[] = [FIELD_TYPE.SHORT_TEXT, FIELD_T
 export const SUMMARY_TYPES_EXCLUDED: readonly number[] = [FIELD_TYPE.LONG_TEXT, FIELD_TYPE.USER];
 export const MAX_SUMMARY_FIELDS = 2;
 
-/** Built-in external account providers: their label and profile URL pattern. */
-export const EXTERNAL_ACCOUNTS: Record<string, { name: string; url_pattern: string }> = {
-  github: { name: 'GitHub', url_pattern: 'https://github.com/%(username)s' },
-  twitter: { name: 'Twitter', url_pattern: 'https://twitter.com/%(username)s' },
-};
+/** Built-in external account providers (register's realm_default_external_accounts). */
+export const EXTERNAL_ACCOUNTS: Record<string, { name: string; url_pattern: string }> = DEFAULT_EXTERNAL_ACCOUNTS;
 
 export type FieldData = Record<string, unknown>;
 

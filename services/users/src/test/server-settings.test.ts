@@ -34,6 +34,12 @@ describe('GET /server_settings', () => {
       realm_web_public_access_enabled: false,
     });
     expect(Array.isArray(res.body.external_authentication_methods)).toBe(true);
+    // The family's clients read the zulip_* names, with the same values.
+    expect(res.body).toMatchObject({
+      zulip_feature_level: FEATURE_LEVEL,
+      zulip_version: res.body.svc_version,
+      zulip_merge_base: res.body.svc_merge_base,
+    });
     for (const key of ['password', 'dev', 'email', 'ldap', 'remoteuser', 'saml', 'openid connect']) {
       expect(typeof res.body.authentication_methods[key]).toBe('boolean');
     }
