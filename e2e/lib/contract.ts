@@ -49,7 +49,10 @@ export class Contract {
   async start(): Promise<void> {
     this.env = await setupTestEnv();
     this.realm = await seedRealm(this.env.db);
-    this.cluster = await startCluster(this.env, { env: { EVENTS_HEARTBEAT_SECONDS: '2' } });
+    // A BigBlueButton server configured (never contacted: creating a call only signs a link).
+    this.cluster = await startCluster(this.env, {
+      env: { EVENTS_HEARTBEAT_SECONDS: '2', BIG_BLUE_BUTTON_URL: 'http://127.0.0.1:9/bigbluebutton/', BIG_BLUE_BUTTON_SECRET: 'contract-test-bbb-secret' },
+    });
     const ids = (['owner', 'admin', 'moderator', 'member', 'member2', 'bot'] as Person[]).map((p) => this.user(p).id);
     await this.ok('POST', '/users/me/subscriptions', 'owner', { subscriptions: [{ name: this.channelName, description: 'Fair **Verona**' }], principals: ids });
     this.channelId = (await this.ok('GET', '/get_stream_id', 'member', { stream: this.channelName })).stream_id;

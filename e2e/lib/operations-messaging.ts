@@ -87,9 +87,14 @@ export const MESSAGING_OPERATIONS: Record<string, Builder> = {
   'DELETE /messages/{message_id}': async (c) => ({ who: 'admin', path: `/messages/${await c.send('member', 'doomed', 'delete me')}` }),
   'GET /messages/{message_id}': async (c) => ({ who: 'member2', path: `/messages/${c.messageId}` }),
   'PATCH /messages/{message_id}': async (c) => ({ who: 'member', path: `/messages/${await c.send('member', 'edits', 'before')}`, params: { content: 'after' } }),
-  'POST /messages/{message_id}/report': async (c) => ({
-    who: 'member2', path: `/messages/${await c.send('member', 'reports', 'rude')}/report`, params: { report_type: 'spam', description: 'unsolicited' },
-  }),
+  'POST /messages/{message_id}/report': async (c) => {
+    // Reports go to the realm's moderation request channel, which must be set first.
+    const moderation = await c.channel('moderation');
+    await c.ok('PATCH', '/realm', 'owner', { moderation_request_channel_id: moderation });
+    return {
+      who: 'member2', path: `/messages/${await c.send('member', 'reports', 'rude')}/report`, params: { report_type: 'spam', description: 'unsolicited' },
+    };
+  },
 
   'POST /typing': async (c) => ({ who: 'member', path: '/typing', params: { op: 'start', type: 'direct', to: [c.user('member2').id] } }),
   'POST /messages/{message_id}/typing': async (c) => ({ who: 'member', path: `/messages/${c.messageId}/typing`, params: { op: 'start' } }),
