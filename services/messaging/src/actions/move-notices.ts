@@ -45,11 +45,14 @@ export async function systemBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl
     // keep the fallback host: the address only has to be stable within the realm
   }
   const email = `${local}@${host}`;
-  // Without a realm URL (an account made outside any request) any host will do: reuse the bot
-  // rather than make a second one at the fallback address.
-  const address = host === 'localhost' && !realm.realmUrl ? { startsWith: `${local}@` } : email;
+  // One bot of each kind per realm, whatever host it was first made under: paths without a
+  // realm URL (the onboarding consumer) and requests through another host name must find the
+  // same account, or clients would list two Welcome Bots.
   const bot =
-    (await tx.user.findFirst({ where: { realmId: realm.realmId, email: address, isBot: true }, orderBy: { id: 'asc' } })) ??
+    (await tx.user.findFirst({
+      where: { realmId: realm.realmId, email: { startsWith: `${local}@` }, isBot: true, botOwnerId: null },
+      orderBy: { id: 'asc' },
+    })) ??
     (await doCreateUserInTx(tx, { realmId: realm.realmId, email, fullName, isBot: true, botType: BOT_TYPE.GENERIC, realmUrl: realm.realmUrl }));
   return actorOf(bot, realm.realmUrl);
 }
