@@ -176,7 +176,7 @@ describe('changes to people reach those who can access them', () => {
     const got = await t.after(async () => (botId = (await t.ok('POST', '/bots', 'member', { full_name: 'Yorick', short_name: 'yorick' })).user_id));
     const bot = t.expectTo(got, ['owner', 'admin', 'member'], isType('realm_bot', 'add')).admin.bot;
     expect(bot).toMatchObject({
-      user_id: botId, full_name: 'Yorick', email: expect.stringContaining('yorick'), api_key: expect.any(String), owner_id: t.idOf('member'),
+      user_id: botId, full_name: 'Yorick', email: expect.stringContaining('yorick'), owner_id: t.idOf('member'),
       bot_type: 1, is_active: true, avatar_url: expect.any(String), default_all_public_streams: false, services: [],
     });
     const person = t.expectTo(got, EVERYONE, isType('realm_user', 'add')).guest.person;

@@ -33,7 +33,7 @@ describe('botObject', () => {
 
   it('gives every field of the realm_bots entry, with the avatar through /avatar when uploaded', () => {
     expect(botObject(bot, 'https://chat.test')).toEqual({
-      user_id: 5, email: 'helper-bot@chat.test', full_name: 'Helper', bot_type: 2, is_active: false, api_key: 'k'.repeat(32),
+      user_id: 5, email: 'helper-bot@chat.test', full_name: 'Helper', bot_type: 2, is_active: false,
       avatar_url: 'https://chat.test/avatar/5?version=3', default_sending_stream: null, default_events_register_stream: null,
       default_all_public_streams: false, owner_id: 4, services: [],
     });

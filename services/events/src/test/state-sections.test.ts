@@ -115,7 +115,7 @@ describe('realm_bots', () => {
     const bot = await db.user.findUniqueOrThrow({ where: { id: realm.bot.id } });
     expect(mine).toEqual([
       {
-        user_id: bot.id, email: bot.email, full_name: 'Default Bot', bot_type: 1, is_active: true, api_key: bot.apiKey,
+        user_id: bot.id, email: bot.email, full_name: 'Default Bot', bot_type: 1, is_active: true,
         avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/),
         default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false,
         owner_id: realm.member.id, services: [],
