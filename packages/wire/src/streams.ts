@@ -31,7 +31,7 @@ export const STREAM_GROUP_SETTING_DEFAULTS = {
 } as const;
 
 /** Channel group settings with no column: a channel always has their default (no extra grant). */
-const UNSTORED_STREAM_GROUP_SETTINGS = [
+export const UNSTORED_STREAM_GROUP_SETTINGS = [
   'can_administer_channel_group',
   'can_delete_any_message_group',
   'can_delete_own_message_group',

@@ -6,10 +6,8 @@ import type { Stream, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import type { Actor } from '../lib/context';
 import { normalizeContent } from '../lib/text';
-import { loadRenderContext, renderMarkdown } from '../markdown';
 import { channelUrl } from '../markdown/urls';
-import { notificationBot, silentMention } from './move-notices';
-import { sendMessageInTx } from './send';
+import { notificationBot, postNotice, silentMention } from './move-notices';
 
 export const NEW_CHANNELS_TOPIC = 'new channels';
 
@@ -29,18 +27,7 @@ export async function announceNewChannels(tx: Tx, actor: Actor, created: Stream[
     created.length > 1
       ? `${silentMention(actor)} created the following channels: ${links}.`
       : `${silentMention(actor)} created a new channel ${links}.`;
-  const content = normalizeContent(raw);
   const topic = target.topicsPolicy === 'empty_topic_only' ? '' : NEW_CHANNELS_TOPIC;
-  const subs = await tx.subscription.findMany({ where: { streamId: target.id, active: true, user: { isActive: true } }, select: { userId: true } });
-  const bot = await notificationBot(tx, actor);
   // Rendered as the creator sees channels, so links to the new channels resolve.
-  const rendered = renderMarkdown(content, await loadRenderContext(tx, actor.realmId, actor.realmUrl, content, actor.userId));
-  await sendMessageInTx(tx, bot, {
-    target: { kind: 'stream', stream: target, topic, subscriberIds: subs.map((s) => s.userId) },
-    content,
-    rendered,
-    input: { type: 'stream', to: target.id, content, topic, client: 'Internal', readBySender: true },
-    // The creator's own copy starts read, as the family marks its notices for the acting user.
-    readFor: new Set([actor.userId]),
-  });
+  await postNotice(tx, await notificationBot(tx, actor), actor, target, topic, normalizeContent(raw), new Set([actor.userId]));
 }

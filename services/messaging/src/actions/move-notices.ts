@@ -76,10 +76,22 @@ function messageLink(actor: Actor, stream: Stream, topic: string, id: number): s
   return `${actor.realmUrl}${topicUrl(stream.id, stream.name, topic)}/near/${id}`;
 }
 
-async function postNotice(tx: Tx, bot: Actor, actor: Actor, stream: Stream, topic: string, content: string, readFor: Set<number>): Promise<number> {
+/**
+ * A system bot's message in a channel topic, to every active subscriber. Rendered as `viewer`
+ * sees channels, so links to a private channel the acting user named resolve; `readFor` get
+ * their copy already read (the family marks its notices read for the acting user).
+ */
+export async function postNotice(
+  tx: Tx,
+  bot: Actor,
+  viewer: Pick<Actor, 'realmId' | 'realmUrl' | 'userId'>,
+  stream: Stream,
+  topic: string,
+  content: string,
+  readFor: Set<number> = new Set(),
+): Promise<number> {
   const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
-  // Rendered as the acting user sees channels, so links to a private channel they moved from work.
-  const rendered = renderMarkdown(content, await loadRenderContext(tx, actor.realmId, actor.realmUrl, content, actor.userId));
+  const rendered = renderMarkdown(content, await loadRenderContext(tx, viewer.realmId, viewer.realmUrl, content, viewer.userId));
   const result = await sendMessageInTx(tx, bot, {
     target: { kind: 'stream', stream, topic, subscriberIds: subs.map((s) => s.userId) },
     content,

@@ -8,11 +8,9 @@ import type { Message, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import type { Actor, Deps } from '../lib/context';
 import { normalizeContent, truncate } from '../lib/text';
-import { loadRenderContext, renderMarkdown } from '../markdown';
 import { accessMessage } from './message-access';
-import { notificationBot, silentMention } from './move-notices';
+import { notificationBot, postNotice, silentMention } from './move-notices';
 import { messageLinkSyntax, unusedFence } from './reminder-content';
-import { sendMessageInTx } from './send';
 
 /** The family's server_report_message_types, with the words the report shows for each. */
 export const REPORT_REASONS: Record<string, string> = {
@@ -47,17 +45,9 @@ export async function doReportMessage(deps: Deps, actor: Actor, messageId: numbe
     const { message } = await accessMessage(tx, actor, messageId);
     const reported = await tx.user.findUniqueOrThrow({ where: { id: message.senderId } });
     const raw = await reportContent(tx, actor, message, { fullName: reported.fullName, userId: reported.id }, reportType, description);
-    const content = normalizeContent(raw);
     const topic = channel.topicsPolicy === 'empty_topic_only' ? '' : `${reported.fullName} moderation`;
-    const subs = await tx.subscription.findMany({ where: { streamId: channel.id, active: true, user: { isActive: true } }, select: { userId: true } });
     const bot = await notificationBot(tx, actor);
-    const rendered = renderMarkdown(content, await loadRenderContext(tx, actor.realmId, actor.realmUrl, content, bot.userId));
-    await sendMessageInTx(tx, bot, {
-      target: { kind: 'stream', stream: channel, topic, subscriberIds: subs.map((s) => s.userId) },
-      content,
-      rendered,
-      input: { type: 'stream', to: channel.id, content, topic, client: 'Internal', readBySender: true },
-    });
+    await postNotice(tx, bot, bot, channel, topic, normalizeContent(raw));
   });
 }
 

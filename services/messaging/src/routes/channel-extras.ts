@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
+import { UNSTORED_STREAM_GROUP_SETTINGS } from '@chat/wire';
 import { loadActor, type Deps } from '../lib/context';
 import { doCreateChannel } from '../actions/channel-create';
 import { accessUserChannels } from '../actions/user-channels';
@@ -16,17 +17,7 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
       // Settings the channel model does not store yet are taken as the family's defaults.
-      p.accept(
-        'send_new_subscription_messages',
-        'can_administer_channel_group',
-        'can_create_topic_group',
-        'can_delete_any_message_group',
-        'can_delete_own_message_group',
-        'can_move_messages_out_of_channel_group',
-        'can_move_messages_within_channel_group',
-        'can_resolve_topics_group',
-        'can_subscribe_group',
-      );
+      p.accept('send_new_subscription_messages', 'can_create_topic_group', ...UNSTORED_STREAM_GROUP_SETTINGS);
       return doCreateChannel(deps, actor, {
         name: p.reqStr('name'),
         subscribers: p.reqJson('subscribers', z.array(z.number().int())),
