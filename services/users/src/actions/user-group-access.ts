@@ -1,8 +1,8 @@
 import { ApiError, errors, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
-import type { GroupSettingValue } from '@chat/realm';
 import { userGroupObject, groupSettingDefaults, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
-import { groupPredicate, hasRealmPermission, type Member } from '../lib/groups';
+import { groupPredicate, type GroupSettingValue, type Member } from '@chat/realm';
+import { hasRealmPermission } from '../lib/groups';
 import type { Actor } from './actor';
 
 type Reader = Db | Tx;

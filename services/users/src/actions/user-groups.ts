@@ -1,7 +1,7 @@
 import { errors } from '@chat/contracts';
 import { userGroupObjects } from '@chat/wire';
 import type { Services } from '../context';
-import { groupPredicate } from '../lib/groups';
+import { groupPredicate } from '@chat/realm';
 
 /**
  * Reading user groups: what clients need to show group-setting values ("who may ...") and

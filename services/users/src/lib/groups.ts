@@ -3,9 +3,6 @@ import { groupPredicate, realmGroupSettings, type GroupSettingValue, type Member
 
 type Reader = Db | Tx;
 
-// Membership of a group-setting value is decided once, in @chat/realm, for every service.
-export { groupPredicate, type Member } from '@chat/realm';
-
 /** Ids of the realm's system groups by name ("role:members" -> 12). */
 export async function systemGroupIds(db: Reader, realmId: number): Promise<Map<string, number>> {
   const groups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
