@@ -67,10 +67,7 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
       res.status(503).json({ status: 'unavailable', reason: (err as Error).message });
     }
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  // GET /metrics is served on a port of its own (serveMetrics, METRICS_PORT), never here.
 
   const parsers = opts.parseBodies === false ? [] : bodyParsers(opts);
   const identity = opts.internalSecret ? [requireGatewayIdentity(opts.internalSecret)] : [];
@@ -78,7 +75,11 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
     const api = express.Router();
     opts.api(api);
     api.use((_req, _res, next) => next(errors.notFound()));
-    app.use('/api/v1', ...identity, ...parsers, api);
+    const base: express.RequestHandler = (_req, res, next) => {
+      res.locals.routeBase = '/api/v1';
+      next();
+    };
+    app.use('/api/v1', base, ...identity, ...parsers, api);
   }
   if (opts.site) {
     const site = express.Router();

@@ -15,16 +15,37 @@ export const baseConfigSchema = z.object({
   REDIS_PREFIX: z.string().default('chat:'),
   /** Signs the caller identity the gateway hands to services. Must be set in production. */
   INTERNAL_SECRET: z.string().min(16).default('development-internal-secret-change-me'),
+  /**
+   * Port of the Prometheus endpoint (GET /metrics), kept apart from the service's port so that
+   * it is never public; each service sets its own default (metricsPort). Tests get 0 (a free
+   * port) unless they ask for one.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10000),
   /** Git reference or release this build came from, reported as svc_merge_base/zulip_merge_base. */
   MERGE_BASE: z.string().default(''),
 });
+
+/** METRICS_PORT with this service's default. */
+export const metricsPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Default METRICS_PORT of each service: next to its development port, distinct per service. */
+export const DEFAULT_METRICS_PORTS = {
+  gateway: 9191,
+  messaging: 9201,
+  users: 9202,
+  events: 9203,
+  uploads: 9204,
+  push: 9205,
+} as const;
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
 export class ConfigError extends Error {}
 
 export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
+  // Test processes run side by side: a fixed metrics port would collide.
+  if (env.NODE_ENV === 'test' && env.METRICS_PORT === undefined) env = { ...env, METRICS_PORT: '0' };
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { AppState } from './app';
 import type { Logger } from './logger';
+import { serveMetrics, type Metrics, type MetricsServer } from './metrics';
 
 export interface RunningServer {
   server: http.Server;
   port: number;
   url: string;
+  /** Where GET /metrics answers, when a metrics port was given. */
+  metricsUrl?: string;
   /** Called first on close: lets long-lived requests (long-polls) answer and end. */
   onDrain(hook: () => void | Promise<void>): void;
   close(graceMs?: number): Promise<void>;
@@ -33,6 +36,9 @@ export async function listen(
      * machinery would cost more memory than the request.
      */
     intercept?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+    /** The app's registry, served on `metricsPort` (METRICS_PORT) by a server of its own. */
+    metrics?: Metrics;
+    metricsPort?: number;
   },
 ): Promise<RunningServer> {
   const intercept = opts.intercept;
@@ -50,6 +56,15 @@ export async function listen(
     });
   });
   const port = (server.address() as AddressInfo).port;
+  let metricsServer: MetricsServer | undefined;
+  if (opts.metrics && opts.metricsPort !== undefined) {
+    try {
+      metricsServer = await serveMetrics(opts.metrics, opts.host, opts.metricsPort);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
   let closing: Promise<void> | undefined;
 
   const close = (graceMs = 10000): Promise<void> => {
@@ -65,6 +80,7 @@ export async function listen(
       clearInterval(sweep);
       server.closeAllConnections();
       await closed;
+      await metricsServer?.close();
       opts.log?.info('server closed');
     })();
     return closing;
@@ -74,6 +90,7 @@ export async function listen(
     server,
     port,
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
+    metricsUrl: metricsServer?.url,
     onDrain: (hook) => void drainHooks.push(hook),
     close,
   };
@@ -82,6 +99,8 @@ export async function listen(
 export interface ServiceHandle {
   url: string;
   port: number;
+  /** Where this service's GET /metrics answers (its METRICS_PORT). */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createDb } from '@chat/db';
 import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
-import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
+import { createApp, createLogger, createMetrics, listen, type ServiceHandle } from '@chat/kit';
 import { QueueStore } from '@chat/queues';
 import { readConfig } from './config';
 import { registerRoutes } from './routes/register';
@@ -13,6 +13,7 @@ import { PartitionLeases } from './fanout/leases';
 import { Fanout } from './fanout/deliver';
 import { FanoutConsumer } from './fanout/consumer';
 import { IndexSweeper } from './fanout/sweeper';
+import { registerEventsMetrics } from './metrics';
 
 export interface EventsHandle extends ServiceHandle {
   /** Partitions this replica consumes right now (tests and /metrics). */
@@ -33,12 +34,15 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     : null;
   const leases = new PartitionLeases({ redis, prefix: config.REDIS_PREFIX, partitions: config.STREAM_PARTITIONS, leaseMs: config.PARTITION_LEASE_MS });
   const fanout = new Fanout(store, log, db);
-  const consumer = new FanoutConsumer({ redis, blocking, keys, leases, fanout, batch: config.FANOUT_BATCH, leaseMs: config.PARTITION_LEASE_MS, log });
   const sweeper = new IndexSweeper(store, config.INDEX_SWEEP_MS, log);
+  const metrics = createMetrics('events');
+  const { observeDelay } = registerEventsMetrics(metrics, { redis, keys, db, store, fanout, sweeper });
+  const consumer = new FanoutConsumer({ redis, blocking, keys, leases, fanout, batch: config.FANOUT_BATCH, leaseMs: config.PARTITION_LEASE_MS, log, observeDelay });
 
   const { app, state } = createApp({
     service: 'events',
     log,
+    metrics,
     internalSecret: config.INTERNAL_SECRET,
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
@@ -52,7 +56,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       server: { mergeBase: config.MERGE_BASE, pushNotificationsEnabled: config.PUSH_NOTIFICATIONS_ENABLED, development: config.NODE_ENV !== 'production' },
     }),
   });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   relay?.start();
   leases.start();
   consumer.start();
@@ -60,6 +64,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
 
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     partitions: () => leases.active(),
     async stop() {

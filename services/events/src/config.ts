@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/bus';
 
 export const configSchema = baseConfigSchema.extend({
+  METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.events),
   /** Domain stream partitions; must match every producer's and consumer's setting. */
   STREAM_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(DEFAULT_STREAM_PARTITIONS),
   /**

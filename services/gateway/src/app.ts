@@ -57,6 +57,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     try {
       const rule = routeOf(req);
       if (!rule) throw errors.notFound();
+      res.locals.route = routeLabel(rule, req.path.startsWith(API_PREFIX) ? API_PREFIX : '');
       // The gateway's own files are the same for every realm: no realm, no identity.
       if (rule.service === 'gateway' && staticFiles.has(req.path)) return staticFiles.serve(req, res);
       const authed = req as AuthedRequest;
@@ -99,11 +100,12 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
   const intercept = longPollInterceptor({ events: eventDeps, realms, basic, metrics, log });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, intercept });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, intercept, metrics, metricsPort: config.METRICS_PORT });
   // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
   server.onDrain(() => waiter.closeAll());
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
@@ -122,6 +124,29 @@ function routeOf(req: Request): RouteRule | undefined {
     return resolveApiRoute(req.path.slice(API_PREFIX.length) || '/', req.method);
   }
   return resolveFileRoute(req.path);
+}
+
+const routeLabels = new Map<string, string>();
+
+/**
+ * The route table's pattern as a readable template (`/api/v1/messages/*`, `/avatar/{name}`):
+ * the gateway's metrics label, bounded by the table's size whatever paths clients send.
+ */
+export function routeLabel(rule: RouteRule, prefix: string): string {
+  const key = `${prefix}${rule.pattern.source}`;
+  let label = routeLabels.get(key);
+  if (label === undefined) {
+    label = prefix + rule.pattern.source
+      .replace(/^\^/, '')
+      .replace(/(\\\/\?)?\$$/, '')
+      .replace(/\(\\\/\.\*\)\?/g, '/*')
+      .replace(/\\d\+/g, '{id}')
+      .replace(/\[\^\/\]\+/g, '{name}')
+      .replace(/\.\+/g, '*')
+      .replace(/\\(.)/g, '$1');
+    routeLabels.set(key, label);
+  }
+  return label;
 }
 
 async function consumeRateLimit(limiter: RateLimiterRedis, userId: number, res: Response): Promise<void> {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const url = z.string().url();
 
 export const gatewayConfigSchema = baseConfigSchema.extend({
+  METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.gateway),
   PORT: z.coerce.number().int().min(0).max(65535).default(9991),
   /** Host clients reach the cluster at; realm subdomains hang below it. */
   EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),

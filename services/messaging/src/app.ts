@@ -37,7 +37,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const log = createLogger('messaging', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL);
   const deps: Deps = { db, log, config };
-  const { app, state } = createApp({
+  const { app, state, metrics } = createApp({
     service: 'messaging',
     log,
     internalSecret: config.INTERNAL_SECRET,
@@ -46,7 +46,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
     api: (router) => mountRoutes(router, deps),
   });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
   const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
@@ -59,6 +59,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     : null;
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);

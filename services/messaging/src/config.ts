@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const bool = (fallback: 'true' | 'false') =>
   z
@@ -8,6 +8,7 @@ const bool = (fallback: 'true' | 'false') =>
     .transform((v) => v === 'true');
 
 export const configSchema = baseConfigSchema.extend({
+  METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.messaging),
   /** Channels with at least this many subscribers need permission for @all-style mentions. */
   WILDCARD_MENTION_LARGE_STREAM_THRESHOLD: z.coerce.number().int().min(0).default(15),
   /** Topics with more than this many participants need permission for @topic. */

@@ -2,7 +2,8 @@ import os from 'node:os';
 import type { Router } from 'express';
 import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
 import { createDb } from '@chat/db';
-import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
+import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type ServiceHandle } from '@chat/kit';
+import type { Worker } from 'bullmq';
 import { readConfig } from './config';
 import type { Services } from './context';
 import { RelayClient } from './lib/relay';
@@ -48,6 +49,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const services: Services = { db, redis, keys, config, log, relay, queue, realms };
 
   const stops: Array<() => Promise<void>> = [];
+  const workers: Worker[] = [];
   if (config.OUTBOX_RELAY) {
     const outbox = new OutboxRelay({
       databaseUrl: config.DATABASE_URL,
@@ -61,11 +63,12 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   if (config.PUSH_RUN_WORKERS) {
     const consumerName = config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`;
     const worker = startDeliveryWorker(services, bullRedis);
+    workers.push(worker);
     const consumer = await startMessageConsumer(services, consumerName);
     stops.push(() => consumer.stop(), () => worker.close());
   }
 
-  const { app, state } = createApp({
+  const { app, state, metrics } = createApp({
     service: 'push',
     log,
     internalSecret: config.INTERNAL_SECRET,
@@ -75,9 +78,11 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     },
     api: (router: Router) => apiRoutes(router, services),
   });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  jobQueueMetrics(metrics, [queue], workers);
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     services,
     async stop() {

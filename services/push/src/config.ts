@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const bool = (fallback: 'true' | 'false') =>
   z
@@ -14,6 +14,7 @@ const optionalUrl = z
   .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), 'must be an http(s) URL');
 
 export const configSchema = baseConfigSchema.extend({
+  METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.push),
   /** Base URL of the push relay ("bouncer"). Unset: push is not configured. */
   PUSH_RELAY_URL: optionalUrl,
   /** Credentials this server presents to the relay (HTTP Basic), if the relay wants them. */

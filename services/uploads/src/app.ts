@@ -59,7 +59,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     stops.push(() => consumer.stop());
   }
 
-  const { app, state } = createApp({
+  const { app, state, metrics } = createApp({
     service: 'uploads',
     log,
     internalSecret: config.INTERNAL_SECRET,
@@ -86,9 +86,10 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       avatarRedirectRoutes(router, services);
     },
   });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     services,
     jobs,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '@chat/contracts';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const flag = (fallback: 'true' | 'false') =>
   z
@@ -10,6 +10,7 @@ const flag = (fallback: 'true' | 'false') =>
     .transform((v) => v === 'true');
 
 export const configSchema = baseConfigSchema.extend({
+  METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.uploads),
   /** Where files live: the local disk (default) or any S3-compatible store. */
   UPLOADS_BACKEND: z.enum(['local', 's3']).default('local'),
   /** Root folder of the local backend. Replicas sharing it must share the disk (NFS, volume). */

@@ -1,12 +1,13 @@
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
 import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
-import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
+import { Queue } from 'bullmq';
+import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
 import { inviteMailRenderers } from './actions/invite-reminders';
-import { createExportQueue, createExportStore, startExportWorker } from './exports';
-import { createMailQueue, createMailTransport, startMailWorker } from './mail';
+import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './exports';
+import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './mail';
 import { apiRoutes, siteRoutes } from './routes';
 
 /**
@@ -29,7 +30,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const services: Services = { db, redis, config, log, mail, exports, exportStore: createExportStore(config) };
   const exportWorker = config.EXPORT_RUN_WORKERS ? startExportWorker(services, bullRedis, bullPrefix) : undefined;
 
-  const { app, state } = createApp({
+  const { app, state, metrics } = createApp({
     service: 'users',
     log,
     internalSecret: config.INTERNAL_SECRET,
@@ -40,9 +41,13 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     api: (router: Router) => apiRoutes(router, services),
     site: (router: Router) => siteRoutes(router, services),
   });
-  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log });
+  // Read-only handles on the job queues for their depth (the wrappers above keep theirs private).
+  const watched = [new Queue(MAIL_QUEUE, { connection: bullRedis, prefix: bullPrefix }), new Queue(EXPORT_QUEUE, { connection: bullRedis, prefix: bullPrefix })];
+  jobQueueMetrics(metrics, watched, [worker, exportWorker].filter((w) => w !== undefined));
+  const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   return {
     url: server.url,
+    metricsUrl: server.metricsUrl,
     port: server.port,
     services,
     async stop() {
@@ -52,6 +57,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
       await mail.close();
       await exportWorker?.close().catch((err) => log.warn({ err }, 'export worker close failed'));
       await exports.close();
+      await Promise.all(watched.map((q) => q.close()));
       transport.close();
       redis.disconnect();
       bullRedis.disconnect();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@chat/kit';
+import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const bool = (fallback: 'true' | 'false') =>
   z
@@ -9,6 +9,7 @@ const bool = (fallback: 'true' | 'false') =>
 
 export const configSchema = baseConfigSchema
   .extend({
+    METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.users),
     /** Whether the push service is configured; server_settings reports it to clients. */
     PUSH_NOTIFICATIONS_ENABLED: bool('false'),
     /**

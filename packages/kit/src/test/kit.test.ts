@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
 import { errors } from '@chat/contracts';
-import { createApp, createLogger, endpoint, listen, signIdentity, basicAuth, loadConfig, baseConfigSchema } from '..';
+import { createApp, createLogger, endpoint, listen, signIdentity, basicAuth, loadConfig, baseConfigSchema, metricsPort } from '..';
 
 const secret = 'test-internal-secret-0123456789';
 const log = createLogger('kit-test', 'silent');
@@ -9,6 +9,10 @@ const identity = { realmId: 1, realmUrl: 'http://chat.test', userId: 7, email: '
 const auth = () => signIdentity(secret, identity);
 
 function build() {
+  return buildFull().app;
+}
+
+function buildFull() {
   return createApp({
     service: 'kit-test',
     log,
@@ -32,7 +36,7 @@ function build() {
       }));
       r.get('/anon', endpoint(({ identity: id }) => ({ user: id.userId ?? null }), { auth: 'optional' }));
     },
-  }).app;
+  });
 }
 
 describe('parameters as clients send them', () => {
@@ -96,11 +100,37 @@ describe('envelope and identity', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ result: 'error', code: 'NOT_FOUND' });
   });
-  it('serves health, readiness and metrics', async () => {
+  it('serves health and readiness, and metrics only on the metrics port', async () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(app).get('/readyz')).body).toEqual({ status: 'ready' });
-    const metrics = await request(app).get('/metrics');
-    expect(metrics.text).toContain('http_request_duration_seconds');
+    const hidden = await request(app).get('/metrics');
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ result: 'error', code: 'NOT_FOUND' });
+    const built = buildFull();
+    const server = await listen(built.app, { host: '127.0.0.1', port: 0, metrics: built.metrics, metricsPort: 0 });
+    try {
+      await fetch(`${server.url}/api/v1/stream`, { headers: { 'x-chat-identity': auth() } });
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+      expect(server.metricsUrl).toBeDefined();
+      expect(server.metricsUrl).not.toBe(server.url);
+      const scraped = await fetch(`${server.metricsUrl}/metrics`);
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toContain('http_request_duration_seconds_bucket');
+      // Route templates, not raw paths, label the latency histogram.
+      expect(text).toMatch(/route="\/api\/v1\/stream"/);
+      expect((await fetch(`${server.metricsUrl}/other`)).status).toBe(404);
+    } finally {
+      await server.close(100);
+    }
+  });
+  it('gives METRICS_PORT a free port in tests and validates it', () => {
+    const schema = baseConfigSchema.extend({ METRICS_PORT: metricsPort(9300) });
+    expect(loadConfig(schema, { NODE_ENV: 'test' }).METRICS_PORT).toBe(0);
+    expect(loadConfig(schema, { NODE_ENV: 'production', INTERNAL_SECRET: 'x'.repeat(20) }).METRICS_PORT).toBe(9300);
+    expect(loadConfig(schema, { NODE_ENV: 'test', METRICS_PORT: '9400' }).METRICS_PORT).toBe(9400);
+    expect(() => loadConfig(schema, { METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig(schema, { METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
   });
 });
 

@@ -37,6 +37,8 @@ export interface ConsumerOptions {
   /** Longest wait in XREADGROUP, so also how fast a newly gained partition is picked up. */
   blockMs?: number;
   log?: Logger;
+  /** Seconds from each entry's XADD to its appends being in the queues (and waiting polls woken). */
+  observeDelay?: (seconds: number) => void;
 }
 
 export class FanoutConsumer {
@@ -215,6 +217,11 @@ export class FanoutConsumer {
       if (e) entries.push(e);
     }
     await this.opts.fanout.deliver(p, entries);
+    if (this.opts.observeDelay) {
+      const now = Date.now();
+      // A stream id starts with the milliseconds of its XADD.
+      for (const e of entries) this.opts.observeDelay(Math.max(0, now - Number(e.id.split('-')[0])) / 1000);
+    }
     await this.opts.redis.xack(this.opts.keys.stream(p), this.group, ...raw.map(([id]) => id));
   }
 }

@@ -11,6 +11,9 @@ import { crossSlot, masters } from '@chat/bus';
 
 export class IndexSweeper {
   private timer: NodeJS.Timeout | undefined;
+  /** Completed sweeps and the dead ids they removed (/metrics). */
+  runs = 0;
+  removed = 0;
 
   constructor(
     private readonly store: QueueStore,
@@ -56,6 +59,8 @@ export class IndexSweeper {
         }
       } while (cursor !== '0');
     }
+    this.runs += 1;
+    this.removed += removed;
     return removed;
   }
 }
