@@ -1,10 +1,13 @@
-// `npm start`: install what is missing, make sure Postgres and Redis answer, then hand over to
-// the cluster runner (TypeScript, run through tsx), which migrates, seeds and starts services.
+// `npm start`: install what is missing, compile the services when their sources changed, make
+// sure Postgres and Redis answer, then hand over to the cluster runner (TypeScript, run through
+// tsx), which migrates, seeds and starts the compiled services.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, root } from './lib/bootstrap.mjs';
 
 bootstrap();
+const { buildAll } = await import('./build.mjs');
+await buildAll();
 const { ensureInfra } = await import('./lib/infra.mjs');
 const infra = await ensureInfra();
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { bootstrap, root } from './lib/bootstrap.mjs';
 
 bootstrap();
+// End-to-end tests run the compiled services (packages/testing); build them once up front.
+const { buildAll } = await import('./build.mjs');
+await buildAll();
 const { ensureInfra } = await import('./lib/infra.mjs');
 const infra = await ensureInfra();
 const jest = path.join(root, 'node_modules/jest/bin/jest.js');

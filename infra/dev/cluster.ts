@@ -1,6 +1,6 @@
 /**
  * The local cluster behind `npm start`: migrates the database, seeds the development realm on
- * first run, writes a zuliprc per user, starts the six services as separate processes and
+ * first run, writes a zuliprc per user, starts the six compiled services as separate processes and
  * stops them all on Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -119,7 +119,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   for (const s of SERVICES) {
-    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[s.name], '--import', 'tsx', `services/${s.name}/src/main.ts`], {
+    // The compiled output (scripts/build.mjs, run by scripts/start.mjs), as production runs it.
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[s.name], `services/${s.name}/dist/main.js`], {
       cwd: root,
       env: { ...env, PORT: String(s.port), HOST: host, SERVICE_NAME: s.name },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,9 +1,10 @@
 /**
- * Starts the real services as separate processes (node --import tsx services/<name>/src/main.ts)
- * on free ports, for end-to-end and multi-replica tests. Each process gets the test file's
+ * Starts the real services as separate processes from their compiled output
+ * (node services/<name>/dist/main.js, as production runs them; rebuilt first when the sources
+ * changed) on free ports, for end-to-end and multi-replica tests. Each process gets the test file's
  * database and Redis prefix; replicas of a service share them like production replicas do.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_NODE_ARGS, type ServiceName } from '@chat/contracts';
@@ -23,6 +24,8 @@ export interface ServiceProcess {
   label: string;
   url: string;
   port: number;
+  /** Where the process serves GET /metrics (its METRICS_PORT). */
+  metricsUrl: string;
   child: ChildProcess;
   /** The tail of what the process wrote, for failure messages. */
   output(): string;
@@ -84,9 +87,11 @@ export async function freePort(): Promise<number> {
 export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   const label = opts.label ?? service;
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[service], ...(opts.nodeArgs ?? []), '--import', 'tsx', `services/${service}/src/main.ts`], {
+  const metricsPort = await freePort();
+  ensureBuilt();
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[service], ...(opts.nodeArgs ?? []), `services/${service}/dist/main.js`], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', SERVICE_NAME: label },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), METRICS_PORT: String(metricsPort), HOST: '127.0.0.1', SERVICE_NAME: label },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -102,6 +107,7 @@ export async function startService(service: ServiceName, env: Record<string, str
     label,
     url: `http://127.0.0.1:${port}`,
     port,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     child,
     output: () => output,
     async stop(signal = 'SIGTERM') {
@@ -128,6 +134,16 @@ export async function startService(service: ServiceName, env: Record<string, str
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+let built = false;
+
+/** Compiles the services once per test process; a no-op when the output is newer than the sources. */
+export function ensureBuilt(): void {
+  if (built) return;
+  const res = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`building the services failed:\n${res.stdout}${res.stderr}`);
+  built = true;
 }
 
 export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Promise<Cluster> {

@@ -123,7 +123,7 @@ async function main() {
     // Held means held by the gateway, waiting: issued requests may still sit in the accept
     // backlog, and an event sent then would be found by the poll, not woken into it.
     const waitingAtGateway = async () => {
-      const text = await fetch(`${gateway.url}/metrics`).then((r) => r.text(), () => '');
+      const text = await fetch(`${gateway.metricsUrl}/metrics`).then((r) => r.text(), () => '');
       return Number(/^gateway_longpolls_waiting(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
     };
     let held = 0;
@@ -134,7 +134,7 @@ async function main() {
     console.log(`${held} long-polls held by the gateway after ${openSeconds.toFixed(1)} s`);
     const heldRss = rssMb(gatewayPid);
     const metricMb = async (name: string) => {
-      const text = await fetch(`${gateway.url}/metrics`).then((r) => r.text(), () => '');
+      const text = await fetch(`${gateway.metricsUrl}/metrics`).then((r) => r.text(), () => '');
       return Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
     };
     const heldHeapUsed = await metricMb('nodejs_heap_size_used_bytes');
