@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_NODE_ARGS, type ServiceName } from '@chat/contracts';
 import type { TestEnv } from './index';
+import { startBalancer, type Balancer } from './nginx';
 
 const root = path.resolve(__dirname, '../../..');
 const BACKENDS = ['messaging', 'users', 'events', 'uploads', 'push'] as const;
@@ -64,8 +65,16 @@ export interface Cluster {
 export interface ClusterOptions {
   /** Extra environment for every process. */
   env?: Record<string, string>;
-  /** Replicas per service (default 1 each). */
+  /** Replicas per service (default 1 each, or CLUSTER_REPLICAS). */
   replicas?: Partial<Record<ServiceName, number>>;
+  /**
+   * Put nginx in front of each service's replicas (the gateways reach backends through it, and
+   * `url` is nginx in front of the gateways). Default: on when CLUSTER_REPLICAS is 2 or more,
+   * which is how `npm run cluster -- <test files>` runs the end-to-end tests.
+   */
+  balance?: boolean;
+  /** Port of the balancer in front of the gateways (default: a free port). */
+  publicPort?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -146,7 +155,7 @@ export function ensureBuilt(): void {
   built = true;
 }
 
-export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Promise<Cluster> {
+export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptions = {}): Promise<Cluster> {
   const processes: ClusterProcess[] = [];
   const baseEnv: Record<string, string> = {
     ...env.env,
@@ -155,6 +164,10 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     ...opts.env,
   };
   const backendUrls: Record<string, string> = {};
+  const defaultReplicas = Math.max(1, Number(process.env.CLUSTER_REPLICAS ?? 1) || 1);
+  const replicasOf = (s: ServiceName) => opts.replicas?.[s] ?? defaultReplicas;
+  const balance = opts.balance ?? defaultReplicas > 1;
+  let balancer: Balancer | undefined;
 
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
     const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra });
@@ -163,23 +176,33 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
   };
 
   try {
-    const started = await Promise.all(
-      BACKENDS.flatMap((s) => Array.from({ length: opts.replicas?.[s] ?? 1 }, () => launch(s))),
-    );
+    const started = await Promise.all(BACKENDS.flatMap((s) => Array.from({ length: replicasOf(s) }, () => launch(s))));
+    const ports = Object.fromEntries(await Promise.all([...BACKENDS, 'gateway' as const].map(async (s) => [s, await freePort()] as const)));
+    if (opts.publicPort) ports.gateway = opts.publicPort;
     for (const s of BACKENDS) {
       const first = started.find((p) => p.service === s);
-      if (first) backendUrls[`${s.toUpperCase()}_URL`] = first.url;
+      if (first) backendUrls[`${s.toUpperCase()}_URL`] = balance ? `http://127.0.0.1:${ports[s]}` : first.url;
     }
-    await Promise.all(Array.from({ length: opts.replicas?.gateway ?? 1 }, () => launch('gateway')));
+    const gatewayProcs = await Promise.all(Array.from({ length: replicasOf('gateway') }, () => launch('gateway')));
+    if (balance) {
+      const groups: Record<string, { listen: number; upstreams: string[] }> = {};
+      for (const s of [...BACKENDS, 'gateway' as const]) {
+        const procs = s === 'gateway' ? gatewayProcs : started.filter((p) => p.service === s);
+        if (procs.length) groups[s] = { listen: ports[s]!, upstreams: procs.map((p) => p.url) };
+      }
+      // The gateway group first: the balancer is up once it answers there.
+      balancer = await startBalancer({ gateway: groups.gateway!, ...groups });
+    }
   } catch (err) {
     await Promise.all(processes.map((p) => p.kill()));
+    await balancer?.stop();
     throw err;
   }
 
   const gateways = () => processes.filter((p) => p.service === 'gateway' && p.child.exitCode === null);
   return {
     get url() {
-      return gateways()[0]!.url;
+      return balancer?.urls.gateway ?? gateways()[0]!.url;
     },
     get gateways() {
       return gateways();
@@ -191,6 +214,7 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     },
     async stop() {
       await Promise.all(processes.map((p) => p.stop()));
+      await balancer?.stop();
     },
   };
 }

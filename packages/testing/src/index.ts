@@ -115,3 +115,4 @@ export function identityHeaders(realmId: number, user?: SeededUser): Record<stri
   return { [IDENTITY_HEADER]: token };
 }
 export * from './cluster';
+export * from './nginx';

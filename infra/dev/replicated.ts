@@ -1,0 +1,59 @@
+/**
+ * `npm run cluster`: the development realm served by two replicas of every service, compiled,
+ * with nginx in front of each service's replicas and of the gateways (http://127.0.0.1:9991).
+ * Ctrl-C stops everything.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
+import { startCluster } from '@chat/testing';
+import { seedDevelopmentRealm } from './seed';
+
+const root = path.resolve(__dirname, '../..');
+const dataDir = path.join(root, '.data');
+const port = Number(process.env.GATEWAY_PORT ?? 9991);
+const replicas = Number(process.env.CLUSTER_REPLICAS ?? 2);
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  const databaseUrl = process.env.DATABASE_URL!;
+  await ensureDatabase(databaseUrl);
+  await migrateDatabase(databaseUrl);
+  const db = createDb(databaseUrl, { poolSize: 2 });
+  await seedDevelopmentRealm(db, 'chat.example.com');
+  await db.$disconnect();
+  const secretFile = path.join(dataDir, 'internal-secret');
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  const all = Object.fromEntries(['gateway', 'messaging', 'users', 'events', 'uploads', 'push'].map((s) => [s, replicas]));
+  const cluster = await startCluster(
+    {
+      env: {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        INTERNAL_SECRET: process.env.INTERNAL_SECRET ?? readFileSync(secretFile, 'utf8').trim(),
+        EXTERNAL_HOST: process.env.EXTERNAL_HOST ?? `127.0.0.1:${port}`,
+        UPLOADS_DIR: process.env.UPLOADS_DIR ?? path.join(dataDir, 'uploads'),
+        RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '200',
+      },
+    },
+    { replicas: all, balance: true, publicPort: port },
+  );
+  console.log(`${replicas} replicas of every service behind nginx. Gateway: ${cluster.url}`);
+  for (const p of cluster.processes) console.log(`  ${p.service.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}/metrics`);
+  console.log('Press Ctrl-C to stop.');
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping...');
+    void cluster.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
