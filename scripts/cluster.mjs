@@ -12,10 +12,15 @@ await buildAll();
 const { ensureInfra } = await import('./lib/infra.mjs');
 const infra = await ensureInfra();
 const files = process.argv.slice(2);
-const env = { ...process.env, ...infra.env, CLUSTER_REPLICAS: process.env.CLUSTER_REPLICAS ?? '2' };
+const env = {
+  ...process.env,
+  ...infra.env,
+  CLUSTER_REPLICAS: process.env.CLUSTER_REPLICAS ?? '2',
+  CLUSTER_READY_TIMEOUT_MS: process.env.CLUSTER_READY_TIMEOUT_MS ?? '240000',
+};
 if (files.length) {
   const jest = path.join(root, 'node_modules/jest/bin/jest.js');
-  const res = spawnSync(process.execPath, [jest, '-c', 'jest.config.js', ...files], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'test' } });
+  const res = spawnSync(process.execPath, [jest, '-c', 'jest.config.js', '--testTimeout=300000', ...files], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'test' } });
   await infra.stop();
   process.exit(res.status ?? 1);
 }

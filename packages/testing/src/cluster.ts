@@ -132,7 +132,8 @@ export async function startService(service: ServiceName, env: Record<string, str
       await exited;
     },
   };
-  const timeoutMs = opts.readyTimeoutMs ?? 60000;
+  // Many processes starting at once on a busy machine (CLUSTER_REPLICAS) take longer.
+  const timeoutMs = opts.readyTimeoutMs ?? Number(process.env.CLUSTER_READY_TIMEOUT_MS ?? 60000);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!running()) throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
