@@ -122,7 +122,7 @@ export function identityHeaders(realmId: number, user?: SeededUser): Record<stri
 export async function setRealmGroupSetting(db: Db, realmId: number, setting: string, systemGroup: string, waitingPeriodDays = 0): Promise<void> {
   const group = await db.userGroup.findFirstOrThrow({ where: { realmId, name: systemGroup, isSystemGroup: true } });
   const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
-  const settings = { ...(realm.settings as Record<string, unknown>), [setting]: group.id, waiting_period_threshold: waitingPeriodDays };
+  const settings = { ...(realm.settings as object), [setting]: group.id, waiting_period_threshold: waitingPeriodDays };
   await db.realm.update({ where: { id: realmId }, data: { settings } });
 }
 
