@@ -38,24 +38,32 @@ export class LoginFailureLimiter {
     this.byAccount = make('account', rules.perAccount);
   }
 
-  /** Throws RATE_LIMIT_HIT when the address or the account has used up its failures. */
-  async check(subject: LoginSubject): Promise<void> {
+  /**
+   * Throws RATE_LIMIT_HIT when the address or the account has used up its failures; a subject
+   * without an account is checked by address only.
+   */
+  async check(subject: { ip: string; account?: string }): Promise<void> {
     const [ip, account] = await Promise.all([
       this.byIp?.get(subject.ip) ?? null,
-      this.byAccount?.get(normalAccount(subject.account)) ?? null,
+      subject.account === undefined ? null : (this.byAccount?.get(normalAccount(subject.account)) ?? null),
     ]);
     let waitMs = 0;
     if (ip && this.byIp && ip.consumedPoints >= this.byIp.points) waitMs = Math.max(waitMs, ip.msBeforeNext);
     if (account && this.byAccount && account.consumedPoints >= this.byAccount.points) waitMs = Math.max(waitMs, account.msBeforeNext);
-    if (waitMs > 0) throw errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000)));
+    if (waitMs > 0) throw errors.rateLimited(retryAfterSeconds(waitMs));
   }
 
-  /** Counts one failure against both; going over the limit is reported by the next check. */
-  async failed(subject: LoginSubject): Promise<void> {
-    await Promise.all([
+  /**
+   * Counts one failure against both. Returns the seconds to wait when this failure went past a
+   * limit (the caller may answer RATE_LIMIT_HIT at once), else null.
+   */
+  async failed(subject: LoginSubject): Promise<number | null> {
+    const waits = await Promise.all([
       consume(this.byIp, subject.ip),
       consume(this.byAccount, normalAccount(subject.account)),
     ]);
+    const waitMs = Math.max(0, ...waits);
+    return waitMs > 0 ? retryAfterSeconds(waitMs) : null;
   }
 
   /** Forgets the account's failures after a success. */
@@ -68,12 +76,19 @@ function normalAccount(account: string): string {
   return account.trim().toLowerCase();
 }
 
-async function consume(limiter: RateLimiterRedis | null, key: string): Promise<void> {
-  if (!limiter) return;
+function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Milliseconds until the window ends when the key is over its limit, else 0. */
+async function consume(limiter: RateLimiterRedis | null, key: string): Promise<number> {
+  if (!limiter) return 0;
   try {
     await limiter.consume(key);
+    return 0;
   } catch (err) {
-    // Over the limit already: the count is kept, and check() refuses the next attempt.
-    if (!(err instanceof RateLimiterRes)) throw err;
+    // Past the limit: the count is kept, and check() refuses later attempts.
+    if (err instanceof RateLimiterRes) return err.msBeforeNext;
+    throw err;
   }
 }
