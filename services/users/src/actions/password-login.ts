@@ -1,4 +1,4 @@
-import { errors, type Identity } from '@chat/contracts';
+import { ApiError, errors, type Identity } from '@chat/contracts';
 import { LoginFailureLimiter } from '@chat/kit';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
@@ -101,8 +101,26 @@ export function checkPasswordStrength(password: string): void {
  * Sets a user's login password after the strength check. The API key stays as it is (as on
  * the API family's server): a password change does not log out the user's apps.
  */
-export async function doSetPassword(services: Services, userId: number, newPassword: string): Promise<void> {
+export async function doSetPassword(services: Pick<Services, 'db'>, userId: number, newPassword: string): Promise<void> {
   checkPasswordStrength(newPassword);
   const passwordHash = await hashPassword(newPassword);
   await services.db.user.update({ where: { id: userId }, data: { passwordHash } });
+}
+
+/**
+ * PATCH /settings with new_password: the caller proves the old password (counted by the same
+ * failure limits as a login) and picks a strong new one. Messages are the API family's.
+ */
+export async function doChangeOwnPassword(services: Services, identity: Identity & { userId: number }, oldPassword: string | undefined, newPassword: string): Promise<void> {
+  const me = await services.db.user.findUniqueOrThrow({ where: { id: identity.userId } });
+  try {
+    await accessUserByPassword(services, { realmId: me.realmId, username: me.deliveryEmail, password: oldPassword ?? '', ip: identity.clientIp ?? '' });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') {
+      throw errors.badRequest(`You're making too many attempts! Try again in ${String(err.extra['retry-after'])} seconds.`);
+    }
+    throw errors.badRequest('Wrong password!');
+  }
+  if (!isStrongPassword(newPassword)) throw errors.badRequest('New password is too weak!');
+  await doSetPassword(services, me.id, newPassword);
 }

@@ -3,6 +3,7 @@ import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
 import { doUpdateOwnSettings, doUpdateRealmDefaults } from '../actions/settings';
+import { doChangeOwnPassword } from '../actions/password-login';
 import { parseSetting, SETTING_NAMES } from '../lib/settings-schema';
 
 function readSettings(p: Params): Record<string, boolean | number | string> {
@@ -19,6 +20,9 @@ export function settingsRoutes(router: Router, services: Services): void {
   router.patch(
     ['/settings', '/settings/notifications', '/settings/display'],
     endpoint(async ({ p, identity }) => {
+      // As on the family's server the password goes first: a wrong old password changes nothing.
+      const newPassword = p.str('new_password');
+      if (newPassword !== undefined) await doChangeOwnPassword(services, identity, p.str('old_password'), newPassword);
       await doUpdateOwnSettings(services, actorOf(identity), {
         settings: readSettings(p),
         fullName: p.str('full_name'),
