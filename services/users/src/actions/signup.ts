@@ -76,7 +76,7 @@ export async function doSignUpWithInvite(
   services: Services,
   realm: { id: number; url: string },
   key: string,
-  input: { email?: string; fullName: string },
+  input: { email?: string; fullName: string; passwordHash?: string },
 ) {
   return services.db.$transaction(async (tx) => {
     const invite = await accessUsableInvite(tx, realm.id, key);
@@ -122,6 +122,8 @@ export async function doSignUpWithInvite(
       }
     }
     await doRetireInvites(tx, invite, user);
+    // Stored in the same transaction: an account is never left without the password it was made with.
+    if (input.passwordHash) return tx.user.update({ where: { id: user.id }, data: { passwordHash: input.passwordHash } });
     return user;
   });
 }
