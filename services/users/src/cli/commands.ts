@@ -7,9 +7,11 @@ import { doCreateCheckedUser } from '../actions/create-user';
 import { fakeEmailDomain } from '../lib/emails';
 import { JWT_ALGORITHMS } from '../actions/jwt';
 import { doSetPassword } from '../actions/password-login';
+import { doSendPasswordReset } from '../actions/password-reset';
+import { sendPasswordResetMail } from './mail';
 import { realmSiteUrl, zuliprc } from './site';
 
-export type CliServices = Pick<Services, 'db' | 'redis' | 'config'>;
+export type CliServices = Pick<Services, 'db' | 'redis' | 'config'> & Partial<Pick<Services, 'mail'>>;
 
 export class UsageError extends Error {}
 
@@ -156,6 +158,18 @@ export const COMMANDS: Record<string, Command> = {
       const password = typeof v.password === 'string' ? v.password : await firstLineOfStdin();
       await doSetPassword(services, user.id, password);
       out(`Password set for ${user.deliveryEmail}`);
+    },
+  },
+  'send-password-reset': {
+    usage: '--email <email> [--realm <string id>]',
+    summary: 'mail a person a link to set a new password (sent by the users service\'s mail worker)',
+    async run(services, args, out) {
+      const v = parse(args, { realm: { type: 'string' }, email: { type: 'string' } });
+      const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
+      const user = await findUser(services, realm.id, required(v, 'email'));
+      if (user.isBot || !user.isActive) throw new UsageError(`${user.deliveryEmail} is ${user.isBot ? 'a bot' : 'deactivated'}`);
+      await sendPasswordResetMail(services, (mail) => doSendPasswordReset({ ...services, mail }, { id: realm.id, url: realmSiteUrl(realm.stringId) }, user.deliveryEmail, { limit: false }));
+      out(`Password reset link sent to ${user.deliveryEmail}`);
     },
   },
   zuliprc: {
