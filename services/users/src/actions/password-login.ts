@@ -109,9 +109,16 @@ export async function doSetPassword(services: Pick<Services, 'db'>, userId: numb
 
 /**
  * PATCH /settings with new_password: the caller proves the old password (counted by the same
- * failure limits as a login) and picks a strong new one. Messages are the API family's.
+ * failure limits as a login) and picks a strong new one. Returns the new hash without storing
+ * it, so the route can store it only once the other settings of the request were accepted.
+ * Messages are the API family's.
  */
-export async function doChangeOwnPassword(services: Services, identity: Identity & { userId: number }, oldPassword: string | undefined, newPassword: string): Promise<void> {
+export async function checkOwnPasswordChange(
+  services: Services,
+  identity: Identity & { userId: number },
+  oldPassword: string | undefined,
+  newPassword: string,
+): Promise<{ userId: number; passwordHash: string }> {
   const me = await services.db.user.findUniqueOrThrow({ where: { id: identity.userId } });
   try {
     await accessUserByPassword(services, { realmId: me.realmId, username: me.deliveryEmail, password: oldPassword ?? '', ip: identity.clientIp ?? '' });
@@ -122,5 +129,10 @@ export async function doChangeOwnPassword(services: Services, identity: Identity
     throw errors.badRequest('Wrong password!');
   }
   if (!isStrongPassword(newPassword)) throw errors.badRequest('New password is too weak!');
-  await doSetPassword(services, me.id, newPassword);
+  return { userId: me.id, passwordHash: await hashPassword(newPassword) };
+}
+
+/** Stores a hash checkOwnPasswordChange made. */
+export async function doStorePasswordHash(services: Pick<Services, 'db'>, change: { userId: number; passwordHash: string }): Promise<void> {
+  await services.db.user.update({ where: { id: change.userId }, data: { passwordHash: change.passwordHash } });
 }

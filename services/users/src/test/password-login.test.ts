@@ -169,6 +169,14 @@ describe('PATCH /settings with a new password', () => {
     expect(row.fullName).not.toBe('Renamed');
   });
 
+  it('keeps the old password when another setting of the same request is refused', async () => {
+    const u = await personWithPassword();
+    const before = (await h.db.user.findUniqueOrThrow({ where: { id: u.id } })).passwordHash;
+    const res = await patch(u, { old_password: PASSWORD, new_password: 'Something quite long and new 42', timezone: 'Mars/Olympus_Mons' });
+    expect(res.body).toMatchObject({ result: 'error', msg: 'Not a recognized time zone' });
+    expect((await h.db.user.findUniqueOrThrow({ where: { id: u.id } })).passwordHash).toBe(before);
+  });
+
   it('tells someone guessing their own old password to wait', async () => {
     const u = await personWithPassword();
     for (let i = 0; i < 5; i++) expect((await patch(u, { old_password: `try ${i}`, new_password: 'Another long new password 77' })).body.msg).toBe('Wrong password!');
