@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { PAGE_PATHS } from '@chat/contracts';
+import { errors, PAGE_PATHS } from '@chat/contracts';
 import type { Services } from '../context';
 import { accountPages } from './account';
 import { pageErrors } from './context';
@@ -21,6 +21,9 @@ export function pageRoutes(router: Router, services: Services): void {
   loginPages(pages, services, security);
   resetPages(pages, services, security);
   accountPages(pages, services, security);
+  // Logging out changes state: the family accepts it only as a POST, which the CSRF check covers.
+  pages.get('/accounts/logout', (_req, _res, next) => next(errors.methodNotAllowed(['POST'])));
+  pages.use((_req, _res, next) => next(errors.notFound('Page not found')));
   pages.use(pageErrors(services, security));
   router.use(pages);
 }

@@ -112,6 +112,12 @@ describe('login', () => {
     const out = await b.post('/accounts/logout/', {});
     expect(out.headers.location).toBe('/login/');
     expect((await b.get('/')).headers.location).toBe('/login/?next=%2F');
+    const getOut = await b.get('/accounts/logout/');
+    expect(getOut.status).toBe(405);
+    expect(getOut.text).toContain('Method Not Allowed');
+    const missing = await b.get('/accounts/password/nothing-here/');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<h1>Page not found</h1>');
   });
 
   it('never redirects to another site after login', async () => {
