@@ -5,7 +5,9 @@
  */
 import { createDecipheriv } from 'node:crypto';
 import request from 'supertest';
-import { identityHeaders } from '@chat/testing';
+import { IDENTITY_HEADER } from '@chat/contracts';
+import { signIdentity } from '@chat/kit';
+import { identityHeaders, TEST_INTERNAL_SECRET } from '@chat/testing';
 import { doSetPassword } from '../actions/password-login';
 import { otpDecryptApiKey } from '../lib/app-login';
 import { readMailLog, tempMailDir, type LoggedMail } from './mail-log';
@@ -65,6 +67,15 @@ describe('security of the pages', () => {
     expect(cookies.find((c) => c.startsWith('csrftoken='))).toMatch(/HttpOnly.*SameSite=Lax/);
     // The realm is http here: no Secure flag, or the browser would drop the cookie.
     expect(cookies.join(';')).not.toMatch(/Secure/);
+  });
+
+  it('marks cookies Secure and asks for HSTS on an https realm', async () => {
+    const https = { [IDENTITY_HEADER]: signIdentity(TEST_INTERNAL_SECRET, { realmId: h.realm.realmId, realmUrl: 'https://chat.test' }) };
+    const res = await request(h.app.url).get('/login/').set(https).set('X-Forwarded-Proto', 'https');
+    const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    expect(cookies.find((c) => c.startsWith('sessionid='))).toMatch(/Secure/);
+    expect(cookies.find((c) => c.startsWith('csrftoken='))).toMatch(/Secure/);
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
   });
 
   it('refuses a form posted without its CSRF token, as a page and as an envelope', async () => {
