@@ -9,6 +9,8 @@ import { countRequest, issueToken, peekToken, takeToken } from '../lib/one-time-
 import { hashPassword } from '../lib/passwords';
 import { escapeHtml } from '../lib/render';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
+import { defaultStreamIds } from './invites';
+import { doSubscribeNewUser } from './signup';
 import { checkPasswordStrength } from './password-login';
 
 /**
@@ -102,6 +104,9 @@ export async function doSignUpWithConfirmation(services: Services, realm: RealmR
   return services.db.$transaction(async (tx) => {
     const checked = await checkNewUser(tx, { realmId: realm.id, email, fullName, role: ROLE.MEMBER }, SIGNUP_TEXTS);
     const user = await doCreateAnnouncedUser(tx, { realmId: realm.id, email: checked.email, fullName: checked.fullName, role: ROLE.MEMBER, fakeEmailDomain: fakeEmailDomain(realm.url) }, realm.url);
+    // As on the family's server, someone who joins without an invitation gets the default channels.
+    const realmRow = await tx.realm.findUniqueOrThrow({ where: { id: realm.id } });
+    await doSubscribeNewUser(tx, realm.id, user.id, defaultStreamIds(realmRow.settings));
     return tx.user.update({ where: { id: user.id }, data: { passwordHash } });
   });
 }

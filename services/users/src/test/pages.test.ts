@@ -216,7 +216,8 @@ describe('sign-up', () => {
     const refused = await b.post('/accounts/home/', { email: 'open@chat.test' });
     expect(refused.text).toContain('Please request an invite for open@chat.test from the organization administrator.');
     const realm = await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
-    await h.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), invite_required: false } } });
+    const channel = await h.db.stream.create({ data: { realmId: realm.id, name: 'welcome', nameKey: 'welcome', inviteOnly: false } });
+    await h.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), invite_required: false, default_stream_ids: [channel.id] } } });
     try {
       await b.get('/accounts/home/');
       const sent = await b.post('/accounts/home/', { email: 'open@chat.test' });
@@ -229,7 +230,9 @@ describe('sign-up', () => {
       const key = confirm.split('/').pop()!;
       const done = await b.post('/accounts/register/', { key, full_name: 'Open Joiner', password: PASSWORD });
       expect(done.headers.location).toBe('/?welcome=1');
-      expect(await h.db.user.findFirst({ where: { deliveryEmail: 'open@chat.test', isActive: true } })).not.toBeNull();
+      const joined = await h.db.user.findFirstOrThrow({ where: { deliveryEmail: 'open@chat.test', isActive: true } });
+      const subs = await h.db.subscription.findMany({ where: { userId: joined.id } });
+      expect(subs.map((x) => x.streamId)).toEqual([channel.id]);
       expect((await b.get(confirm)).status).toBe(404);
     } finally {
       await h.db.realm.update({ where: { id: realm.id }, data: { settings: realm.settings as object } });
