@@ -131,6 +131,17 @@ describe('login', () => {
     expect(missing.text).toContain('<h1>Page not found</h1>');
   });
 
+  it('limits guessing on the page as on the API, with Retry-After', async () => {
+    await doSetPassword(h.app.services, h.realm.owner.id, PASSWORD);
+    const b = browser();
+    await b.get('/login/');
+    let res = await b.post('/accounts/login/', { username: h.realm.owner.email, password: 'guess 0' });
+    for (let i = 1; i < 10 && res.status === 401; i++) res = await b.post('/accounts/login/', { username: h.realm.owner.email, password: `guess ${i}` });
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.text).toContain('role="alert"');
+  });
+
   it('never redirects to another site after login', async () => {
     const b = browser();
     await b.get('/login/');
