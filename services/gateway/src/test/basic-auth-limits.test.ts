@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
+import { authCacheKey, createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
 import { seedRealm, setupTestEnv, TEST_INTERNAL_SECRET, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start } from '../app';
 
@@ -74,13 +74,19 @@ describe('failed HTTP Basic attempts', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.body['retry-after']).toBe(Number(limited.headers['retry-after']));
-    // Once limited the address is refused before its key is looked at, right key or not.
-    const right = await request(direct.url).get('/api/v1/messages').auth(realm.member.email, realm.member.apiKey);
-    expect(right.status).toBe(429);
-    // The long-poll path shares the limiter.
-    const poll = await request(direct.url).get('/api/v1/events?queue_id=x&last_event_id=-1').auth(realm.member.email, realm.member.apiKey);
+    // Once limited the address is refused before the database is asked about a key: a wrong
+    // one, or a right one not in the cache; the long-poll path shares the limiter.
+    const wrong = await request(direct.url).get('/api/v1/messages').auth(realm.member.email, 'y'.repeat(32));
+    expect(wrong.status).toBe(429);
+    await env.redis.del(authCacheKey(env.prefix, realm.admin.apiKey));
+    const uncached = await request(direct.url).get('/api/v1/messages').auth(realm.admin.email, realm.admin.apiKey);
+    expect(uncached.status).toBe(429);
+    const poll = await request(direct.url).get('/api/v1/events?queue_id=x&last_event_id=-1').auth(realm.moderator.email, realm.moderator.apiKey);
     expect(poll.status).toBe(429);
     expect(poll.headers['retry-after']).toBeDefined();
+    // A key the gateway already knows to be good (cached by the first test) is not a guess.
+    const known = await request(direct.url).get('/api/v1/messages').auth(realm.member.email, realm.member.apiKey);
+    expect(known.status).toBe(200);
     expect(elapsed).toBeLessThan(10_000);
   });
 
