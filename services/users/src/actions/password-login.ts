@@ -68,7 +68,7 @@ export async function accessUserByPassword(services: Services, input: PasswordLo
   // password is checked (clients show the reason); it still counts as a failed attempt.
   if (user && (!user.isActive || realm.deactivated)) {
     await limiter.failed(subject);
-    throw user.isActive ? errors.realmDeactivated() : errors.userDeactivated();
+    throw realm.deactivated ? errors.realmDeactivated() : errors.userDeactivated();
   }
   let valid = false;
   if (user?.passwordHash) {
