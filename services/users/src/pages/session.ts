@@ -117,7 +117,11 @@ export function pageSecurity(services: Services): PageSecurity {
     next();
   };
   const headers = helmet({
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
+    contentSecurityPolicy: {
+      // form-action also governs where a submitted form may be redirected: the mobile flow's
+      // login ends in a redirect to the app's zulip:// scheme.
+      directives: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'", 'zulip:'], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
     // Only pages on https realms ask browsers to stay on https.
     strictTransportSecurity: false,
   });
@@ -146,7 +150,7 @@ export function pageSecurity(services: Services): PageSecurity {
   };
 }
 
-/** The CSRF refusal, as the family's server words it for API clients. */
+/** The CSRF refusal: the family's code, and a message that says what to do about it. */
 export function csrfFailed(): ApiError {
   return new ApiError('CSRF_FAILED', 'CSRF verification failed: the form was missing its token or it did not match. Reload the page and try again.', 403);
 }

@@ -60,6 +60,7 @@ describe('security of the pages', () => {
     expect(res.text).toContain('<label for="id_username">Email</label>');
     expect(res.text).toContain('<h1>Log in to Test Organization</h1>');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).toContain("form-action 'self' zulip:");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['cache-control']).toBe('no-store');
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
