@@ -33,6 +33,8 @@ export const USERS_OPERATIONS: Record<string, Builder> = {
     await c.ok('POST', '/users', 'admin', { email, full_name: 'Login Person', password });
     return { who: null, path: '/fetch_api_key', params: { username: email, password } };
   },
+  // The test cluster runs in development mode, where the development login answers.
+  'POST /dev_fetch_api_key': async (c) => ({ who: null, path: '/dev_fetch_api_key', params: { username: c.user('member').email } }),
   'GET /server_settings': async () => ({ who: null, path: '/server_settings' }),
   'POST /register': async () => ({ who: 'member', path: '/register', params: { apply_markdown: true, client_gravatar: false } }),
   'GET /events': async (c) => {
