@@ -63,6 +63,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Replicas per service (default 1 each). */
   replicas?: Partial<Record<ServiceName, number>>;
+  /** How long each process may take to answer /readyz (startService's default unless given). */
+  readyTimeoutMs?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -141,7 +143,7 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
   const backendUrls: Record<string, string> = {};
 
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra });
+    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra }, { readyTimeoutMs: opts.readyTimeoutMs });
     processes.push(proc);
     return proc;
   };

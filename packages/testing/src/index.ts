@@ -106,11 +106,12 @@ export async function seedRealm(db: Db, stringId = ''): Promise<SeededRealm> {
 }
 
 /** Header a request needs to reach a service as `user` (or anonymously with no user). */
-export function identityHeaders(realmId: number, user?: SeededUser): Record<string, string> {
+export function identityHeaders(realmId: number, user?: SeededUser, clientIp?: string): Record<string, string> {
   const token = signIdentity(TEST_INTERNAL_SECRET, {
     realmId,
     realmUrl: TEST_REALM_URL,
     ...(user ? { userId: user.id, email: user.email, role: user.role, isBot: user.isBot } : {}),
+    ...(clientIp ? { clientIp } : {}),
   });
   return { [IDENTITY_HEADER]: token };
 }
