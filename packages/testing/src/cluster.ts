@@ -67,6 +67,7 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Replicas per service (default 1 each, or CLUSTER_REPLICAS). */
   replicas?: Partial<Record<ServiceName, number>>;
+<<<<<<< HEAD
   /**
    * Put nginx in front of each service's replicas (the gateways reach backends through it, and
    * `url` is nginx in front of the gateways). Default: on when CLUSTER_REPLICAS is 2 or more,
@@ -75,6 +76,10 @@ export interface ClusterOptions {
   balance?: boolean;
   /** Port of the balancer in front of the gateways (default: a free port). */
   publicPort?: number;
+=======
+  /** How long each process may take to answer /readyz (startService's default unless given). */
+  readyTimeoutMs?: number;
+>>>>>>> main
 }
 
 export async function freePort(): Promise<number> {
@@ -171,7 +176,7 @@ export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptio
   let balancer: Balancer | undefined;
 
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra });
+    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra }, { readyTimeoutMs: opts.readyTimeoutMs });
     processes.push(proc);
     return proc;
   };
@@ -184,7 +189,9 @@ export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptio
       const first = started.find((p) => p.service === s);
       if (first) backendUrls[`${s.toUpperCase()}_URL`] = balance ? `http://127.0.0.1:${ports[s]}` : first.url;
     }
-    const gatewayProcs = await Promise.all(Array.from({ length: replicasOf('gateway') }, () => launch('gateway')));
+    // Behind nginx the client's address is the last X-Forwarded-For entry.
+    const gatewayEnv: Record<string, string> = balance ? { TRUSTED_PROXY_HOPS: '1' } : {};
+    const gatewayProcs = await Promise.all(Array.from({ length: replicasOf('gateway') }, () => launch('gateway', gatewayEnv)));
     if (balance) {
       const groups: Record<string, { listen: number; upstreams: string[] }> = {};
       for (const s of [...BACKENDS, 'gateway' as const]) {
