@@ -44,8 +44,10 @@ export type BaseConfig = z.infer<typeof baseConfigSchema>;
 export class ConfigError extends Error {}
 
 export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
-  // Test processes run side by side: a fixed metrics port would collide.
-  if (env.NODE_ENV === 'test' && env.METRICS_PORT === undefined) env = { ...env, METRICS_PORT: '0' };
+  // Test processes run side by side: a fixed metrics port would collide (also where a test
+  // starts a service configured as in production).
+  const testing = env.NODE_ENV === 'test' || process.env.NODE_ENV === 'test';
+  if (testing && env.METRICS_PORT === undefined) env = { ...env, METRICS_PORT: '0' };
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

@@ -67,7 +67,6 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Replicas per service (default 1 each, or CLUSTER_REPLICAS). */
   replicas?: Partial<Record<ServiceName, number>>;
-<<<<<<< HEAD
   /**
    * Put nginx in front of each service's replicas (the gateways reach backends through it, and
    * `url` is nginx in front of the gateways). Default: on when CLUSTER_REPLICAS is 2 or more,
@@ -76,10 +75,8 @@ export interface ClusterOptions {
   balance?: boolean;
   /** Port of the balancer in front of the gateways (default: a free port). */
   publicPort?: number;
-=======
   /** How long each process may take to answer /readyz (startService's default unless given). */
   readyTimeoutMs?: number;
->>>>>>> main
 }
 
 export async function freePort(): Promise<number> {

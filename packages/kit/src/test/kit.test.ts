@@ -128,7 +128,15 @@ describe('envelope and identity', () => {
   it('gives METRICS_PORT a free port in tests and validates it', () => {
     const schema = baseConfigSchema.extend({ METRICS_PORT: metricsPort(9300) });
     expect(loadConfig(schema, { NODE_ENV: 'test' }).METRICS_PORT).toBe(0);
-    expect(loadConfig(schema, { NODE_ENV: 'production', INTERNAL_SECRET: 'x'.repeat(20) }).METRICS_PORT).toBe(9300);
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      expect(loadConfig(schema, { NODE_ENV: 'production', INTERNAL_SECRET: 'x'.repeat(20) }).METRICS_PORT).toBe(9300);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
+    // A service configured as in production but started by a test still gets a free port.
+    expect(loadConfig(schema, { NODE_ENV: 'production', INTERNAL_SECRET: 'x'.repeat(20) }).METRICS_PORT).toBe(0);
     expect(loadConfig(schema, { NODE_ENV: 'test', METRICS_PORT: '9400' }).METRICS_PORT).toBe(9400);
     expect(() => loadConfig(schema, { METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig(schema, { METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
