@@ -7,6 +7,7 @@ import type { Logger } from './logger';
 import { createMetrics, metricsMiddleware, type Metrics } from './metrics';
 import { requireGatewayIdentity } from './identity';
 import { errorRenderer } from './render';
+import { rejectBadPaths } from './guards';
 
 export interface AppOptions {
   service: string;
@@ -54,6 +55,8 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   });
   app.use(httpLogger);
   app.use(metricsMiddleware(metrics));
+  app.use(securityHeaders);
+  app.use(rejectBadPaths);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -88,6 +91,14 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   app.use((_req, _res, next) => next(errors.notFound()));
   app.use(errorRenderer(opts.log));
   return { app, state, metrics };
+}
+
+/** Every answer: no sniffing, no framing, no referrer leaks; pages are the ones that need it. */
+function securityHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  next();
 }
 
 export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart'>): express.RequestHandler[] {

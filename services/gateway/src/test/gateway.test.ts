@@ -133,7 +133,7 @@ describe('GET and DELETE /events', () => {
     const q = await store.create(spec(realm.member.id));
     const del = await request(gateway.url).delete('/api/v1/events').type('form').send({ queue_id: q }).auth(realm.member.email, realm.member.apiKey);
     expect(del.body).toMatchObject({ result: 'success' });
-    expect((await get(`queue_id=${q}&dont_block=true`)).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
+    expect((await get(`queue_id=${q}&last_event_id=-1&dont_block=true`)).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 });
 
