@@ -16,6 +16,7 @@ import { checkWildcardMentions, mentionFlags } from './mentions';
 import { groupSettingMembers, hasRealmPermission } from '../lib/groups';
 import { applyAutomaticTopicPolicy, followWhereMentioned } from './user-topics';
 import { saveWidgetSubmessage } from './submessages';
+import { claimOwnUploads, earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
 
 export interface SendInput {
   type: string;
@@ -26,6 +27,8 @@ export interface SendInput {
   localId?: string;
   readBySender?: boolean;
   client: string;
+  /** The client's `Idempotency-Key` header, if any (see send-guarantees.ts). */
+  idempotencyKey?: string;
 }
 
 type Target =
@@ -170,7 +173,22 @@ export interface SendResult {
 }
 
 export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
-  return deps.db.$transaction((tx) => sendMessageInTx(tx, actor, plan));
+  const key = sendKeyOf(plan.input.idempotencyKey, plan.input.queueId, plan.input.localId);
+  if (!key) return deps.db.$transaction((tx) => sendMessageInTx(tx, actor, plan));
+  const earlier = await earlierSend<SendResult>(deps.db, actor.userId, key);
+  if (earlier) return earlier;
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      const result = await sendMessageInTx(tx, actor, plan);
+      await recordSendKey(tx, actor.userId, key, result.id, result);
+      return result;
+    });
+  } catch (err) {
+    // The same send, retried while the first was still in flight, committed first.
+    const first = isSendKeyConflict(err) ? await earlierSend<SendResult>(deps.db, actor.userId, key) : null;
+    if (first) return first;
+    throw err;
+  }
 }
 
 /** The send path, in the caller's transaction (also used for server-generated notices). */
@@ -203,6 +221,7 @@ export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Pro
       hasAttachment: rendered.hasAttachment,
     },
   });
+  await claimOwnUploads(tx, actor.realmId, actor.userId, message.id, plan.content);
   const topicParticipants =
     target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
   const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);

@@ -37,7 +37,7 @@ export async function startLinkConsumer(s: Services, consumerName: string): Prom
         if (entry.type !== 'message' && entry.type !== 'update_message' && entry.type !== 'delete_message') continue;
         const key = `${entry.partition}/${entry.streamId}`;
         try {
-          for (const id of messageIds(entry)) await syncMessageLinks(s, id);
+          for (const id of messageIds(entry)) await syncMessageLinks(s, id, entry.type === 'message');
           attempts.delete(key);
         } catch (err) {
           const n = (attempts.get(key) ?? 0) + 1;
