@@ -44,6 +44,8 @@ export interface StartServiceOptions {
   readyTimeoutMs?: number;
   /** Extra arguments for node itself, e.g. ['--cpu-prof'] to profile a benchmark's process. */
   nodeArgs?: string[];
+  /** Listen here rather than on a free port, e.g. to bring a crashed process back where its peers expect it. */
+  port?: number;
 }
 
 export interface Cluster {
@@ -55,6 +57,11 @@ export interface Cluster {
   addReplica(service: ServiceName, env?: Record<string, string>): Promise<ClusterProcess>;
   /** Stops one process: SIGTERM drains, SIGKILL simulates a crash. */
   kill(proc: ClusterProcess, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts a stopped process again on its port with its environment (the cluster's list holds
+   * the new process in its place), as a supervisor would after a crash.
+   */
+  restart(proc: ClusterProcess): Promise<ClusterProcess>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +70,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Replicas per service (default 1 each). */
   replicas?: Partial<Record<ServiceName, number>>;
+  /** How long each process may take to answer /readyz (default 60 s). */
+  readyTimeoutMs?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -83,7 +92,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   const label = opts.label ?? service;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[service], ...(opts.nodeArgs ?? []), '--import', 'tsx', `services/${service}/src/main.ts`], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', SERVICE_NAME: label },
@@ -140,9 +149,12 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
   };
   const backendUrls: Record<string, string> = {};
 
+  const envOf = new Map<ClusterProcess, Record<string, string>>();
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra });
+    const procEnv = { ...baseEnv, ...backendUrls, ...extra };
+    const proc = await startService(service, procEnv, { readyTimeoutMs: opts.readyTimeoutMs });
     processes.push(proc);
+    envOf.set(proc, procEnv);
     return proc;
   };
 
@@ -172,6 +184,14 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     addReplica: (service, extra) => launch(service, extra),
     kill: async (proc, signal = 'SIGTERM') => {
       await proc.stop(signal);
+    },
+    async restart(proc) {
+      await proc.stop();
+      const procEnv = envOf.get(proc)!;
+      const next = await startService(proc.service, procEnv, { label: proc.label, port: proc.port, readyTimeoutMs: opts.readyTimeoutMs });
+      processes[processes.indexOf(proc)] = next;
+      envOf.set(next, procEnv);
+      return next;
     },
     async stop() {
       await Promise.all(processes.map((p) => p.stop()));
