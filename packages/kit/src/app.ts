@@ -6,7 +6,7 @@ import { errors, REQUEST_ID_HEADER } from '@chat/contracts';
 import type { Logger } from './logger';
 import { createMetrics, metricsMiddleware, type Metrics } from './metrics';
 import { requireGatewayIdentity } from './identity';
-import { errorRenderer } from './render';
+import { errorRenderer, toApiError } from './render';
 import { rejectBadPaths } from './guards';
 
 export interface AppOptions {
@@ -110,7 +110,13 @@ export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart
   if (opts.parseMultipart !== false) {
     // Text fields only: files belong to the uploads service, which streams them itself.
     const fields = multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none();
-    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, next) : next()));
+    // Whatever breaks in a multipart body (a nameless field, a cut-off part, a bad boundary) is
+    // the client's: multer and busboy report some of it without a status.
+    const badBody = (err: unknown) => {
+      const known = toApiError(err);
+      return known.status >= 500 ? errors.badRequest('Invalid multipart body') : known;
+    };
+    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, (err?: unknown) => next(err ? badBody(err) : undefined)) : next()));
   }
   return list;
 }

@@ -78,6 +78,15 @@ describe('parameters as clients send them', () => {
       expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: 404, body: { result: 'error', code: 'NOT_FOUND' } });
     }
   });
+  it('answers unreadable multipart bodies and oversized URLs with the envelope', async () => {
+    const nameless = await request(app).post('/api/v1/echo').set('x-chat-identity', auth()).field('', 'x');
+    expect({ status: nameless.status, body: nameless.body }).toMatchObject({ status: 400, body: { result: 'error', code: 'BAD_REQUEST' } });
+    const server = await listen(app, { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/api/v1/echo?name=${'x'.repeat(20000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    await server.close(100);
+  });
   it('sends security headers on every answer', async () => {
     const res = await request(app).get('/api/v1/echo').set('x-chat-identity', auth());
     expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
