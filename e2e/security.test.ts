@@ -206,7 +206,7 @@ describe('bad input', () => {
     await fc.assert(
       // Every case runs (problems are collected, not shrunk): one run shows every kind of failure.
       fc.asyncProperty(fuzzCase(ops), fc.boolean(), async (c, asModerator) => void (await send(c, asModerator ? realm.moderator : realm.member))),
-      { numRuns: 3000, interruptAfterTimeLimit: 40000, markInterruptAsFailure: false, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100000) },
+      { numRuns: 3000, interruptAfterTimeLimit: 30000, markInterruptAsFailure: false, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100000) },
     );
     console.log(`fuzz: ${ops.length} operations, ${sent} requests in ${Math.round((Date.now() - started) / 1000)} s, ${problems.length} problems`);
     expect(problems.slice(0, 20)).toEqual([]);
