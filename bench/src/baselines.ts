@@ -53,7 +53,8 @@ function sendScript(realmId: number, streamId: number, firstUser: number, subscr
     stream_id: streamId,
     user_flags: Object.fromEntries(users.map((u) => [u, u === firstUser ? ['read'] : []])),
   };
-  const json = JSON.stringify(payload).replace(/'/g, "''");
+  // A space after each colon: pgbench would read `:null` as a variable.
+  const json = JSON.stringify(payload).replace(/":/g, '": ').replace(/'/g, "''");
   return [
     `\\set sender random(${firstUser}, ${firstUser + subscribers - 1})`,
     'BEGIN;',
@@ -103,7 +104,9 @@ export async function runRedisBenchmark(redisUrl: string, prefix: string, reques
   for (const [command, args] of cases) {
     const { stdout } = await run('redis-benchmark', [...base, ...args], { timeout: 120_000 });
     const line = stdout.trim().split('\n').pop() ?? '';
-    const opsPerSec = Number(line.split(',')[1]?.replace(/"/g, ''));
+    // "test","rps",avg,min,p50,p95,p99,max: the test name is the command and may hold commas.
+    const fields = line.replace(/^"|"$/g, '').split('","');
+    const opsPerSec = Number(fields[fields.length - 7]);
     out.push({ command, opsPerSec: Math.round(opsPerSec) });
     console.log(`  redis-benchmark ${command.padEnd(13)} ${Math.round(opsPerSec).toLocaleString().padStart(9)} ops/s`);
   }

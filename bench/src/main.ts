@@ -28,6 +28,9 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = flag('--quick');
+/** `--only sends,delivery`: run some phases only (sends, pgbench, redis, register, delivery, narrow). */
+const only = option('--only')?.split(',');
+const runs = (phase: string) => !only || only.includes(phase);
 const plan = quick
   ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 0 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000 }
   : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 0 }, registerRounds: 30, history: 1_000_000, narrowRounds: 20, redisRequests: 100_000 };
@@ -89,34 +92,42 @@ async function main() {
     const users = await createUsers(db, site, realm, plan.users);
     const channels = await createChannels(db, site, realm, users, plan.fanouts);
 
-    console.log('sends through the gateway');
-    const targets: Target[] = [...plan.fanouts, 'dm'];
-    m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send);
-
-    console.log('pgbench: the SQL of one send');
-    const scratch = await createTestDatabase();
-    try {
-      const prepared = await preparePgbench(scratch.db, Math.max(...plan.fanouts));
-      for (const subs of [2, ...plan.fanouts]) {
-        for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
-      }
-    } finally {
-      await scratch.drop();
+    if (runs('sends')) {
+      console.log('sends through the gateway');
+      const targets: Target[] = [...plan.fanouts, 'dm'];
+      m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send);
     }
-    console.log('redis-benchmark: the commands of one delivery');
-    m.redis = await runRedisBenchmark(redisUrl, redisPrefix, plan.redisRequests);
-
-    console.log('register');
-    const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
-    m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds);
-
-    console.log('send -> delivery with every recipient long-polling');
-    m.delivery = await measureDelivery(site, gatewayUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
-
-    console.log('narrowed fetches on a long history');
-    const viewer = users[0]!;
-    await loadHistory(db, realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), viewer.id, plan.history);
-    m.narrow = { messages: await db.message.count({ where: { realmId: realm.id } }), figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds) };
+    if (runs('pgbench')) {
+      console.log('pgbench: the SQL of one send');
+      const scratch = await createTestDatabase();
+      try {
+        const prepared = await preparePgbench(scratch.db, Math.max(...plan.fanouts));
+        for (const subs of [2, ...plan.fanouts]) {
+          for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
+        }
+      } finally {
+        await scratch.drop();
+      }
+    }
+    if (runs('redis')) {
+      console.log('redis-benchmark: the commands of one delivery');
+      m.redis = await runRedisBenchmark(redisUrl, redisPrefix, plan.redisRequests);
+    }
+    if (runs('register')) {
+      console.log('register');
+      const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
+      m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds);
+    }
+    if (runs('delivery')) {
+      console.log('send -> delivery with every recipient long-polling');
+      m.delivery = await measureDelivery(site, gatewayUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
+    }
+    if (runs('narrow')) {
+      console.log('narrowed fetches on a long history');
+      const viewer = users[0]!;
+      await loadHistory(db, realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), viewer.id, plan.history);
+      m.narrow = { messages: await db.message.count({ where: { realmId: realm.id } }), figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds) };
+    }
   } catch (err) {
     for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);
     throw err;
@@ -128,7 +139,7 @@ async function main() {
   const g = goals(f);
   printTable(f, g);
   const date = new Date().toISOString().slice(0, 10);
-  const name = `${date}${quick ? '-quick' : ''}`;
+  const name = `${date}${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}`;
   const dir = path.join(root, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const commit = (() => {
@@ -144,7 +155,7 @@ async function main() {
     figures: f, goals: g, raw: m,
   };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
+  if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
   console.log(`\nwrote bench/results/${name}.json and ${name}.svg in ${report.seconds} s`);
 }
 

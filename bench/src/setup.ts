@@ -63,10 +63,10 @@ export async function createChannels(db: Db, site: Site, realm: Omit<Realm, 'use
     const name = `fanout ${size}`;
     const members = users.slice(0, size).map((u) => u.id);
     // In slices, so that no one request carries thousands of principals.
-    for (let i = 0; i < members.length; i += 25) {
+    for (let i = 0; i < members.length; i += 10) {
       await retried(() => call(site, realm.owner.auth, 'POST', '/users/me/subscriptions', {
         subscriptions: [{ name, description: `${size} subscribers` }],
-        principals: members.slice(i, i + 25),
+        principals: members.slice(i, i + 10),
       }), 'POST /users/me/subscriptions');
     }
     const stream = await db.stream.findFirstOrThrow({ where: { realmId: realm.id, name } });
