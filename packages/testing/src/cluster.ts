@@ -70,6 +70,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Replicas per service (default 1 each). */
   replicas?: Partial<Record<ServiceName, number>>;
+  /** Extra node arguments per service, e.g. `{ messaging: ['--cpu-prof'] }` to profile a benchmark. */
+  nodeArgs?: Partial<Record<ServiceName, string[]>>;
   /** How long each process may take to answer /readyz (default 60 s). */
   readyTimeoutMs?: number;
 }
@@ -152,16 +154,21 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
   const envOf = new Map<ClusterProcess, Record<string, string>>();
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
     const procEnv = { ...baseEnv, ...backendUrls, ...extra };
-    const proc = await startService(service, procEnv, { readyTimeoutMs: opts.readyTimeoutMs });
+    const proc = await startService(service, procEnv, { nodeArgs: opts.nodeArgs?.[service], readyTimeoutMs: opts.readyTimeoutMs });
     processes.push(proc);
     envOf.set(proc, procEnv);
     return proc;
   };
 
   try {
-    const started = await Promise.all(
+    // Settled, not all: on a failure every sibling still starting must be in `processes` to be
+    // killed below, or it would outlive the run.
+    const settled = await Promise.allSettled(
       BACKENDS.flatMap((s) => Array.from({ length: opts.replicas?.[s] ?? 1 }, () => launch(s))),
     );
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const started = settled.map((r) => (r as PromiseFulfilledResult<ClusterProcess>).value);
     for (const s of BACKENDS) {
       const first = started.find((p) => p.service === s);
       if (first) backendUrls[`${s.toUpperCase()}_URL`] = first.url;
@@ -188,7 +195,9 @@ export async function startCluster(env: TestEnv, opts: ClusterOptions = {}): Pro
     async restart(proc) {
       await proc.stop();
       const procEnv = envOf.get(proc)!;
-      const next = await startService(proc.service, procEnv, { label: proc.label, port: proc.port, readyTimeoutMs: opts.readyTimeoutMs });
+      const next = await startService(proc.service, procEnv, {
+        label: proc.label, port: proc.port, nodeArgs: opts.nodeArgs?.[proc.service], readyTimeoutMs: opts.readyTimeoutMs,
+      });
       processes[processes.indexOf(proc)] = next;
       envOf.set(next, procEnv);
       return next;
