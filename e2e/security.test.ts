@@ -138,7 +138,8 @@ describe('hardening', () => {
   });
 
   it('refuses oversized bodies on every service with 413 and the envelope', async () => {
-    const big = 'x'.repeat(26 * 1024 * 1024);
+    // Past kit's 5 MB limit for form and JSON bodies, which every service applies.
+    const big = 'x'.repeat(6 * 1024 * 1024);
     const targets: Array<[string, string]> = [
       ['POST', '/api/v1/messages'], ['PATCH', '/api/v1/settings'], ['POST', '/api/v1/register'],
       ['POST', '/api/v1/users/me/apns_device_token'], ['POST', '/api/v1/user_uploads'], ['DELETE', '/api/v1/events'],
