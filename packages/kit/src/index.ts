@@ -10,3 +10,4 @@ export * from './server';
 export * from './basic-auth';
 export * from './auth-cache';
 export * from './guards';
+export * from './login-limits';
