@@ -1,12 +1,14 @@
 // `npm test`: prepare the workspace, type-check and lint it, make sure Postgres and Redis answer,
 // run every test. Given test paths or jest flags (`npm test -- some.test.ts`), only jest runs:
 // the static checks cover the whole tree and belong to the full run (`npm run check` alone).
+// `npm run test:faults` (`--faults`): the fault suite (e2e/faults, minutes long) instead.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, root } from './lib/bootstrap.mjs';
 
 bootstrap();
 const args = process.argv.slice(2);
+const faults = args[0] === '--faults';
 if (args.length === 0) {
   const { runChecks } = await import('./lib/checks.mjs');
   if (!runChecks()) process.exit(1);
@@ -17,7 +19,8 @@ await buildAll();
 const { ensureInfra } = await import('./lib/infra.mjs');
 const infra = await ensureInfra();
 const jest = path.join(root, 'node_modules/jest/bin/jest.js');
-const res = spawnSync(process.execPath, [jest, '-c', 'jest.config.js', ...args], {
+const config = faults ? 'e2e/jest.faults.config.js' : 'jest.config.js';
+const res = spawnSync(process.execPath, [jest, '-c', config, ...(faults ? args.slice(1) : args)], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, ...infra.env, NODE_ENV: 'test' },

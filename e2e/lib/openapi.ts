@@ -80,7 +80,7 @@ function load() {
   return loaded;
 }
 
-function deref(node: Node): Node {
+export function deref(node: Node): Node {
   const doc = openapi();
   while (typeof node.$ref === 'string') {
     node = node.$ref.slice(2).split('/').reduce((n: Node, key: string) => n[key], doc);

@@ -209,3 +209,14 @@ export function duplicateBlocking(redis: Redis, name: string, onError?: (err: Er
 export function createBlockingRedis(url: string = redisUrl(), opts: Omit<CreateRedisOptions, 'blocking'> = {}): Redis {
   return createRedis(url, { ...opts, blocking: true });
 }
+
+/**
+ * True for an error a retry can cure: the connection failed or closed, or the server answered
+ * that it cannot serve right now (loading, failing over, read-only replica, busy script).
+ * False for an answer about the command itself (wrong type, script error).
+ */
+export function isTransientRedisError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name !== 'ReplyError') return true;
+  return /^(LOADING|CLUSTERDOWN|TRYAGAIN|READONLY|MASTERDOWN|BUSY|MOVED|ASK)\b/.test(err.message);
+}

@@ -3,3 +3,4 @@ export * from './constants';
 export * from './identity';
 export * from './routes';
 export * from './dialect';
+export * from './upload-links';

@@ -6,7 +6,8 @@ import { errors, REQUEST_ID_HEADER } from '@chat/contracts';
 import type { Logger } from './logger';
 import { createMetrics, metricsMiddleware, type Metrics } from './metrics';
 import { requireGatewayIdentity } from './identity';
-import { errorRenderer } from './render';
+import { errorRenderer, toApiError } from './render';
+import { rejectBadPaths } from './guards';
 
 export interface AppOptions {
   service: string;
@@ -77,6 +78,8 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   });
   app.use(httpLogger);
   app.use(metricsMiddleware(metrics));
+  app.use(securityHeaders);
+  app.use(rejectBadPaths);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -114,6 +117,14 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   return { app, state, metrics };
 }
 
+/** Every answer: no sniffing, no framing, no referrer leaks; pages are the ones that need it. */
+function securityHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  next();
+}
+
 export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart'>): express.RequestHandler[] {
   const limit = opts.bodyLimit ?? '5mb';
   const list: express.RequestHandler[] = [
@@ -123,7 +134,13 @@ export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart
   if (opts.parseMultipart !== false) {
     // Text fields only: files belong to the uploads service, which streams them itself.
     const fields = multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none();
-    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, next) : next()));
+    // Whatever breaks in a multipart body (a nameless field, a cut-off part, a bad boundary) is
+    // the client's: multer and busboy report some of it without a status.
+    const badBody = (err: unknown) => {
+      const known = toApiError(err);
+      return known.status >= 500 ? errors.badRequest('Invalid multipart body') : known;
+    };
+    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, (err?: unknown) => next(err ? badBody(err) : undefined)) : next()));
   }
   return list;
 }

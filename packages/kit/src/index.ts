@@ -10,4 +10,5 @@ export * from './server';
 export * from './basic-auth';
 export * from './auth-cache';
 export * from './ops-metrics';
+export * from './guards';
 export * from './login-limits';

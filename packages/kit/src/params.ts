@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { errors } from '@chat/contracts';
+import { assertNoNulDeep, hasNul, nulArgument } from './guards';
 
 /**
  * Request parameters read the way clients of this API send them: query string on every
@@ -41,7 +42,10 @@ export class Params {
   str(name: string): string | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
-    if (typeof v === 'string') return v;
+    if (typeof v === 'string') {
+      if (hasNul(v)) throw nulArgument(name);
+      return v;
+    }
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
     throw errors.invalidArgument(name, `${name} is not a string`);
   }
@@ -87,6 +91,7 @@ export class Params {
         throw errors.invalidJson(name);
       }
     }
+    assertNoNulDeep(name, decoded);
     const parsed = schema.safeParse(decoded);
     if (!parsed.success) throw errors.invalidArgument(name, describeIssue(name, parsed.error.issues[0]));
     return parsed.data;
@@ -101,6 +106,7 @@ export class Params {
   pathStr(name: string): string {
     const v = this.pathValues[name];
     if (v === undefined) throw errors.missingArgument(name);
+    if (hasNul(v)) throw nulArgument(name);
     return v;
   }
 

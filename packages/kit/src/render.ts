@@ -21,12 +21,30 @@ export function toApiError(err: unknown): ApiError {
   if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) {
     return errors.badRequest(e.code === 'LIMIT_UNEXPECTED_FILE' ? 'Unexpected file upload' : 'Invalid multipart body');
   }
+  // A multipart body multer could not read (a part without a name, and the like).
+  if ((err as Error | null)?.name === 'MulterError') return errors.badRequest('Invalid multipart body');
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
     return errors.badRequest('Unsupported request encoding');
   }
+  const data = dataException(err);
+  if (data) return data;
   const status = e.status ?? e.statusCode;
   if (status && status >= 400 && status < 500) return errors.badRequest('Bad request');
   return errors.internal();
+}
+
+/**
+ * A value Postgres refuses as data (a number beyond its column's range, text it cannot store)
+ * came from the request: the client's mistake, and nothing was written (the statement failed,
+ * so its transaction rolled back).
+ */
+function dataException(err: unknown): ApiError | null {
+  const e = err as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } } | null;
+  const cause = e?.meta?.driverAdapterError?.cause;
+  const sqlState = cause?.originalCode ?? '';
+  if (e?.code === 'P2020' || cause?.kind === 'ValueOutOfRange' || sqlState === '22003') return errors.badRequest('Number out of range');
+  if (sqlState === '22P05' || sqlState === '22021' || sqlState === '54000') return errors.badRequest('Invalid characters in request');
+  return null;
 }
 
 export function errorRenderer(log: Logger) {

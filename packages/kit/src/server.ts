@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { AppState } from './app';
 import type { Logger } from './logger';
@@ -47,6 +48,7 @@ export async function listen(
   server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 65000;
   server.headersTimeout = server.keepAliveTimeout + 1000;
   server.requestTimeout = 0;
+  server.on('clientError', answerClientError);
   const drainHooks: Array<() => void | Promise<void>> = [];
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -94,6 +96,20 @@ export async function listen(
     onDrain: (hook) => void drainHooks.push(hook),
     close,
   };
+}
+
+/**
+ * Requests Node's parser refuses before any handler sees them (headers or URL beyond
+ * maxHeaderSize, malformed request lines) still get the envelope, not a bare status line.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, reason, msg] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'Request headers or URL too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'Request timed out']
+        : [400, 'Bad Request', 'Bad request'];
+  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export interface ServiceHandle {

@@ -63,12 +63,29 @@ return id
 /**
  * ARGV: user id, last_event_id ('' when absent), now ms.
  * Checks ownership, prunes acknowledged events, refreshes the idle timer and returns
- * {status, events...}; status is 'ok', or 'missing' for an unknown, collected or foreign queue.
+ * {status, events...}; status is 'ok', or 'missing' for an unknown, collected or foreign queue,
+ * or, as the family's server checks an acknowledgement, 'pruned' when last_event_id is below
+ * what an earlier poll already acknowledged and 'unknown' when it names no event the queue
+ * issued (the events up to it are pruned all the same). The meta field 'pruned' is the newest
+ * acknowledged id; queues made before it existed skip both checks.
  */
 export const FETCH = `
 local owner = redis.call('HGET', KEYS[1], 'user_id')
 if not owner or owner ~= ARGV[1] then return {'missing'} end
-if ARGV[2] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2]) end
+if ARGV[2] ~= '' then
+  local ack = tonumber(ARGV[2])
+  local pruned = redis.call('HGET', KEYS[1], 'pruned')
+  if pruned and ack < tonumber(pruned) then return {'pruned'} end
+  local top = redis.call('ZREVRANGEBYSCORE', KEYS[2], ARGV[2], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if #top > 0 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+    if pruned then
+      pruned = top[2]
+      redis.call('HSET', KEYS[1], 'pruned', pruned)
+    end
+  end
+  if pruned and tonumber(pruned) ~= ack then return {'unknown'} end
+end
 local timeout = tonumber(redis.call('HGET', KEYS[1], 'idle_timeout_ms'))
 redis.call('HSET', KEYS[1], 'last_touched', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], timeout)

@@ -7,6 +7,20 @@ import { crossSlot } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
 
+/**
+ * A poll acknowledged an event the queue cannot account for: below what was already pruned
+ * ('pruned'), or an id it never issued ('unknown').
+ */
+export class QueueAckError extends Error {
+  constructor(
+    readonly kind: 'pruned' | 'unknown',
+    readonly lastEventId: number,
+  ) {
+    super(kind === 'pruned' ? `An event newer than ${lastEventId} has already been pruned!` : `Event ${lastEventId} was not in this queue`);
+    this.name = 'QueueAckError';
+  }
+}
+
 /** What a client asked for at register time; decides which events reach the queue and how. */
 export interface QueueSpec {
   userId: number;
@@ -113,6 +127,7 @@ export class QueueStore {
         idle_timeout_ms: String(ttlMs),
         client_name: spec.clientName,
         seq: '-1',
+        pruned: '-1',
         last_touched: String(Date.now()),
         ...spec.sources,
       })
@@ -130,14 +145,23 @@ export class QueueStore {
     return info ?? null;
   }
 
-  /** Metadata of several queues in one round trip; missing (expired) queues come back null. */
+  /**
+   * Metadata of several queues in one round trip; missing (expired) queues come back null. A
+   * failed read throws: a queue Redis could not answer for is not an expired one, and callers
+   * drop expired queues from the index sets for good.
+   */
   async getMany(queueIds: string[]): Promise<Array<QueueInfo | null>> {
     if (!queueIds.length) return [];
     const results = await crossSlot(this.redis, queueIds.map((id) => (c: Redis) => c.hgetall(this.metaKey(id))));
-    return results.map(([err, raw], i) => (err ? null : parseMeta(queueIds[i]!, raw as Record<string, string>)));
+    const failed = results.find(([err]) => err);
+    if (failed) throw failed[0];
+    return results.map(([, raw], i) => parseMeta(queueIds[i]!, raw as Record<string, string>));
   }
 
-  /** Events above lastEventId, after pruning those at or below it; null if not this user's live queue. */
+  /**
+   * Events above lastEventId, after pruning those at or below it; null if not this user's live
+   * queue. Throws QueueAckError when lastEventId is not an acknowledgement the queue can take.
+   */
   async fetch(queueId: string, userId: number, lastEventId?: number): Promise<QueuedEvent[] | null> {
     const raw = await this.fetchJson(queueId, userId, lastEventId);
     return raw && raw.map((json) => JSON.parse(json) as QueuedEvent);
@@ -155,6 +179,7 @@ export class QueueStore {
       lastEventId === undefined ? '' : String(lastEventId),
       String(Date.now()),
     ))!;
+    if (reply[0] === 'pruned' || reply[0] === 'unknown') throw new QueueAckError(reply[0], lastEventId!);
     if (reply[0] !== 'ok') return null;
     return reply.slice(1).map(memberJson);
   }

@@ -48,6 +48,8 @@ export interface StartServiceOptions {
   readyTimeoutMs?: number;
   /** Extra arguments for node itself, e.g. ['--cpu-prof'] to profile a benchmark's process. */
   nodeArgs?: string[];
+  /** Listen here rather than on a free port, e.g. to bring a crashed process back where its peers expect it. */
+  port?: number;
 }
 
 export interface Cluster {
@@ -59,6 +61,11 @@ export interface Cluster {
   addReplica(service: ServiceName, env?: Record<string, string>): Promise<ClusterProcess>;
   /** Stops one process: SIGTERM drains, SIGKILL simulates a crash. */
   kill(proc: ClusterProcess, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts a stopped process again on its port with its environment (the cluster's list holds
+   * the new process in its place), as a supervisor would after a crash.
+   */
+  restart(proc: ClusterProcess): Promise<ClusterProcess>;
   stop(): Promise<void>;
 }
 
@@ -75,6 +82,8 @@ export interface ClusterOptions {
   balance?: boolean;
   /** Port of the balancer in front of the gateways (default: a free port). */
   publicPort?: number;
+  /** Extra node arguments per service, e.g. `{ messaging: ['--cpu-prof'] }` to profile a benchmark. */
+  nodeArgs?: Partial<Record<ServiceName, string[]>>;
   /** How long each process may take to answer /readyz (startService's default unless given). */
   readyTimeoutMs?: number;
 }
@@ -97,7 +106,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   const label = opts.label ?? service;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const metricsPort = await freePort();
   ensureBuilt();
   const child = spawn(process.execPath, [...SERVICE_NODE_ARGS[service], ...(opts.nodeArgs ?? []), `services/${service}/dist/main.js`], {
@@ -172,14 +181,22 @@ export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptio
   const balance = opts.balance ?? defaultReplicas > 1;
   let balancer: Balancer | undefined;
 
+  const envOf = new Map<ClusterProcess, Record<string, string>>();
   const launch = async (service: ServiceName, extra: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const proc = await startService(service, { ...baseEnv, ...backendUrls, ...extra }, { readyTimeoutMs: opts.readyTimeoutMs });
+    const procEnv = { ...baseEnv, ...backendUrls, ...extra };
+    const proc = await startService(service, procEnv, { nodeArgs: opts.nodeArgs?.[service], readyTimeoutMs: opts.readyTimeoutMs });
     processes.push(proc);
+    envOf.set(proc, procEnv);
     return proc;
   };
 
   try {
-    const started = await Promise.all(BACKENDS.flatMap((s) => Array.from({ length: replicasOf(s) }, () => launch(s))));
+    // Settled, not all: on a failure every sibling still starting must be in `processes` to be
+    // killed below, or it would outlive the run.
+    const settled = await Promise.allSettled(BACKENDS.flatMap((s) => Array.from({ length: replicasOf(s) }, () => launch(s))));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const started = settled.map((r) => (r as PromiseFulfilledResult<ClusterProcess>).value);
     const ports = Object.fromEntries(await Promise.all([...BACKENDS, 'gateway' as const].map(async (s) => [s, await freePort()] as const)));
     if (opts.publicPort) ports.gateway = opts.publicPort;
     for (const s of BACKENDS) {
@@ -216,6 +233,16 @@ export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptio
     addReplica: (service, extra) => launch(service, extra),
     kill: async (proc, signal = 'SIGTERM') => {
       await proc.stop(signal);
+    },
+    async restart(proc) {
+      await proc.stop();
+      const procEnv = envOf.get(proc)!;
+      const next = await startService(proc.service, procEnv, {
+        label: proc.label, port: proc.port, nodeArgs: opts.nodeArgs?.[proc.service], readyTimeoutMs: opts.readyTimeoutMs,
+      });
+      processes[processes.indexOf(proc)] = next;
+      envOf.set(next, procEnv);
+      return next;
     },
     async stop() {
       await Promise.all(processes.map((p) => p.stop()));

@@ -20,6 +20,9 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const log = createLogger('gateway', config.LOG_LEVEL);
   // Two indexed lookups, both cached: plain pg keeps the gateway's footprint small (ADR 0003).
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 10, application_name: 'gateway' });
+  // An idle client whose server went away (a Postgres restart) emits 'error' on the pool;
+  // unheard, that ends the process. The pool drops the client and connects anew on next use.
+  pool.on('error', (err) => log.warn({ err }, 'postgres connection lost'));
   const redis = createRedis(config.REDIS_URL, { name: 'gateway' });
   const subscriber = createBlockingRedis(config.REDIS_URL, { name: 'gateway-wake' });
   const prefix = config.REDIS_PREFIX;

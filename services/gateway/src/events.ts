@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { ApiError, errors, inClientDialect, type Identity } from '@chat/contracts';
 import { Params, sendSuccess, signIdentity } from '@chat/kit';
-import type { QueueStore, QueueWaiter } from '@chat/queues';
+import { QueueAckError, type QueueStore, type QueueWaiter } from '@chat/queues';
 import type { AuthUser } from './auth';
 
 export interface EventsDeps {
@@ -52,6 +52,10 @@ export async function serveGetEvents(
   let queueId = p.str('queue_id');
   let lastEventId = p.int('last_event_id');
   const dontBlock = p.bool('dont_block', false);
+  // The family's server registers on the fly only for a non-blocking poll, and answers these
+  // with its generic error code (not REQUEST_VARIABLE_MISSING).
+  if (!queueId && !dontBlock) throw errors.badRequest("Missing 'queue_id' argument");
+  if (queueId && lastEventId === undefined) throw errors.badRequest("Missing 'last_event_id' argument");
   if (!queueId) {
     // Registering on the fly: the register parameters ride along to the events service.
     const registered = await registerQueue(deps, identity, query);
@@ -103,7 +107,14 @@ async function answerNow(poll: Poll, heartbeat: boolean): Promise<void> {
 }
 
 async function readQueue(poll: Poll): Promise<string[]> {
-  const events = await poll.deps.store.fetchJson(poll.queueId, poll.userId, poll.lastEventId);
+  let events: string[] | null;
+  try {
+    events = await poll.deps.store.fetchJson(poll.queueId, poll.userId, poll.lastEventId);
+  } catch (err) {
+    // A client told it lost events re-registers; BAD_REQUEST as on the family's server.
+    if (err instanceof QueueAckError) throw errors.badRequest(err.message);
+    throw err;
+  }
   if (!events) throw errors.badEventQueueId(poll.queueId);
   return events;
 }

@@ -17,6 +17,7 @@ import { channelExtraRoutes } from './routes/channel-extras';
 import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './delivery/scheduled';
 import { startOnboardingConsumer } from './delivery/onboarding';
+import { sweepSendKeys } from './actions/send-guarantees';
 
 export function mountRoutes(router: Router, deps: Deps): void {
   messageRoutes(router, deps);
@@ -46,7 +47,13 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
     api: (router) => mountRoutes(router, deps),
   });
+  // The first query loads the query compiler and opens a connection (seconds): done before the
+  // port opens, so the service is ready the moment it serves. A database still down at start
+  // is reported by /readyz rather than failing the start.
+  await db.$queryRawUnsafe('SELECT 1').catch((err) => log.warn({ err }, 'database not reachable yet'));
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
+  const sweep = setInterval(() => void sweepSendKeys(db).catch((err) => log.warn({ err }, 'send key sweep failed')), 3600_000);
+  sweep.unref();
   const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
   const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
@@ -62,6 +69,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     metricsUrl: server.metricsUrl,
     port: server.port,
     async stop() {
+      clearInterval(sweep);
       await server.close(config.SHUTDOWN_GRACE_MS);
       await delivery?.stop();
       await onboarding?.stop();

@@ -70,6 +70,32 @@ describe('parameters as clients send them', () => {
     expect(await bad('to=[1,')).toMatchObject({ code: 'INVALID_JSON' });
     expect(await bad('to=["a"]')).toMatchObject({ code: 'BAD_REQUEST' });
   });
+  it('refuses NUL bytes in any parameter before it can reach the database', async () => {
+    const bad = async (q: string) => (await request(app).get(`/api/v1/echo?${q}`).set('x-chat-identity', auth())).body;
+    expect(await bad('name=a%00b')).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'name contains NULL (0x00) characters.', var_name: 'name' });
+    expect(await bad('to=%5B%22%5Cu0000%22%5D')).toMatchObject({ code: 'BAD_REQUEST', msg: 'to contains NULL (0x00) characters.' });
+    const json = await request(app).post('/api/v1/echo').set('x-chat-identity', auth()).send({ name: 'x\u0000y' });
+    expect(json.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'name contains NULL (0x00) characters.' });
+  });
+  it('answers paths holding a NUL byte or undecodable escapes as not found, before identity', async () => {
+    for (const path of ['/api/v1/echo%00', '/user_uploads/1/%00/etc/passwd', '/api/v1/%ff%fe']) {
+      const res = await request(app).get(path);
+      expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: 404, body: { result: 'error', code: 'NOT_FOUND' } });
+    }
+  });
+  it('answers unreadable multipart bodies and oversized URLs with the envelope', async () => {
+    const nameless = await request(app).post('/api/v1/echo').set('x-chat-identity', auth()).field('', 'x');
+    expect({ status: nameless.status, body: nameless.body }).toMatchObject({ status: 400, body: { result: 'error', code: 'BAD_REQUEST' } });
+    const server = await listen(app, { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/api/v1/echo?name=${'x'.repeat(20000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    await server.close(100);
+  });
+  it('sends security headers on every answer', async () => {
+    const res = await request(app).get('/api/v1/echo').set('x-chat-identity', auth());
+    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+  });
 });
 
 describe('envelope and identity', () => {

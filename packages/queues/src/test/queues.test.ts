@@ -190,3 +190,18 @@ it('stores slim_presence, reading queues created without it as false', async () 
   await redis.hdel(store.metaKey(older), 'slim_presence');
   expect((await store.get(older))?.slimPresence).toBe(false);
 });
+
+it('reports a Redis error while reading queue metadata as an error, never as an expired queue', async () => {
+  const q = await store.create(spec({ userId: 31 }));
+  // A real connection to a port nothing listens on: every command fails as in an outage.
+  const down = new Redis({ port: 1, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, lazyConnect: true });
+  down.on('error', () => undefined);
+  await down.connect().catch(() => undefined);
+  const broken = new QueueStore(down, prefix);
+  await expect(broken.getMany([q])).rejects.toThrow();
+  await expect(broken.get(q)).rejects.toThrow();
+  // The live connection still sees it, and nothing dropped it from its index sets.
+  expect(await store.get(q)).toMatchObject({ queueId: q, userId: 31 });
+  expect(await store.queuesOfUsers(1, [31])).toEqual(new Map([[31, [q]]]));
+  down.disconnect();
+});

@@ -93,6 +93,9 @@ export class FanoutConsumer {
         await this.readNew(active);
       } catch (err) {
         if (!this.running) break;
+        // Entries read but not delivered stay pending; every partition takes its pending
+        // entries back first, so nothing newer overtakes them.
+        this.ready.clear();
         log?.error({ err }, 'fan-out loop failed; retrying');
         await sleep(500);
       }

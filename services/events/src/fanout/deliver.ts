@@ -8,7 +8,7 @@
  */
 import type { Db } from '@chat/db';
 import type { Redis } from 'ioredis';
-import { crossSlot } from '@chat/bus';
+import { crossSlot, isTransientRedisError } from '@chat/bus';
 import type { QueueInfo, QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
 import { formatMessage, formatOther, type Payload } from './format';
@@ -95,13 +95,18 @@ export class Fanout {
       const results = await this.store.appendMany(
         chunk.map((a) => ({ queueId: a.queueId, events: a.events, source: { field: `src:${partition}`, position: a.position } })),
       );
+      let retry: Error | undefined;
       results.forEach(([err, id], i) => {
         const a = chunk[i]!;
+        if (err && isTransientRedisError(err)) retry ??= err;
         // One broken queue must not hold the partition back: the others' appends are in.
-        if (err) return void this.log?.error({ err, queueId: a.queueId }, 'append failed');
-        if (id === -1) stale.push(a.queueId);
+        else if (err) return void this.log?.error({ err, queueId: a.queueId }, 'append failed');
+        else if (id === -1) stale.push(a.queueId);
         else if (Number(id) >= 0) this.appended += a.events.length;
       });
+      // Redis unreachable or failing over: the batch stays unacknowledged and is delivered
+      // again; appends carry their stream position, so the queues that got it keep one copy.
+      if (retry) throw retry;
     }
     await this.dropStale(stale, foundIn);
   }

@@ -129,11 +129,39 @@ describe('GET and DELETE /events', () => {
     expect(res.body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
   });
 
+  it('checks last_event_id as the family does: required, not below what was pruned, one the queue issued', async () => {
+    const q = await store.create(spec(realm.member.id));
+    await store.append(q, [{ type: 'a' }, { type: 'b' }, { type: 'c' }]);
+    expect((await get(`queue_id=${q}&dont_block=true`)).body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: "Missing 'last_event_id' argument" });
+    expect((await get('last_event_id=-1')).body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: "Missing 'queue_id' argument" });
+    expect((await get(`queue_id=${q}&last_event_id=0&dont_block=true`)).body.events.map((e: { id: number }) => e.id)).toEqual([1, 2]);
+    // Going backwards: the client lost events and must be told.
+    expect((await get(`queue_id=${q}&last_event_id=-1&dont_block=true`)).body).toMatchObject({
+      result: 'error', code: 'BAD_REQUEST', msg: 'An event newer than -1 has already been pruned!',
+    });
+    // The same acknowledgement again is fine (a poll cut off and retried).
+    expect((await get(`queue_id=${q}&last_event_id=0&dont_block=true`)).body.events).toHaveLength(2);
+    expect((await get(`queue_id=${q}&last_event_id=7&dont_block=true`)).body).toMatchObject({
+      result: 'error', code: 'BAD_REQUEST', msg: 'Event 7 was not in this queue',
+    });
+  });
+
+  it('answers a poll cut off by a draining gateway with the events it holds, and drains within a second', async () => {
+    const other = await start({ ...env.env, ...Object.fromEntries(['MESSAGING', 'USERS', 'EVENTS', 'UPLOADS', 'PUSH'].map((s) => [`${s}_URL`, upstream.url])), PORT: '0', EVENTS_HEARTBEAT_SECONDS: '30', RATE_LIMIT_PER_MINUTE: '0' });
+    const q = await store.create(spec(realm.member.id));
+    const poll = request(other.url).get(`/api/v1/events?queue_id=${q}&last_event_id=-1`).auth(realm.member.email, realm.member.apiKey).then((r) => r);
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    await other.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await poll).body).toMatchObject({ result: 'success', events: [], queue_id: q });
+  });
+
   it('deletes a queue', async () => {
     const q = await store.create(spec(realm.member.id));
     const del = await request(gateway.url).delete('/api/v1/events').type('form').send({ queue_id: q }).auth(realm.member.email, realm.member.apiKey);
     expect(del.body).toMatchObject({ result: 'success' });
-    expect((await get(`queue_id=${q}&dont_block=true`)).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
+    expect((await get(`queue_id=${q}&last_event_id=-1&dont_block=true`)).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 });
 

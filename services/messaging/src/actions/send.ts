@@ -1,21 +1,23 @@
 /**
  * Sending a message: `checkSendMessage` resolves and authorises the recipients and renders the
- * content; `doSendMessage` writes the message, one user_messages row per recipient and the
- * outbox event in one transaction.
+ * content; `doSendMessage` reads what the write needs outside the transaction, then writes the
+ * message, one user_messages row per recipient and the outbox event in one short transaction
+ * (send-write.ts).
  */
 import type { Stream, Tx, User } from '@chat/db';
-import { recordEvent } from '../lib/outbox';
-import { errors, flagBit, apiFlagNames } from '@chat/contracts';
+import { errors } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
-import { avatarUrlOf, buildWireMessages } from '../lib/wire';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
-import { checkWildcardMentions, mentionFlags } from './mentions';
+import { checkWildcardMentions } from './mentions';
+import { loadSendFacts, writeMessage } from './send-write';
+
+export { sendMessageInTx, usersAlertedBy, type SendResult } from './send-write';
+import type { SendResult } from './send-write';
 import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
-import { applyAutomaticTopicPolicy, followWhereMentioned } from './user-topics';
-import { saveWidgetSubmessage } from './submessages';
+import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
 
 export interface SendInput {
   type: string;
@@ -26,9 +28,11 @@ export interface SendInput {
   localId?: string;
   readBySender?: boolean;
   client: string;
+  /** The client's `Idempotency-Key` header, if any (see send-guarantees.ts). */
+  idempotencyKey?: string;
 }
 
-type Target =
+export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; subscriberIds: number[] }
   | { kind: 'private'; recipients: Pick<User, 'id' | 'email'>[] };
 
@@ -44,16 +48,7 @@ export interface SendPlan {
   readFor?: Set<number>;
 }
 
-/** Clients whose sender is a person looking at the conversation: their own copy starts read. */
-const INTERACTIVE_CLIENTS = new Set([
-  'zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal',
-  'snipe', 'website', 'ios', 'android', 'zulipflutter',
-]);
-
-export function defaultReadBySender(client: string): boolean {
-  const name = client.toLowerCase();
-  return INTERACTIVE_CLIENTS.has(name) || name.includes('desktop app') || name.includes('test suite');
-}
+export { defaultReadBySender } from './send-write';
 
 async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
   const parsed = parseDirectTargets(to);
@@ -142,143 +137,25 @@ async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipient
   }
 }
 
-async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Promise<{ id: number }> {
-  const sorted = [...new Set(memberIds)].sort((a, b) => a - b);
-  // One statement, so two first messages to the same people at once find one conversation.
-  const [row] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
-    `INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $2, $3::int[])
-     ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id`,
-    realmId,
-    sorted.join(','),
-    sorted,
-  );
-  return row;
-}
-
-/**
- * Who muted `senderId` (the muted_users table of the users service). Looked up by sender alone:
- * a person has few muters, while a channel may have many thousands of recipients.
- */
-async function usersWhoMuted(tx: Tx, senderId: number): Promise<Set<number>> {
-  const rows = await tx.mutedUser.findMany({ where: { mutedUserId: senderId }, select: { userId: true } });
-  return new Set(rows.map((r) => r.userId));
-}
-
-export interface SendResult {
-  id: number;
-  automatic_new_visibility_policy?: number;
-}
-
 export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
-  return deps.db.$transaction((tx) => sendMessageInTx(tx, actor, plan));
-}
-
-/** The send path, in the caller's transaction (also used for server-generated notices). */
-export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Promise<SendResult> {
-  const { target, rendered, input } = plan;
-  const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
-  let recipientIds: number[];
-  let conversationId: number | null = null;
-  if (target.kind === 'stream') {
-    recipientIds = [...new Set([...target.subscriberIds, actor.userId])];
-  } else {
-    const members = [actor.userId, ...target.recipients.map((r) => r.id)];
-    conversationId = (await conversationFor(tx, actor.realmId, members)).id;
-    recipientIds = [...new Set(members)];
+  const key = sendKeyOf(plan.input.idempotencyKey, plan.input.queueId, plan.input.localId);
+  if (key) {
+    const earlier = await earlierSend<SendResult>(deps.db, actor.userId, key);
+    if (earlier) return earlier;
   }
-  const message = await tx.message.create({
-    data: {
-      realmId: actor.realmId,
-      senderId: actor.userId,
-      recipientType: target.kind,
-      streamId: target.kind === 'stream' ? target.stream.id : null,
-      conversationId,
-      topic: target.kind === 'stream' ? target.topic : '',
-      content: plan.content,
-      renderedContent: rendered.html,
-      sendingClient: input.client,
-      isMeMessage: rendered.isMeMessage,
-      hasLink: rendered.hasLink,
-      hasImage: rendered.hasImage,
-      hasAttachment: rendered.hasAttachment,
-    },
-  });
-  const topicParticipants =
-    target.kind === 'stream' && rendered.topicWildcard ? await topicParticipantIds(tx, target.stream.id, target.topic) : new Set<number>();
-  const alerted = await usersAlertedBy(tx, recipientIds.filter((id) => id !== actor.userId), plan.content);
-  // Recipients who muted the sender get the message already read, as in the API family.
-  const muters = await usersWhoMuted(tx, actor.userId);
-  const userFlags: Record<string, string[]> = {};
-  const rows = recipientIds.map((userId) => {
-    let flags = mentionFlags(userId, rendered, target.kind === 'stream', topicParticipants);
-    if (alerted.has(userId)) flags |= flagBit('has_alert_word');
-    if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId) || muters.has(userId)) flags |= flagBit('read');
-    if (target.kind === 'private') flags |= flagBit('is_private');
-    userFlags[userId] = apiFlagNames(flags);
-    return { userId, messageId: message.id, flags };
-  });
-  await tx.userMessage.createMany({ data: rows });
-  if (target.kind === 'stream' && target.stream.firstMessageId === null) {
-    await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: message.id } });
+  // Read on the pool, in parallel, before the transaction: it then holds its connection and
+  // locks only for the writes, a fixed number of statements whatever the recipient count.
+  const facts = await loadSendFacts(deps.db, actor, plan);
+  try {
+    return await deps.db.$transaction(async (tx) => {
+      const result = await writeMessage(tx, actor, plan, facts);
+      if (key) await recordSendKey(tx, actor.userId, key, result.id, result);
+      return result;
+    });
+  } catch (err) {
+    // The same send, retried while the first was still in flight, committed first.
+    const first = key && isSendKeyConflict(err) ? await earlierSend<SendResult>(deps.db, actor.userId, key) : null;
+    if (first) return first;
+    throw err;
   }
-  await saveWidgetSubmessage(tx, message);
-  const [wire] = await buildWireMessages(tx, [message], {
-    applyMarkdown: true,
-    clientGravatar: false,
-    allowEmptyTopicName: true,
-    realmUrl: actor.realmUrl,
-    allowEditHistory: true,
-  });
-  await recordEvent(tx, {
-    realmId: actor.realmId,
-    type: 'message',
-    users: recipientIds,
-    event: { type: 'message', message: wire },
-    routing: {
-      stream_id: target.kind === 'stream' ? target.stream.id : null,
-      public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
-      sender_id: actor.userId,
-      sender_gravatar: wire.avatar_url !== null && (await senderAvatarIsPublicGravatar(tx, actor.userId)),
-      ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
-      user_flags: userFlags,
-      raw_content: plan.content,
-      topic: target.kind === 'stream' ? target.topic : '',
-    },
-  });
-  const result: SendResult = { id: message.id };
-  if (target.kind === 'stream') {
-    const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, message.id);
-    if (policy !== null) result.automatic_new_visibility_policy = policy;
-    const mentioned = rows.filter((r) => r.userId !== actor.userId && (r.flags & flagBit('mentioned')) !== 0n).map((r) => r.userId);
-    await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
-  }
-  return result;
-}
-
-async function topicParticipantIds(tx: Tx, streamId: number, topic: string): Promise<Set<number>> {
-  const rows = await tx.message.findMany({
-    where: { streamId, topic: { equals: topic, mode: 'insensitive' } },
-    select: { senderId: true },
-    distinct: ['senderId'],
-  });
-  return new Set(rows.map((r) => r.senderId));
-}
-
-/** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
-async function senderAvatarIsPublicGravatar(tx: Tx, userId: number): Promise<boolean> {
-  const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
-  return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
-}
-
-/** Recipients with an alert word that appears in the message as a whole word (any case). */
-export async function usersAlertedBy(tx: Tx, userIds: number[], content: string): Promise<Set<number>> {
-  if (!userIds.length) return new Set();
-  const words = await tx.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } });
-  const text = content.toLowerCase();
-  const hit = new Set<number>();
-  for (const { userId, word } of words) {
-    const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text)) hit.add(userId);
-  }
-  return hit;
 }

@@ -30,10 +30,11 @@ export async function loadSubmessages(db: Tx, messageIds: number[]): Promise<Map
 }
 
 /** At send time: the widget's first submessage, from the message's sender. */
-export async function saveWidgetSubmessage(tx: Tx, message: Pick<Message, 'id' | 'senderId' | 'content'>): Promise<void> {
+export async function saveWidgetSubmessage(tx: Tx, message: Pick<Message, 'id' | 'senderId' | 'content'>): Promise<boolean> {
   const widget = widgetContentOf(message.content);
-  if (!widget) return;
+  if (!widget) return false;
   await tx.submessage.create({ data: { messageId: message.id, senderId: message.senderId, msgType: 'widget', content: pyJsonDumps(widget) } });
+  return true;
 }
 
 export async function doAddSubmessage(deps: Deps, actor: Actor, input: SubmessageInput): Promise<void> {

@@ -43,16 +43,41 @@ function policyApplies(policy: number, isInitiator: boolean): boolean {
   return policy === AUTO.ON_INITIATION && isInitiator;
 }
 
+/** What the automatic topic policies need to know of a send, readable before its transaction. */
+export interface TopicPolicyFacts {
+  /** The sender's visibility policy for the topic now. */
+  current: number;
+  /** Whether the topic has no message yet: the sender starts it. */
+  isInitiator: boolean;
+}
+
+/**
+ * Read before the message exists. Two first sends racing into a new topic may both count as
+ * initiators; each then follows it, which is what either would have done alone.
+ */
+export async function topicPolicyFacts(db: Tx, userId: number, streamId: number, topic: string, beforeId?: number): Promise<TopicPolicyFacts> {
+  const [current, earlier] = await Promise.all([
+    currentVisibility(db, userId, streamId, topic),
+    // lower(topic) matches the (stream_id, lower(topic), id) index: one probe, however long the topic.
+    db.$queryRawUnsafe<Array<{ one: number }>>(
+      `SELECT 1 AS one FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2) AND ($3::int IS NULL OR id < $3) LIMIT 1`,
+      streamId,
+      topic,
+      beforeId ?? null,
+    ),
+  ]);
+  return { current, isInitiator: earlier.length === 0 };
+}
+
 /**
  * After a send: the sender follows (or, in a muted channel, unmutes) the topic when their
  * automatically_follow_topics_policy / automatically_unmute_topics_in_muted_streams_policy say
- * so. Returns the new policy, or null when nothing changed.
+ * so. Returns the new policy, or null when nothing changed. `facts` read before the send save
+ * the transaction two round trips; without them they are read here.
  */
-export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number): Promise<number | null> {
-  const current = await currentVisibility(tx, actor.userId, stream.id, topic);
+export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<number | null> {
+  const { current, isInitiator } = facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId));
   if (current === VISIBILITY.FOLLOWED) return null;
-  const earlier = await tx.message.count({ where: { streamId: stream.id, topic: { equals: topic, mode: 'insensitive' }, id: { lt: messageId } } });
-  const isInitiator = earlier === 0;
   const settings = actor.settings;
   let next: number | null = null;
   if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) {

@@ -49,6 +49,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
         localId: p.str('local_id'),
         readBySender: p.bool('read_by_sender'),
         client: clientName(ctx),
+        idempotencyKey: ctx.req.header('idempotency-key'),
       });
       return { ...(await doSendMessage(deps, actor, plan)) };
     }),

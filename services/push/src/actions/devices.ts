@@ -6,6 +6,7 @@ import { decodeStandardBase64, isUint32, tokenIdFromBytes, tokenIdOfToken } from
 import { isSupportedPushKey } from '../lib/crypto';
 import { enqueueRelayRegistration, type RelayRegistrationJob } from '../delivery/jobs';
 import { b64TokenId, recordDeviceEvent, seconds } from './device-events';
+import { bumpDeviceVersion } from '../delivery/device-holders';
 
 export const TOKEN_KINDS = ['fcm', 'apns'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -217,6 +218,7 @@ export async function doRegisterPushDevice(services: Services, identity: AuthedI
       encryptedPushRegistration: token.encryptedPushRegistration,
     };
   });
+  await bumpDeviceVersion(services);
   if (job) await enqueueRelayRegistration(services, job);
 }
 
@@ -239,7 +241,7 @@ async function removeMatchingLegacyTokens(tx: Tx, userId: number, tokenId: bigin
 export async function doRegisterClientDevice(services: Services, identity: AuthedIdentity): Promise<number> {
   if (identity.isBot) throw errors.botsNotAllowed();
   const { realmId, userId } = identity;
-  return services.db.$transaction(async (tx) => {
+  const id = await services.db.$transaction(async (tx) => {
     // Serialises id allocation per user; released at commit.
     await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('push_devices:' || $1::text))) AS l`, userId);
     const last = await tx.pushDevice.aggregate({ where: { userId }, _max: { deviceId: true } });
@@ -248,6 +250,8 @@ export async function doRegisterClientDevice(services: Services, identity: Authe
     await recordDeviceEvent(tx, realmId, userId, { type: 'device', op: 'add', device_id: deviceId });
     return deviceId;
   });
+  await bumpDeviceVersion(services);
+  return id;
 }
 
 /**
@@ -264,4 +268,5 @@ export async function doRemoveClientDevice(services: Services, identity: AuthedI
     if (removed.count === 0) throw errors.invalidArgument('device_id', 'Invalid `device_id`');
     await recordDeviceEvent(tx, realmId, userId, { type: 'device', op: 'remove', device_id: deviceId });
   });
+  await bumpDeviceVersion(services);
 }

@@ -2,6 +2,7 @@ import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
 import { enqueueLegacySync, markLegacyPending } from '../delivery/legacy-registration';
+import { bumpDeviceVersion } from '../delivery/device-holders';
 
 /**
  * The deprecated plaintext registrations (before end-to-end encrypted push). Clients still
@@ -40,6 +41,7 @@ export async function doAddLegacyToken(
     create: { realmId: identity.realmId, userId: identity.userId, kind, token, iosAppId },
     update: { lastUpdated: new Date(), iosAppId },
   });
+  await bumpDeviceVersion(services);
   // Sent again every time: the client re-registers to repair a relay that lost the token.
   await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
 }
@@ -47,6 +49,7 @@ export async function doAddLegacyToken(
 export async function doRemoveLegacyToken(services: Services, identity: AuthedIdentity, token: string, kind: LegacyKind): Promise<void> {
   const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: identity.userId, kind, token } });
   if (removed.count === 0) throw errors.badRequest('Token does not exist');
+  await bumpDeviceVersion(services);
   await markLegacyPending(services, identity.userId, { kind, token });
   await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
 }

@@ -1,11 +1,15 @@
 import { StreamConsumer, type StreamEntry } from '@chat/bus';
 import type { Services } from '../context';
 import { ActiveClients } from './active-clients';
+import { DeviceHolders } from './device-holders';
 import { handleUserDeactivated } from './legacy-registration';
 import { handleDeletion, handleFlags, handleNewMessage, type MessagePayload } from './messages';
 
 /** Times one entry is tried (the batch is retried with backoff in between) before it is skipped. */
 const MAX_ENTRY_ATTEMPTS = 5;
+
+/** Event types whose work is for people with a push device only. */
+const DEVICE_EVENTS = new Set(['message', 'update_message_flags', 'delete_message']);
 
 export interface MessageConsumer {
   stop(): Promise<void>;
@@ -26,16 +30,17 @@ export async function startMessageConsumer(services: Services, consumerName: str
   const { keys, log, config } = services;
   const active = new ActiveClients(services.redis, config.REDIS_PREFIX, config.PUSH_ACTIVE_CLIENT_WINDOW_SECONDS);
   const attempts = new Map<string, number>();
+  const holders = new DeviceHolders(services);
 
-  const handleEntry = async (entry: StreamEntry) => {
+  const handleEntry = async (entry: StreamEntry, reach: Set<number>) => {
     const payload = entry.payload as unknown as Record<string, unknown> & { event: Record<string, unknown>; users: unknown };
     switch (entry.type) {
       case 'message':
-        return handleNewMessage(services, active, entry.realmId, payload as unknown as MessagePayload);
+        return handleNewMessage(services, active, entry.realmId, payload as unknown as MessagePayload, reach);
       case 'update_message_flags':
-        return handleFlags(services, entry.realmId, payload);
+        return handleFlags(services, entry.realmId, payload, reach);
       case 'delete_message':
-        return handleDeletion(services, entry.realmId, payload);
+        return handleDeletion(services, entry.realmId, payload, reach);
       case 'realm_user':
         return handleUserDeactivated(services, entry.realmId, payload);
       default:
@@ -51,10 +56,13 @@ export async function startMessageConsumer(services: Services, consumerName: str
     blockMs: 1000,
     onError: (err) => log.warn({ err }, 'push: stream consumer error'),
     handler: async (entries) => {
+      // Read once per batch: who has a device or token at all. Everyone else is skipped
+      // without touching the database.
+      const reach = entries.some((e) => DEVICE_EVENTS.has(e.type)) ? await holders.current() : new Set<number>();
       for (const entry of entries) {
         const key = `${entry.partition}/${entry.streamId}`;
         try {
-          await handleEntry(entry);
+          await handleEntry(entry, reach);
           attempts.delete(key);
         } catch (err) {
           const n = (attempts.get(key) ?? 0) + 1;

@@ -79,11 +79,14 @@ export interface RemoveJob extends ChannelProgress {
 }
 
 export function createDeliveryQueue(connection: ReturnType<typeof createRedis>, prefix: string, config: PushConfig): Queue {
-  return new Queue(QUEUE_NAME, {
+  const queue = new Queue(QUEUE_NAME, {
     connection,
     prefix,
     defaultJobOptions: retryOptions(config),
   });
+  // The connection reports its own outages (createRedis); this copy only must not go unheard.
+  queue.on('error', () => undefined);
+  return queue;
 }
 
 export function retryOptions(config: PushConfig): JobsOptions {

@@ -36,11 +36,15 @@ const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
 /** Topic visibility policies, as the user_topics table stores them. */
 const POLICIES: Record<number, RecipientFacts['topicPolicy']> = { 1: 'muted', 2: 'unmuted', 3: 'followed' };
 
-export async function handleNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload) {
+/**
+ * `holders`: the users with a device or token (DeviceHolders); no one else can be notified, so
+ * a message to none of them costs no query.
+ */
+export async function handleNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload, holders: Set<number>) {
   const message = payload.event?.message;
   if (!message || payload.users === 'realm' || !Array.isArray(payload.users)) return;
   const senderId = payload.sender_id ?? message.sender_id;
-  const candidates = payload.users.filter((id) => id !== senderId);
+  const candidates = payload.users.filter((id) => id !== senderId && holders.has(id));
   if (!candidates.length) return;
   const isDirect = message.type === 'private';
   const streamId = isDirect ? null : (payload.stream_id ?? message.stream_id ?? null);
@@ -139,23 +143,23 @@ async function topicPolicies(db: Db, streamId: number, topic: string, userIds: n
 }
 
 /** update_message_flags: a message read on any client withdraws its notification everywhere. */
-export async function handleFlags(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }) {
+export async function handleFlags(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }, holders: Set<number>) {
   const event = payload.event;
   const op = event.op ?? event.operation;
   if (event.flag !== 'read' || op !== 'add' || !Array.isArray(payload.users)) return;
   const messageIds = Array.isArray(event.messages) ? (event.messages as unknown[]).filter(Number.isSafeInteger) as number[] : [];
   for (const userId of payload.users as number[]) {
-    await withdraw(services, realmId, userId, messageIds);
+    if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);
   }
 }
 
 /** delete_message: deleted messages must not stay on lock screens. */
-export async function handleDeletion(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }) {
+export async function handleDeletion(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }, holders: Set<number>) {
   const event = payload.event;
   const ids = Array.isArray(event.message_ids) ? event.message_ids : event.message_id !== undefined ? [event.message_id] : [];
   const messageIds = (ids as unknown[]).filter(Number.isSafeInteger) as number[];
   if (!Array.isArray(payload.users)) return;
-  for (const userId of payload.users as number[]) await withdraw(services, realmId, userId, messageIds);
+  for (const userId of payload.users as number[]) if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);
 }
 
 /**

@@ -8,7 +8,7 @@ import { notifyAttachment } from './attachments';
  * with the message's readers. Only a sender who can read the file may share it this way, so a
  * URL learnt elsewhere grants nothing. Returns whether a new link was recorded.
  */
-export async function claimAttachment(s: Services, attachmentId: number, messageId: number): Promise<boolean> {
+export async function claimAttachment(s: Services, attachmentId: number, messageId: number, announceExisting = false): Promise<boolean> {
   const [message, attachment] = await Promise.all([
     s.db.message.findUnique({ where: { id: messageId }, select: { id: true, realmId: true, senderId: true, sender: { select: { role: true } } } }),
     s.db.attachment.findUnique({ where: { id: attachmentId } }),
@@ -23,7 +23,9 @@ export async function claimAttachment(s: Services, attachmentId: number, message
       attachment.id,
       message.id,
     );
-    if (inserted) await notifyAttachment(tx, attachment.realmId, attachment.ownerId, 'update', attachment.id);
+    // A send claims its sender's own files in its transaction (messaging); the owner hears of
+    // the new link from here, once the message event arrives.
+    if (inserted || announceExisting) await notifyAttachment(tx, attachment.realmId, attachment.ownerId, 'update', attachment.id);
     return inserted > 0;
   });
 }
@@ -32,14 +34,14 @@ export async function claimAttachment(s: Services, attachmentId: number, message
  * Brings a message's links in line with its current content: claims uploads it links to and
  * drops links its content no longer has (after an edit). A deleted message loses every link.
  */
-export async function syncMessageLinks(s: Services, messageId: number): Promise<void> {
+export async function syncMessageLinks(s: Services, messageId: number, justSent = false): Promise<void> {
   const message = await s.db.message.findUnique({ where: { id: messageId }, select: { id: true, realmId: true, content: true } });
   const wanted = message ? linkedPathIds(message.content) : [];
   const attachments = wanted.length
     ? await s.db.attachment.findMany({ where: { realmId: message!.realmId, pathId: { in: wanted } }, select: { id: true } })
     : [];
   const wantedIds = new Set(attachments.map((a) => a.id));
-  for (const id of wantedIds) await claimAttachment(s, id, messageId);
+  for (const id of wantedIds) await claimAttachment(s, id, messageId, justSent);
 
   const stale = await s.db.attachmentMessage.findMany({
     where: { messageId, attachmentId: { notIn: [...wantedIds] } },

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomBytes, randomInt } from 'node:crypto';
 import mime from 'mime-types';
+import { linkedPathIds, UPLOAD_PATH_ID } from '@chat/contracts';
 
 /**
  * A name safe on any filesystem, in S3 keys and in URLs: letters and digits of any script,
@@ -53,27 +54,12 @@ export function newPathId(realmId: number, fileName: string): string {
   return [String(realmId), randomInt(0, 256).toString(16), randomToken(), sanitizeName(fileName)].join('/');
 }
 
-const PATH_ID = String.raw`\d+/[0-9a-f]{1,2}/[A-Za-z0-9_-]{24}/[^\s/?#)\]"'<>]+`;
-
 /** Whether a string is shaped like one of our path ids (cheap check before a lookup). */
 export function isPathId(value: string): boolean {
-  return new RegExp(`^${PATH_ID}$`).test(value);
+  return new RegExp(`^${UPLOAD_PATH_ID}$`).test(value);
 }
 
-/** Path ids of every upload a message's Markdown links to, relative or absolute. */
-export function linkedPathIds(content: string): string[] {
-  const found = new Set<string>();
-  for (const m of content.matchAll(new RegExp(`/user_uploads/(${PATH_ID})`, 'g'))) {
-    let id = m[1];
-    try {
-      id = decodeURI(id);
-    } catch {
-      // keep as written
-    }
-    found.add(id);
-  }
-  return [...found];
-}
+export { linkedPathIds };
 
 /** Types a browser may display inline; everything else is served as a download. */
 const INLINE_TYPES = new Set([

@@ -22,6 +22,8 @@ export class UploadJobs {
   ) {
     const connection = this.connection('jobs-queue');
     this.queue = new Queue<JobData>('uploads', { connection, prefix: s.keys.bullPrefix() });
+    // The connection reports its own outages (createRedis); this copy only must not go unheard.
+    this.queue.on('error', () => undefined);
   }
 
   private connection(name: string) {

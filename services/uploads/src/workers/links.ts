@@ -1,6 +1,7 @@
 import { StreamConsumer, type StreamEntry } from '@chat/bus';
 import type { Services } from '../context';
 import { syncMessageLinks } from '../actions/links';
+import { linkedPathIds } from '../lib/files';
 
 /** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
 const MAX_ENTRY_ATTEMPTS = 5;
@@ -15,6 +16,16 @@ function messageIds(entry: StreamEntry): number[] {
   add(event.message_id);
   if (Array.isArray(event.message_ids)) event.message_ids.forEach(add);
   return [...ids];
+}
+
+/**
+ * A new message whose source (carried in the event as `raw_content`) links to no upload has no
+ * links to record or drop: skipped without reading the message back. Edits and deletions are
+ * always handled, as they may drop links the message had.
+ */
+function linksNothingNew(entry: StreamEntry): boolean {
+  const raw = entry.payload.raw_content;
+  return entry.type === 'message' && typeof raw === 'string' && linkedPathIds(raw).length === 0;
 }
 
 /**
@@ -35,9 +46,10 @@ export async function startLinkConsumer(s: Services, consumerName: string): Prom
     handler: async (entries) => {
       for (const entry of entries) {
         if (entry.type !== 'message' && entry.type !== 'update_message' && entry.type !== 'delete_message') continue;
+        if (linksNothingNew(entry)) continue;
         const key = `${entry.partition}/${entry.streamId}`;
         try {
-          for (const id of messageIds(entry)) await syncMessageLinks(s, id);
+          for (const id of messageIds(entry)) await syncMessageLinks(s, id, entry.type === 'message');
           attempts.delete(key);
         } catch (err) {
           const n = (attempts.get(key) ?? 0) + 1;

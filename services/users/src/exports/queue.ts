@@ -25,6 +25,8 @@ export function createExportQueue(connection: ReturnType<typeof createRedis>, pr
     // A failed export is reported as failed, as on the family's server; the admin asks again.
     defaultJobOptions: { attempts: 1, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 7 * 24 * 3600 } },
   });
+  // The connection reports its own outages (createRedis); this copy only must not go unheard.
+  queue.on('error', () => undefined);
   return {
     async add(job) {
       // The job id is the export's, so a repeated add cannot write one export twice.

@@ -34,6 +34,8 @@ export function createMailQueue(connection: ReturnType<typeof createRedis>, pref
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   });
+  // The connection reports its own outages (createRedis); this copy only must not go unheard.
+  queue.on('error', () => undefined);
   const cancel = async (jobId: string) => {
     const job = await queue.getJob(jobId);
     if (job) await job.remove().catch(() => undefined);

@@ -1,0 +1,165 @@
+/**
+ * `npm run bench [-- --quick] [-- --site URL]`: the cluster measured through its gateway, against
+ * pgbench and redis-benchmark in the same run. See docs/performance.md.
+ *
+ * Without --site it starts every service from the workspace on a scratch database and Redis
+ * prefix with the rate limit off. With --site URL it measures a running cluster; the site must
+ * run with RATE_LIMIT_PER_MINUTE=0 and the bench needs its DATABASE_URL, REDIS_URL and
+ * REDIS_PREFIX (the realm, the API keys and the history are written there) and --external-host.
+ * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb } from '@chat/db';
+import { createTestDatabase } from '@chat/db/testing';
+import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
+import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
+import { loadHistory, measureNarrow } from './narrow';
+import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
+import { chart, figures, goals, printTable, type Measurements } from './report';
+import { createChannels, createRealm, createUsers } from './setup';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = flag('--quick');
+/** `--only sends,delivery`: run some phases only (sends, pgbench, redis, register, delivery, narrow). */
+const only = option('--only')?.split(',');
+const runs = (phase: string) => !only || only.includes(phase);
+const plan = quick
+  ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 0 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000 }
+  : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 0 }, registerRounds: 30, history: 1_000_000, narrowRounds: 20, redisRequests: 100_000 };
+const DELIVERY_RECIPIENTS = 200;
+const DELIVERY_RATE = 10;
+
+const loadavg = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
+
+async function main() {
+  const started = Date.now();
+  const root = path.resolve(__dirname, '../..');
+  const siteUrl = option('--site');
+  const loadBefore = loadavg();
+  console.log(`bench ${quick ? '(quick) ' : ''}on ${os.cpus().length} cores, load ${loadBefore.join(' ')}`);
+
+  let cluster: Cluster | undefined;
+  let cleanup = async () => undefined as void;
+  let db;
+  let redisUrl: string;
+  let redisPrefix: string;
+  let url: string;
+  let gatewayUrls: string[];
+  let externalHost: string;
+  if (siteUrl) {
+    if (!process.env.DATABASE_URL || !process.env.REDIS_PREFIX) throw new Error('--site needs DATABASE_URL, REDIS_URL and REDIS_PREFIX of the site');
+    db = createDb(process.env.DATABASE_URL);
+    redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    redisPrefix = process.env.REDIS_PREFIX;
+    url = siteUrl;
+    gatewayUrls = [siteUrl];
+    externalHost = option('--external-host') ?? new URL(siteUrl).host;
+  } else {
+    const env = await setupTestEnv();
+    externalHost = 'bench.localhost';
+    const profileDir = process.env.BENCH_PROFILE_DIR;
+    const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
+    console.log('starting the cluster from the workspace');
+    cluster = await startCluster(env, {
+      env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
+      readyTimeoutMs: 180_000,
+      nodeArgs: prof ? { gateway: prof, messaging: prof, events: prof, users: prof, uploads: prof, push: prof } : undefined,
+    });
+    db = env.db;
+    redisUrl = env.redisUrl;
+    redisPrefix = env.prefix;
+    url = cluster.url;
+    gatewayUrls = cluster.gateways.map((g) => g.url);
+    const c = cluster;
+    cleanup = async () => {
+      await c.stop();
+      await env.close();
+    };
+  }
+
+  const m: Measurements = { sends: [], pgbench: [], redis: [] };
+  try {
+    console.log(`setting up a realm of ${plan.users} users through the API`);
+    const { realm, site } = await createRealm(db, url, externalHost);
+    const users = await createUsers(db, site, realm, plan.users);
+    const channels = await createChannels(db, site, realm, users, plan.fanouts);
+
+    if (runs('sends')) {
+      console.log('sends through the gateway');
+      const targets: Target[] = [...plan.fanouts, 'dm'];
+      m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send);
+    }
+    if (runs('pgbench')) {
+      console.log('pgbench: the SQL of one send');
+      const scratch = await createTestDatabase();
+      try {
+        const prepared = await preparePgbench(scratch.db, Math.max(...plan.fanouts));
+        for (const subs of [2, ...plan.fanouts]) {
+          for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
+        }
+      } finally {
+        await scratch.drop();
+      }
+    }
+    if (runs('redis')) {
+      console.log('redis-benchmark: the commands of one delivery');
+      m.redis = await runRedisBenchmark(redisUrl, redisPrefix, plan.redisRequests);
+    }
+    if (runs('register')) {
+      console.log('register');
+      const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
+      m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds);
+    }
+    if (runs('delivery')) {
+      console.log('send -> delivery with every recipient long-polling');
+      m.delivery = await measureDelivery(site, gatewayUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
+    }
+    if (runs('narrow')) {
+      console.log('narrowed fetches on a long history');
+      const viewer = users[0]!;
+      await loadHistory(db, realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), viewer.id, plan.history);
+      m.narrow = { messages: await db.message.count({ where: { realmId: realm.id } }), figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds) };
+    }
+  } catch (err) {
+    for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);
+    throw err;
+  } finally {
+    await cleanup();
+  }
+
+  const f = figures(m);
+  const g = goals(f);
+  printTable(f, g);
+  const date = new Date().toISOString().slice(0, 10);
+  const name = `${date}${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}`;
+  const dir = path.join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const commit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const report = {
+    date: new Date().toISOString(), quick, commit, site: siteUrl ?? 'workspace cluster', cores: os.cpus().length, node: process.version,
+    load_before: loadBefore, load_after: loadavg(), seconds: Math.round((Date.now() - started) / 1000),
+    figures: f, goals: g, raw: m,
+  };
+  writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
+  console.log(`\nwrote bench/results/${name}.json and ${name}.svg in ${report.seconds} s`);
+}
+
+main().then(() => process.exit(0), (err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,146 @@
+/** The measured phases that run through the gateway. */
+import Redis from 'ioredis';
+import { QueueStore } from '@chat/queues';
+import { call, form, inParallel, must, summary, type Account, type Site } from './api';
+import { runSenders, startPollers, type SenderJob } from './workers';
+
+export interface Timing {
+  seconds: number;
+  warmupSeconds: number;
+}
+
+export type Target = number | 'dm';
+
+export interface SendFigure {
+  target: Target;
+  concurrency: number;
+  msgsPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  sent: number;
+  errors: Record<string, number>;
+}
+
+function sendJob(target: Target, channels: Map<number, number>, users: Account[], i: number, topic = 'bench'): SenderJob {
+  const sender = users[i % users.length]!;
+  const content = `bench message ${i}, sent=__SENT__`;
+  const body = target === 'dm'
+    ? form({ type: 'direct', to: [users[(i + 1) % users.length]!.id], content })
+    : form({ type: 'stream', to: channels.get(target)!, topic, content });
+  return { auth: sender.auth, path: '/api/v1/messages', body };
+}
+
+/** Send throughput and latency for each fan-out and number of concurrent senders. */
+export async function measureSends(site: Site, users: Account[], channels: Map<number, number>, targets: Target[], concurrencies: number[], t: Timing): Promise<SendFigure[]> {
+  const out: SendFigure[] = [];
+  for (const target of targets) {
+    for (const concurrency of concurrencies) {
+      // Senders are the channel's first subscribers (or, beyond them, anyone: a public channel
+      // takes posts from non-subscribers, who then receive their own message too).
+      const jobs = Array.from({ length: concurrency }, (_, i) => sendJob(target, channels, users, i, `bench ${i % 8}`));
+      const r = await runSenders({ url: site.url, host: site.host, jobs, concurrency, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000 });
+      const s = summary(r.latencies);
+      const fig: SendFigure = {
+        target, concurrency, msgsPerSec: Math.round((r.done / r.seconds) * 10) / 10,
+        p50: s.p50, p90: s.p90, p99: s.p99, sent: r.done, errors: r.errors,
+      };
+      out.push(fig);
+      const errs = Object.keys(r.errors).length ? ` errors ${JSON.stringify(r.errors).slice(0, 200)}` : '';
+      console.log(`  send ${String(target).padStart(4)} x${String(concurrency).padEnd(3)} ${fig.msgsPerSec.toFixed(1).padStart(7)} msg/s  p50 ${fig.p50.toFixed(1)} ms  p99 ${fig.p99.toFixed(1)} ms${errs}`);
+    }
+  }
+  return out;
+}
+
+export interface DeliveryFigure {
+  heldPolls: number;
+  recipients: number;
+  ratePerSec: number;
+  messages: number;
+  deliveries: number;
+  expectedDeliveries: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  sendP50: number;
+  errors: Record<string, number>;
+}
+
+async function waitingAtGateway(url: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');
+  return Number(/^gateway_longpolls_waiting(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
+/**
+ * Send -> delivery: every subscriber of the channel holds a long-poll on a queue it registered
+ * through the API; the rest of the held polls (queues made straight in Redis, as registering
+ * ten thousand would only measure register) belong to people the messages do not reach.
+ */
+export async function measureDelivery(
+  site: Site, gatewayUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
+  users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
+): Promise<DeliveryFigure> {
+  const members = users.slice(0, recipients);
+  const queues = await inParallel(members, 8, async (u) => {
+    const a = await must<{ queue_id: string; last_event_id: number }>(site, u.auth, 'POST', '/register', {
+      event_types: ['message'], fetch_event_types: ['message'],
+    });
+    return { auth: u.auth, queueId: a.body.queue_id, lastEventId: a.body.last_event_id };
+  });
+  const redis = new Redis(redisUrl);
+  const store = new QueueStore(redis, redisPrefix);
+  const others = users.slice(recipients);
+  const idle = await inParallel(Array.from({ length: Math.max(0, heldPolls - recipients) }, (_, i) => others[i % others.length]!), 50, async (u) => {
+    const queueId = await store.create({
+      userId: u.id, realmId, eventTypes: ['message'], narrow: [], allPublicStreams: false,
+      clientCapabilities: {}, applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'bench',
+    });
+    return { auth: u.auth, queueId, lastEventId: -1 };
+  });
+  redis.disconnect();
+  const clients = [...queues, ...idle];
+  const pollers = startPollers({ url: site.url, host: site.host, clients, threads: 4, staggerMs: Math.min(20_000, clients.length) });
+  const opened = Date.now();
+  let held = 0;
+  const count = async () => (await Promise.all(gatewayUrls.map(waitingAtGateway))).reduce((a, b) => a + b, 0);
+  while ((held = await count()) < clients.length && Date.now() - opened < 120_000) await new Promise((r) => setTimeout(r, 250));
+  console.log(`  ${held} long-polls held after ${((Date.now() - opened) / 1000).toFixed(1)} s`);
+  pollers.measure();
+  const jobs = Array.from({ length: 4 }, (_, i) => sendJob(channelId, new Map([[channelId, channelId]]), members, i));
+  const sends = await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
+  await new Promise((r) => setTimeout(r, 2000));
+  const report = await pollers.stop();
+  await inParallel(queues, 8, (q) => call(site, q.auth, 'DELETE', '/events', { queue_id: q.queueId }));
+  const s = summary(report.latencies);
+  const fig: DeliveryFigure = {
+    heldPolls: held, recipients, ratePerSec, messages: sends.done, deliveries: report.delivered,
+    expectedDeliveries: sends.done * recipients, p50: s.p50, p90: s.p90, p99: s.p99,
+    sendP50: summary(sends.latencies).p50, errors: { ...sends.errors, ...report.errors },
+  };
+  console.log(`  delivery to ${recipients} of ${held} polls at ${ratePerSec} msg/s: p50 ${fig.p50} ms p99 ${fig.p99} ms (${fig.deliveries}/${fig.expectedDeliveries} delivered)`);
+  return fig;
+}
+
+export interface RegisterFigure {
+  users: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  bytes: number;
+}
+
+/** POST /register with the whole initial state, the queue deleted after each. */
+export async function measureRegister(site: Site, user: Account, realmUsers: number, rounds: number): Promise<RegisterFigure> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < rounds + 2; i++) {
+    const a = await must<{ queue_id: string }>(site, user.auth, 'POST', '/register', {});
+    if (i >= 2) times.push(a.ms);
+    bytes = a.bytes;
+    await call(site, user.auth, 'DELETE', '/events', { queue_id: a.body.queue_id });
+  }
+  const s = summary(times);
+  console.log(`  register, whole state, ${realmUsers} users: p50 ${s.p50} ms p99 ${s.p99} ms (${Math.round(bytes / 1024)} KB)`);
+  return { users: realmUsers, p50: s.p50, p90: s.p90, p99: s.p99, bytes };
+}

@@ -1,0 +1,123 @@
+/** Turns the run's measurements into flat figures, ratios to the baselines, goals and a chart. */
+import type { PgbenchFigure, RedisFigure } from './baselines';
+import { chartSvg, type Series } from './chart';
+import type { NarrowFigure } from './narrow';
+import type { DeliveryFigure, RegisterFigure, SendFigure } from './phases';
+
+export interface Measurements {
+  sends: SendFigure[];
+  pgbench: PgbenchFigure[];
+  redis: RedisFigure[];
+  delivery?: DeliveryFigure;
+  register?: RegisterFigure;
+  narrow?: { messages: number; figures: NarrowFigure[] };
+}
+
+export interface Goal {
+  figure: string;
+  value: number;
+  goal: string;
+  met: boolean;
+}
+
+const key = (t: number | 'dm') => (t === 'dm' ? 'dm' : `c${t}`);
+const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
+/** Direct messages reach two people: they are compared with pgbench's send to two. */
+const subscribersOf = (t: number | 'dm') => (t === 'dm' ? 2 : t);
+
+export function figures(m: Measurements): Record<string, number> {
+  const f: Record<string, number> = {};
+  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients);
+  for (const s of m.sends) {
+    const k = `send_${key(s.target)}_x${s.concurrency}`;
+    f[`${k}_msgs_per_s`] = s.msgsPerSec;
+    f[`${k}_p50_ms`] = s.p50;
+    f[`${k}_p99_ms`] = s.p99;
+    const base = pg(subscribersOf(s.target), s.concurrency);
+    if (base) {
+      f[`${k}_msgs_per_s_vs_pgbench`] = round(s.msgsPerSec / base.tps);
+      f[`${k}_p50_ms_vs_pgbench`] = round(s.p50 / base.latencyMs);
+    }
+  }
+  for (const p of m.pgbench) {
+    f[`pgbench_send_${p.subscribers}_x${p.clients}_tps`] = p.tps;
+    f[`pgbench_send_${p.subscribers}_x${p.clients}_latency_ms`] = p.latencyMs;
+  }
+  const seq = m.sends.find((s) => s.target === 10 && s.concurrency === 1);
+  if (seq) {
+    f.send_sequential_p50_ms = seq.p50;
+    const base = pg(10, 1);
+    if (base) f.send_sequential_p50_ms_vs_pgbench = round(seq.p50 / base.latencyMs);
+  }
+  for (const r of m.redis) f[`redis_benchmark_${r.command}_ops_per_s`] = r.opsPerSec;
+  if (m.delivery) {
+    const d = m.delivery;
+    Object.assign(f, {
+      delivery_held_polls: d.heldPolls, delivery_recipients: d.recipients, delivery_rate_msgs_per_s: d.ratePerSec,
+      delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
+      delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
+    });
+    const append = m.redis.find((r) => r.command === 'queue_append');
+    if (append) {
+      // Each delivered message event is one queue append: the share of Redis's append rate used.
+      const rate = d.deliveries / Math.max(1, d.messages / d.ratePerSec);
+      f.delivery_appends_per_s = Math.round(rate);
+      f.delivery_appends_per_s_vs_redis_benchmark = round(rate / append.opsPerSec);
+    }
+  }
+  if (m.register) {
+    Object.assign(f, { register_users: m.register.users, register_p50_ms: m.register.p50, register_p99_ms: m.register.p99, register_kb: Math.round(m.register.bytes / 1024) });
+  }
+  if (m.narrow) {
+    f.narrow_table_messages = m.narrow.messages;
+    for (const n of m.narrow.figures) {
+      f[`narrow_${n.name}_p50_ms`] = n.p50;
+      f[`narrow_${n.name}_p99_ms`] = n.p99;
+      f[`narrow_${n.name}_returned`] = n.returned;
+    }
+  }
+  return f;
+}
+
+export function goals(f: Record<string, number>): Goal[] {
+  const out: Goal[] = [];
+  const add = (figure: string, goal: string, met: (v: number) => boolean) => {
+    if (f[figure] !== undefined) out.push({ figure, value: f[figure]!, goal, met: met(f[figure]!) });
+  };
+  add('send_c10_x16_msgs_per_s_vs_pgbench', '>= 0.5', (v) => v >= 0.5);
+  add('send_c200_x16_msgs_per_s_vs_pgbench', '>= 0.5', (v) => v >= 0.5);
+  add('send_sequential_p50_ms', '<= 10 ms', (v) => v <= 10);
+  add('delivery_p99_ms', '<= 50 ms', (v) => v <= 50);
+  add('register_p50_ms', '<= 30 ms', (v) => v <= 30);
+  add('narrow_channel_p50_ms', '<= 20 ms', (v) => v <= 20);
+  return out;
+}
+
+export function printTable(f: Record<string, number>, g: Goal[]): void {
+  const width = Math.max(...Object.keys(f).map((k) => k.length));
+  console.log('\nfigure'.padEnd(width + 1), 'value');
+  for (const [k, v] of Object.entries(f)) console.log(k.padEnd(width), String(v).padStart(12));
+  console.log('\ngoals');
+  for (const x of g) console.log(`${x.met ? 'met    ' : 'NOT met'}  ${x.figure.padEnd(width)} ${String(x.value).padStart(10)}  goal ${x.goal}`);
+}
+
+export function chart(m: Measurements, title: string): string {
+  const fanouts = [...new Set(m.sends.map((s) => s.target).filter((t): t is number => t !== 'dm'))].sort((a, b) => a - b);
+  const colors: Record<number, string> = { 1: '#1b9e77', 16: '#d95f02', 64: '#7570b3' };
+  const conc = [...new Set(m.sends.map((s) => s.concurrency))].sort((a, b) => a - b);
+  const at = (c: number, pick: (s: SendFigure) => number) => fanouts.map((t) => [t, pick(m.sends.find((s) => s.target === t && s.concurrency === c)!)] as [number, number]);
+  const pgAt = (c: number, pick: (p: PgbenchFigure) => number) => fanouts.flatMap((t) => {
+    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c);
+    return p ? [[t, pick(p)] as [number, number]] : [];
+  });
+  const throughput: Series[] = [
+    ...conc.map((c) => ({ name: `cluster, ${c} senders`, color: colors[c] ?? '#333', points: at(c, (s) => s.msgsPerSec) })),
+    ...conc.map((c) => ({ name: `pgbench, ${c} clients`, color: colors[c] ?? '#333', dashed: true, points: pgAt(c, (p) => p.tps) })),
+  ];
+  const latency: Series[] = [
+    ...conc.map((c) => ({ name: `cluster p50, ${c} senders`, color: colors[c] ?? '#333', points: at(c, (s) => s.p50) })),
+    { name: 'cluster p99, 16 senders', color: '#e7298a', points: at(16, (s) => s.p99) },
+    ...conc.map((c) => ({ name: `pgbench avg, ${c} clients`, color: colors[c] ?? '#333', dashed: true, points: pgAt(c, (p) => p.latencyMs) })),
+  ];
+  return chartSvg(title, fanouts, throughput, latency);
+}

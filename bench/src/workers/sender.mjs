@@ -1,0 +1,75 @@
+// One thread of senders for the bench: `concurrency` loops, each POSTing its own request in
+// turn through the gateway until the deadline. Latencies after the warm-up are reported.
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = workerData;
+const target = new URL(url);
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+function post(job) {
+  const started = performance.now();
+  // The send time travels in the content, so that long-polling clients can time delivery.
+  const body = job.body.replace('__SENT__', String(Date.now()));
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: target.hostname, port: target.port, agent, method: 'POST', path: job.path,
+        headers: {
+          host, authorization: job.auth,
+          'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (d) => chunks.push(d));
+        res.on('end', () => {
+          const ms = performance.now() - started;
+          let ok = res.statusCode === 200;
+          let why = '';
+          if (!ok) why = `${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 160)}`;
+          resolve({ ok, ms, why });
+        });
+      },
+    );
+    req.on('error', (err) => resolve({ ok: false, ms: performance.now() - started, why: err.message }));
+    req.end(body);
+  });
+}
+
+const latencies = [];
+const errors = {};
+let done = 0;
+const t0 = performance.now();
+const measureFrom = t0 + warmupMs;
+const deadline = measureFrom + durationMs;
+let next = 0;
+// With a rate, requests start on a fixed schedule shared by the loops (open model, bounded by
+// the loops in flight); without one, each loop sends again as soon as it is answered.
+const interval = ratePerSec ? 1000 / ratePerSec : 0;
+let slot = t0;
+
+async function loop(i) {
+  let k = i;
+  while (performance.now() < deadline) {
+    if (interval) {
+      slot += interval;
+      const wait = slot - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (performance.now() >= deadline) break;
+    }
+    const job = jobs[k % jobs.length];
+    k += concurrency;
+    const startedAt = performance.now();
+    const r = await post(job);
+    if (startedAt < measureFrom) continue;
+    if (r.ok) {
+      latencies.push(r.ms);
+      done++;
+    } else errors[r.why] = (errors[r.why] ?? 0) + 1;
+  }
+}
+
+await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i + next)));
+agent.destroy();
+parentPort.postMessage({ latencies, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });

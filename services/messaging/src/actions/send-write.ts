@@ -1,0 +1,225 @@
+/**
+ * The write of a send. Everything that can be read before the message exists (alert words,
+ * muters, the sender's topic policy, the message object clients get) is read first, on the
+ * pool and in parallel; the transaction then runs a fixed number of statements whatever the
+ * number of recipients: the message and all its user_messages rows in one statement (unnest),
+ * and the outbox row.
+ */
+import type { Message, Tx } from '@chat/db';
+import { apiFlagNames, flagBit } from '@chat/contracts';
+import type { Actor } from '../lib/context';
+import { recordEvent } from '../lib/outbox';
+import { widgetContentOf } from '../lib/widget';
+import { avatarUrlOf, buildWireMessages } from '../lib/wire';
+import { mentionFlags } from './mentions';
+import type { SendPlan } from './send';
+import { saveWidgetSubmessage } from './submessages';
+import { applyAutomaticTopicPolicy, followWhereMentioned, topicPolicyFacts, type TopicPolicyFacts } from './user-topics';
+import { claimOwnUploads } from './send-guarantees';
+
+export interface SendResult {
+  id: number;
+  automatic_new_visibility_policy?: number;
+}
+
+type WireMessage = Awaited<ReturnType<typeof buildWireMessages>>[number];
+
+/** What the write needs that does not depend on the message row. */
+export interface SendFacts {
+  dateSent: Date;
+  topicParticipants: Set<number>;
+  alerted: Set<number>;
+  muters: Set<number>;
+  senderGravatar: boolean;
+  topicPolicy: TopicPolicyFacts | null;
+  /** The message as clients get it, built before the row exists (id filled in after insert). */
+  wire: WireMessage | null;
+}
+
+function recipientsOf(actor: Actor, plan: SendPlan): number[] {
+  const t = plan.target;
+  return t.kind === 'stream' ? [...new Set([...t.subscriberIds, actor.userId])] : [...new Set([actor.userId, ...t.recipients.map((r) => r.id)])];
+}
+
+/** The row as Prisma would return it, before it is inserted (id 0). */
+function draftMessage(actor: Actor, plan: SendPlan, conversationId: number | null, dateSent: Date, id = 0): Message {
+  const { target, rendered } = plan;
+  return {
+    id,
+    realmId: actor.realmId,
+    senderId: actor.userId,
+    recipientType: target.kind,
+    streamId: target.kind === 'stream' ? target.stream.id : null,
+    conversationId,
+    topic: target.kind === 'stream' ? target.topic : '',
+    content: plan.content,
+    renderedContent: rendered.html,
+    sendingClient: plan.input.client,
+    dateSent,
+    lastEditTime: null,
+    lastMovedTime: null,
+    editHistory: null,
+    isMeMessage: rendered.isMeMessage,
+    hasAttachment: rendered.hasAttachment,
+    hasImage: rendered.hasImage,
+    hasLink: rendered.hasLink,
+  } as Message;
+}
+
+const WIRE_OPTIONS = (realmUrl: string) => ({ applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true, realmUrl, allowEditHistory: true });
+
+export async function loadSendFacts(db: Tx, actor: Actor, plan: SendPlan): Promise<SendFacts> {
+  const { target, rendered } = plan;
+  // Whole milliseconds: the column keeps milliseconds, and the event must say what the row says.
+  const dateSent = new Date(Math.floor(Date.now()));
+  const others = recipientsOf(actor, plan).filter((id) => id !== actor.userId);
+  const stream = target.kind === 'stream' ? target : null;
+  // A channel message's object is complete before the row exists; a direct message's needs its
+  // conversation, and a widget's its submessage, both written in the transaction.
+  const prebuild = stream !== null && !widgetContentOf(plan.content);
+  const [topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire] = await Promise.all([
+    stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
+    usersAlertedBy(db, others, plan.content),
+    usersWhoMuted(db, actor.userId),
+    senderAvatarIsPublicGravatar(db, actor.userId),
+    stream ? topicPolicyFacts(db, actor.userId, stream.stream.id, stream.topic) : null,
+    prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null,
+  ]);
+  return { dateSent, topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire };
+}
+
+async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Promise<{ id: number }> {
+  const sorted = [...new Set(memberIds)].sort((a, b) => a - b);
+  // One statement, so two first messages to the same people at once find one conversation.
+  const [row] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
+    `INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $2, $3::int[])
+     ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id`,
+    realmId,
+    sorted.join(','),
+    sorted,
+  );
+  return row;
+}
+
+// The message and every recipient's copy in one statement: the copies come from two arrays
+// (user ids, flags) whatever their length.
+const INSERT_MESSAGE_SQL = `
+WITH m AS (
+  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
+                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14)
+  RETURNING id
+), copies AS (
+  INSERT INTO user_messages (user_id, message_id, flags)
+  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
+)
+SELECT id FROM m`;
+
+/** The send path, in the caller's transaction (also used for server-generated notices). */
+export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Promise<SendResult> {
+  return writeMessage(tx, actor, plan, await loadSendFacts(tx, actor, plan));
+}
+
+export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+  const { target, rendered, input } = plan;
+  const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
+  const recipientIds = recipientsOf(actor, plan);
+  const conversationId = target.kind === 'private' ? (await conversationFor(tx, actor.realmId, recipientIds)).id : null;
+  const userFlags: Record<string, string[]> = {};
+  const flags = recipientIds.map((userId) => {
+    let f = mentionFlags(userId, rendered, target.kind === 'stream', facts.topicParticipants);
+    if (facts.alerted.has(userId)) f |= flagBit('has_alert_word');
+    // Recipients who muted the sender get the message already read, as in the API family.
+    if ((userId === actor.userId && readBySender) || plan.readFor?.has(userId) || facts.muters.has(userId)) f |= flagBit('read');
+    if (target.kind === 'private') f |= flagBit('is_private');
+    userFlags[userId] = apiFlagNames(f);
+    return f;
+  });
+  const draft = draftMessage(actor, plan, conversationId, facts.dateSent);
+  const [{ id }] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
+    INSERT_MESSAGE_SQL,
+    draft.realmId, draft.senderId, draft.recipientType, draft.streamId, draft.conversationId, draft.topic, draft.content,
+    draft.renderedContent, draft.sendingClient, facts.dateSent.toISOString().replace('Z', ''), draft.isMeMessage, draft.hasLink,
+    draft.hasImage, draft.hasAttachment, recipientIds, flags.map(String),
+  );
+  const message = { ...draft, id };
+  // The sender's own uploads it links to are shared from the moment the send commits.
+  await claimOwnUploads(tx, actor.realmId, actor.userId, id, plan.content);
+  if (target.kind === 'stream' && target.stream.firstMessageId === null) {
+    await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: id } });
+  }
+  const widget = await saveWidgetSubmessage(tx, message);
+  const wire = facts.wire && !widget ? { ...facts.wire, id } : (await buildWireMessages(tx, [message], WIRE_OPTIONS(actor.realmUrl)))[0]!;
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'message',
+    users: recipientIds,
+    event: { type: 'message', message: wire },
+    routing: {
+      stream_id: target.kind === 'stream' ? target.stream.id : null,
+      public_stream: target.kind === 'stream' && !target.stream.inviteOnly,
+      sender_id: actor.userId,
+      sender_gravatar: wire.avatar_url !== null && facts.senderGravatar,
+      ...(input.queueId !== undefined ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
+      user_flags: userFlags,
+      raw_content: plan.content,
+      topic: target.kind === 'stream' ? target.topic : '',
+    },
+  });
+  const result: SendResult = { id };
+  if (target.kind === 'stream') {
+    const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, id, facts.topicPolicy ?? undefined);
+    if (policy !== null) result.automatic_new_visibility_policy = policy;
+    const mentioned = recipientIds.filter((u, i) => u !== actor.userId && (flags[i]! & flagBit('mentioned')) !== 0n);
+    await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
+  }
+  return result;
+}
+
+/** Clients whose sender is a person looking at the conversation: their own copy starts read. */
+const INTERACTIVE_CLIENTS = new Set([
+  'zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal',
+  'snipe', 'website', 'ios', 'android', 'zulipflutter',
+]);
+
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return INTERACTIVE_CLIENTS.has(name) || name.includes('desktop app') || name.includes('test suite');
+}
+
+async function topicParticipantIds(db: Tx, streamId: number, topic: string): Promise<Set<number>> {
+  const rows = await db.$queryRawUnsafe<Array<{ sender_id: number }>>(
+    `SELECT DISTINCT sender_id FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2)`,
+    streamId,
+    topic,
+  );
+  return new Set(rows.map((r) => r.sender_id));
+}
+
+/**
+ * Who muted `senderId` (the muted_users table of the users service). Looked up by sender alone:
+ * a person has few muters, while a channel may have many thousands of recipients.
+ */
+async function usersWhoMuted(db: Tx, senderId: number): Promise<Set<number>> {
+  const rows = await db.mutedUser.findMany({ where: { mutedUserId: senderId }, select: { userId: true } });
+  return new Set(rows.map((r) => r.userId));
+}
+
+/** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
+async function senderAvatarIsPublicGravatar(db: Tx, userId: number): Promise<boolean> {
+  const u = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
+}
+
+/** Recipients with an alert word that appears in the message as a whole word (any case). */
+export async function usersAlertedBy(db: Tx, userIds: number[], content: string): Promise<Set<number>> {
+  if (!userIds.length) return new Set();
+  const words = await db.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } });
+  const text = content.toLowerCase();
+  const hit = new Set<number>();
+  for (const { userId, word } of words) {
+    const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text)) hit.add(userId);
+  }
+  return hit;
+}
