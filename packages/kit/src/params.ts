@@ -50,6 +50,23 @@ export class Params {
     throw errors.invalidArgument(name, `${name} is not a string`);
   }
 
+  /**
+   * A string whose NUL characters the action refuses itself, with the message the family's
+   * server gives for that parameter; it must not reach a query unchecked.
+   */
+  strNulChecked(name: string): string | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') return v;
+    return this.str(name);
+  }
+
+  reqStrNulChecked(name: string): string {
+    const v = this.strNulChecked(name);
+    if (v === undefined) throw errors.missingArgument(name);
+    return v;
+  }
+
   reqStr(name: string): string {
     const v = this.str(name);
     if (v === undefined) throw errors.missingArgument(name);
@@ -81,6 +98,15 @@ export class Params {
 
   /** A JSON-encoded value (or an already structured one from a JSON body), checked by `schema`. */
   json<T>(name: string, schema: z.ZodType<T>): T | undefined {
+    return this.decodeJson(name, schema, true);
+  }
+
+  /** json(), leaving NUL characters in its strings for the action to refuse in its own words. */
+  jsonNulChecked<T>(name: string, schema: z.ZodType<T>): T | undefined {
+    return this.decodeJson(name, schema, false);
+  }
+
+  private decodeJson<T>(name: string, schema: z.ZodType<T>, refuseNul: boolean): T | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
     let decoded: unknown = v;
@@ -91,7 +117,7 @@ export class Params {
         throw errors.invalidJson(name);
       }
     }
-    assertNoNulDeep(name, decoded);
+    if (refuseNul) assertNoNulDeep(name, decoded);
     const parsed = schema.safeParse(decoded);
     if (!parsed.success) throw errors.invalidArgument(name, describeIssue(name, parsed.error.issues[0]));
     return parsed.data;
@@ -99,6 +125,12 @@ export class Params {
 
   reqJson<T>(name: string, schema: z.ZodType<T>): T {
     const v = this.json(name, schema);
+    if (v === undefined) throw errors.missingArgument(name);
+    return v;
+  }
+
+  reqJsonNulChecked<T>(name: string, schema: z.ZodType<T>): T {
+    const v = this.jsonNulChecked(name, schema);
     if (v === undefined) throw errors.missingArgument(name);
     return v;
   }

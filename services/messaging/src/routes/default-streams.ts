@@ -33,7 +33,7 @@ export function defaultStreamRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      await doCreateDefaultStreamGroup(deps, actor, p.reqStr('group_name'), p.reqStr('description'), p.reqJson('stream_names', names));
+      await doCreateDefaultStreamGroup(deps, actor, p.reqStrNulChecked('group_name'), p.reqStrNulChecked('description'), p.reqJson('stream_names', names));
     }),
   );
 
@@ -42,7 +42,7 @@ export function defaultStreamRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      await doUpdateDefaultStreamGroupInfo(deps, actor, p.pathInt('group_id'), p.str('new_group_name'), p.str('new_description'));
+      await doUpdateDefaultStreamGroupInfo(deps, actor, p.pathInt('group_id'), p.strNulChecked('new_group_name'), p.strNulChecked('new_description'));
     }),
   );
 

@@ -36,8 +36,8 @@ export function messageActionRoutes(router: Router, deps: Deps): void {
       const actor = await loadActor(deps.db, ctx.identity);
       p.accept('prev_content_sha256');
       await doEditMessage(deps, actor, p.pathInt('message_id'), {
-        content: p.str('content'),
-        topic: p.str('topic') ?? p.str('subject'),
+        content: p.strNulChecked('content'),
+        topic: p.strNulChecked('topic') ?? p.strNulChecked('subject'),
         streamId: p.int('stream_id'),
         propagateMode: p.str('propagate_mode') ?? 'change_one',
         notifyOldThread: p.bool('send_notification_to_old_thread'),

@@ -38,12 +38,13 @@ export function messageRoutes(router: Router, deps: Deps): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
-      const topic = p.str('topic');
-      const subject = p.str('subject');
+      // Content and topic: the action refuses NUL characters in the family's words.
+      const topic = p.strNulChecked('topic');
+      const subject = p.strNulChecked('subject');
       const plan = await checkSendMessage(deps, actor, {
         type: p.reqStr('type'),
         to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
-        content: p.reqStr('content'),
+        content: p.reqStrNulChecked('content'),
         topic: topic ?? subject,
         queueId: p.str('queue_id'),
         localId: p.str('local_id'),

@@ -36,11 +36,11 @@ export function otherRoutes(router: Router, deps: Deps): void {
     return { count: drafts.length, drafts };
   }));
   router.post('/drafts', endpoint(async (ctx) => {
-    const drafts = ctx.p.json('drafts', z.array(draftSchema)) ?? [];
+    const drafts = ctx.p.jsonNulChecked('drafts', z.array(draftSchema)) ?? [];
     return { ids: await doCreateDrafts(deps, await loadActor(deps.db, ctx.identity), drafts) };
   }));
   router.patch('/drafts/:draft_id', endpoint(async (ctx) => {
-    await doEditDraft(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('draft_id'), ctx.p.reqJson('draft', draftSchema));
+    await doEditDraft(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('draft_id'), ctx.p.reqJsonNulChecked('draft', draftSchema));
   }));
   router.delete('/drafts/:draft_id', endpoint(async (ctx) => {
     await doDeleteDraft(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('draft_id'));
