@@ -18,7 +18,7 @@ import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
 import { loadHistory, measureNarrow } from './narrow';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
-import { chart, figures, goals, printTable, type Measurements } from './report';
+import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
 
 const args = process.argv.slice(2);
@@ -155,8 +155,9 @@ async function main() {
     figures: f, goals: g, raw: m,
   };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, `${name}.md`), markdown(f, g));
   if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
-  console.log(`\nwrote bench/results/${name}.json and ${name}.svg in ${report.seconds} s`);
+  console.log(`\nwrote bench/results/${name}.json, .md and .svg in ${report.seconds} s`);
 }
 
 main().then(() => process.exit(0), (err) => {

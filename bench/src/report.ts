@@ -121,3 +121,11 @@ export function chart(m: Measurements, title: string): string {
   ];
   return chartSvg(title, fanouts, throughput, latency);
 }
+
+/** The goals and the main figures as a Markdown table, for docs/performance.md. */
+export function markdown(f: Record<string, number>, g: Goal[]): string {
+  const lines = ['| figure | value | goal |', '|---|---|---|'];
+  for (const x of g) lines.push(`| \`${x.figure}\` | ${x.value} | ${x.goal} ${x.met ? '(met)' : '(not met)'} |`);
+  for (const [k, v] of Object.entries(f)) if (!g.some((x) => x.figure === k)) lines.push(`| \`${k}\` | ${v} | |`);
+  return `${lines.join('\n')}\n`;
+}
