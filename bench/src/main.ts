@@ -105,6 +105,7 @@ async function main() {
         for (const subs of [2, ...plan.fanouts]) {
           for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
         }
+        for (const c of [16, 64]) m.pgbench.push(await runPgbench(scratch.url, prepared, 10, c, plan.pgSeconds, false));
       } finally {
         await scratch.drop();
       }

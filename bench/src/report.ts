@@ -27,7 +27,7 @@ const subscribersOf = (t: number | 'dm') => (t === 'dm' ? 2 : t);
 
 export function figures(m: Measurements): Record<string, number> {
   const f: Record<string, number> = {};
-  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients);
+  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients && p.notify !== false);
   for (const s of m.sends) {
     const k = `send_${key(s.target)}_x${s.concurrency}`;
     f[`${k}_msgs_per_s`] = s.msgsPerSec;
@@ -40,8 +40,9 @@ export function figures(m: Measurements): Record<string, number> {
     }
   }
   for (const p of m.pgbench) {
-    f[`pgbench_send_${p.subscribers}_x${p.clients}_tps`] = p.tps;
-    f[`pgbench_send_${p.subscribers}_x${p.clients}_latency_ms`] = p.latencyMs;
+    const k = `pgbench_send_${p.subscribers}_x${p.clients}${p.notify === false ? '_no_notify' : ''}`;
+    f[`${k}_tps`] = p.tps;
+    f[`${k}_latency_ms`] = p.latencyMs;
   }
   const seq = m.sends.find((s) => s.target === 10 && s.concurrency === 1);
   if (seq) {
@@ -107,7 +108,7 @@ export function chart(m: Measurements, title: string): string {
   const conc = [...new Set(m.sends.map((s) => s.concurrency))].sort((a, b) => a - b);
   const at = (c: number, pick: (s: SendFigure) => number) => fanouts.map((t) => [t, pick(m.sends.find((s) => s.target === t && s.concurrency === c)!)] as [number, number]);
   const pgAt = (c: number, pick: (p: PgbenchFigure) => number) => fanouts.flatMap((t) => {
-    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c);
+    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c && x.notify !== false);
     return p ? [[t, pick(p)] as [number, number]] : [];
   });
   const throughput: Series[] = [
