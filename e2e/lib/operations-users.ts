@@ -26,7 +26,15 @@ async function invite(c: Contract): Promise<number> {
 }
 
 export const USERS_OPERATIONS: Record<string, Builder> = {
-  'POST /fetch_api_key': async (c) => ({ who: null, path: '/fetch_api_key', params: { username: c.user('member').email, password: 'not-set' } }),
+  'POST /fetch_api_key': async (c) => {
+    // Someone who has a password: made with one by an administrator.
+    const email = `${fresh('login')}@chat.test`;
+    const password = 'a long and unusual passphrase 7';
+    await c.ok('POST', '/users', 'admin', { email, full_name: 'Login Person', password });
+    return { who: null, path: '/fetch_api_key', params: { username: email, password } };
+  },
+  // The test cluster runs in development mode, where the development login answers.
+  'POST /dev_fetch_api_key': async (c) => ({ who: null, path: '/dev_fetch_api_key', params: { username: c.user('member').email } }),
   'GET /server_settings': async () => ({ who: null, path: '/server_settings' }),
   'POST /register': async () => ({ who: 'member', path: '/register', params: { apply_markdown: true, client_gravatar: false } }),
   'GET /events': async (c) => {

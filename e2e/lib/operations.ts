@@ -17,8 +17,6 @@ export const EXCLUDED: Record<string, string> = {
   'POST /real-time': 'documents the event system, not an endpoint',
   'POST /rest-error-handling': 'documents the error envelope, not an endpoint',
   'POST /zulip-outgoing-webhook': 'documents what the server posts to a bot, not an endpoint',
-  // Served only by development servers of the family.
-  'POST /dev_fetch_api_key': 'development servers only',
   // E2EE push registration and its test notification go through the push relay ("bouncer"),
   // an external service the test cluster does not run.
   'POST /mobile_push/register': 'needs the push relay, an external service',

@@ -6,11 +6,7 @@
  * Keys: "METHOD /path" for OpenAPI operations (lib/operations.ts), "<client>: <check>" for the
  * client-contract tests (contract-*.test.ts).
  */
-export const PENDING = new Set<string>([
-  // Logging in with a password belongs to the accounts work (sign-up, passwords, login pages):
-  // until it lands the path answers 404.
-  'POST /fetch_api_key',
-]);
+export const PENDING = new Set<string>([]);
 
 /**
  * `it`, or `it.skip` for a PENDING check. With CONTRACT_RUN_PENDING=1 pending checks run too,

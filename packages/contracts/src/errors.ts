@@ -53,6 +53,8 @@ export const errors = {
   userDeactivated: () => new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401),
   authenticationFailed: () =>
     new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401),
+  passwordAuthDisabled: () =>
+    new ApiError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization', 401),
   realmDeactivated: () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401),
   nonexistentRealm: () =>
     new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404),

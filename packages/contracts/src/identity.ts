@@ -15,4 +15,6 @@ export interface Identity {
   isBot?: boolean;
   /** Realm's canonical URL, e.g. http://127.0.0.1:9991, for links the service builds. */
   realmUrl: string;
+  /** The client's address as the gateway saw it (after TRUSTED_PROXIES); limits failed logins. */
+  clientIp?: string;
 }

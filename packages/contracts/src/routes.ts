@@ -43,6 +43,12 @@ export function serverEmojiDataUrl(realmUrl: string): string {
   return new URL(SERVER_EMOJI_DATA_PATH, realmUrl).href;
 }
 
+/**
+ * The account pages at the family's paths: `/`, `/login/`, `/register/`, `/join/<key>/` and
+ * `/accounts/...` (login, logout, password reset, sign-up by email confirmation, API key).
+ */
+export const PAGE_PATHS = /^\/(|login\/?|register\/?|join\/[^/]+\/?|accounts\/(login|logout|home|register|send_confirm|do_confirm|password|api_key)(\/.*)?)$/;
+
 /** Routes under /api/v1. */
 export const API_ROUTES: readonly RouteRule[] = [
   // Unauthenticated entry points.
@@ -122,7 +128,9 @@ export const FILE_ROUTES: readonly RouteRule[] = [
   { pattern: /^\/user_avatars\/exports\/.+$/, service: 'users', auth: 'optional' },
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },
   { pattern: /^\/avatar\/[^/]+(\/medium)?\/?$/, service: 'uploads', auth: 'optional' },
-  { pattern: /^\/join\/[^/]+\/?$/, service: 'users', auth: 'none' },
+  // Browser pages for people (sign-up, login, password reset, API key): the users service keeps
+  // their sessions itself (a cookie and Redis), so the gateway passes them through unauthenticated.
+  { pattern: PAGE_PATHS, service: 'users', auth: 'none' },
   // Video-call browser flows; the provider's callback and deauthorization carry no credentials.
   { pattern: /^\/calls\/zoom\/deauthorize\/?$/, service: 'users', auth: 'none' },
   { pattern: /^\/calls\/(zoom\/(register|complete)|bigbluebutton\/join)\/?$/, service: 'users', auth: 'optional' },

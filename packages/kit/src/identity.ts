@@ -21,6 +21,7 @@ export function verifyIdentity(secret: string, token: string): Identity | null {
       email: typeof claims.email === 'string' ? claims.email : undefined,
       role: typeof claims.role === 'number' ? claims.role : undefined,
       isBot: typeof claims.isBot === 'boolean' ? claims.isBot : undefined,
+      clientIp: typeof claims.clientIp === 'string' ? claims.clientIp : undefined,
     };
   } catch {
     return null;

@@ -9,3 +9,4 @@ export * from './app';
 export * from './server';
 export * from './basic-auth';
 export * from './auth-cache';
+export * from './login-limits';

@@ -6,7 +6,7 @@
 import { ROLE } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { SYSTEM_GROUPS } from './groups';
-import { realmPolicies, type GroupSettingValue } from './realm-settings';
+import { realmGroupSettings, realmPolicies, type GroupSettingValue } from './realm-settings';
 
 type Reader = Db | Tx;
 
@@ -41,12 +41,14 @@ function inSystemGroup(name: string, user: Member, waitingPeriodDays: number): b
   }
 }
 
-/**
- * A test of membership in a group-setting value (a group id, or direct members plus
- * subgroups), following subgroups transitively. Built once per request, then applied to as
- * many users as needed (permission checks, event audiences).
- */
-export async function groupPredicate(db: Reader, realmId: number, value: GroupSettingValue): Promise<(user: Member) => boolean> {
+/** A group-setting value resolved: its people named directly and the system groups it reaches. */
+interface ResolvedSetting {
+  directMembers: Set<number>;
+  systemNames: string[];
+  waitingPeriodDays: number;
+}
+
+async function resolveGroupSetting(db: Reader, realmId: number, value: GroupSettingValue): Promise<ResolvedSetting> {
   const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
   const waitingPeriodDays = Number(realmPolicies(realm.settings).waiting_period_threshold) || 0;
   const roots = typeof value === 'number' ? [value] : value.direct_subgroups;
@@ -64,11 +66,70 @@ export async function groupPredicate(db: Reader, realmId: number, value: GroupSe
         realmId,
       )
     : [];
+  // System groups are decided by role, never by their membership rows: rows for some of them
+  // (full members) are not kept, and rows could lag a role change.
   const systemNames = rows.filter((r) => r.is_system_group).map((r) => r.name);
   const userGroupIds = rows.filter((r) => !r.is_system_group).map((r) => r.id);
   const members = userGroupIds.length
     ? await db.userGroupMember.findMany({ where: { groupId: { in: userGroupIds } }, select: { userId: true } })
     : [];
   for (const m of members) directMembers.add(m.userId);
+  return { directMembers, systemNames, waitingPeriodDays };
+}
+
+function predicateOf({ directMembers, systemNames, waitingPeriodDays }: ResolvedSetting): (user: Member) => boolean {
   return (user) => directMembers.has(user.id) || systemNames.some((n) => inSystemGroup(n, user, waitingPeriodDays));
+}
+
+/**
+ * A test of membership in a group-setting value (a group id, or direct members plus
+ * subgroups), following subgroups transitively. Built once per request, then applied to as
+ * many users as needed (permission checks, event audiences). The one membership rule of every
+ * service.
+ */
+export async function groupPredicate(db: Reader, realmId: number, value: GroupSettingValue): Promise<(user: Member) => boolean> {
+  return predicateOf(await resolveGroupSetting(db, realmId, value));
+}
+
+/** Ids of the realm's system groups by name ("role:members" -> 12). */
+export async function systemGroupIds(db: Reader, realmId: number): Promise<Map<string, number>> {
+  const groups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
+  return new Map(groups.map((g) => [g.name, g.id]));
+}
+
+/** The realm's value of a group-setting policy (e.g. can_invite_users_group), defaults resolved. */
+export async function realmGroupSetting(db: Reader, realmId: number, setting: string): Promise<GroupSettingValue> {
+  const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
+  const value = realmGroupSettings(realm.settings, await systemGroupIds(db, realmId))[setting];
+  if (value === undefined) throw new Error(`unknown realm group setting ${setting}`);
+  return value;
+}
+
+/** The person a permission is asked for: a loaded row, or an id to load it by. */
+export type MemberRef = Member | number;
+
+async function memberOf(db: Reader, ref: MemberRef): Promise<Member> {
+  if (typeof ref !== 'number') return ref;
+  return db.user.findUniqueOrThrow({ where: { id: ref }, select: { id: true, role: true, dateJoined: true } });
+}
+
+/** Whether the person is in a group-setting value (the one rule of groupPredicate). */
+export async function isInGroupSetting(db: Reader, realmId: number, value: GroupSettingValue, ref: MemberRef): Promise<boolean> {
+  const [test, user] = await Promise.all([groupPredicate(db, realmId, value), memberOf(db, ref)]);
+  return test(user);
+}
+
+/** Whether the person holds the realm permission `setting` (a realm group setting). */
+export async function hasRealmPermission(db: Reader, realmId: number, setting: string, ref: MemberRef): Promise<boolean> {
+  return isInGroupSetting(db, realmId, await realmGroupSetting(db, realmId, setting), ref);
+}
+
+/** Ids of every active user of the realm a group-setting value covers (event audiences, mentions). */
+export async function groupSettingMemberIds(db: Reader, realmId: number, value: GroupSettingValue): Promise<Set<number>> {
+  const resolved = await resolveGroupSetting(db, realmId, value);
+  // Without a system group only the people named can be in it: no need to read the whole realm.
+  const where = resolved.systemNames.length ? { realmId, isActive: true } : { realmId, isActive: true, id: { in: [...resolved.directMembers] } };
+  const users = await db.user.findMany({ where, select: { id: true, role: true, dateJoined: true } });
+  const test = predicateOf(resolved);
+  return new Set(users.filter(test).map((u) => u.id));
 }

@@ -65,7 +65,7 @@ export interface ClusterOptions {
   replicas?: Partial<Record<ServiceName, number>>;
   /** Extra node arguments per service, e.g. `{ messaging: ['--cpu-prof'] }` to profile a benchmark. */
   nodeArgs?: Partial<Record<ServiceName, string[]>>;
-  /** How long each process may take to answer /readyz (default 60 s). */
+  /** How long each process may take to answer /readyz (startService's default unless given). */
   readyTimeoutMs?: number;
 }
 

@@ -106,12 +106,25 @@ export async function seedRealm(db: Db, stringId = ''): Promise<SeededRealm> {
 }
 
 /** Header a request needs to reach a service as `user` (or anonymously with no user). */
-export function identityHeaders(realmId: number, user?: SeededUser): Record<string, string> {
+export function identityHeaders(realmId: number, user?: SeededUser, clientIp?: string): Record<string, string> {
   const token = signIdentity(TEST_INTERNAL_SECRET, {
     realmId,
     realmUrl: TEST_REALM_URL,
     ...(user ? { userId: user.id, email: user.email, role: user.role, isBot: user.isBot } : {}),
+    ...(clientIp ? { clientIp } : {}),
   });
   return { [IDENTITY_HEADER]: token };
 }
+/**
+ * Gives a realm group setting ("who may do X") to a system group, and sets the realm's waiting
+ * period for full members; how an administrator's PATCH /realm leaves the row. For permission
+ * tests of services that only read the setting.
+ */
+export async function setRealmGroupSetting(db: Db, realmId: number, setting: string, systemGroup: string, waitingPeriodDays = 0): Promise<void> {
+  const group = await db.userGroup.findFirstOrThrow({ where: { realmId, name: systemGroup, isSystemGroup: true } });
+  const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
+  const settings = { ...(realm.settings as object), [setting]: group.id, waiting_period_threshold: waitingPeriodDays };
+  await db.realm.update({ where: { id: realmId }, data: { settings } });
+}
+
 export * from './cluster';

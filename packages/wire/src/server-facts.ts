@@ -133,15 +133,34 @@ export function serverFacts(opts: ServerFactsOptions): Record<string, unknown> {
 }
 
 /**
- * Login methods this server offers (server_settings' authentication_methods): API keys come
- * from JWT logins set up per realm, the development key fetch outside production, and an
- * administrator's command line.
+ * Backends an organization may switch on or off (PATCH /realm authentication_methods, under
+ * the family's backend names). Email is on unless the realm turned it off; Dev exists only
+ * outside production. The others are not offered by this server.
  */
-export function authenticationMethods(development: boolean): Record<string, boolean> {
+export const CONFIGURABLE_AUTH_BACKENDS = ['Email', 'Dev'] as const;
+
+/** The realm's stored choice (settings.authentication_methods), backend name to on/off. */
+function storedBackends(realmSettings: unknown): Record<string, unknown> {
+  const stored = (realmSettings as { authentication_methods?: unknown } | null | undefined)?.authentication_methods;
+  return stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+}
+
+/** Email and password login, unless the realm switched it off; on where there is no realm. */
+export function passwordAuthEnabled(realmSettings: unknown): boolean {
+  return storedBackends(realmSettings).Email !== false;
+}
+
+/**
+ * Login methods offered (server_settings' authentication_methods): email and password where the
+ * realm allows it, the development key fetch outside production, and JWT logins set up per realm
+ * (which the family does not list here).
+ */
+export function authenticationMethods(development: boolean, realmSettings?: unknown): Record<string, boolean> {
+  const password = passwordAuthEnabled(realmSettings);
   return {
-    password: false,
-    dev: development,
-    email: false,
+    password,
+    dev: development && storedBackends(realmSettings).Dev !== false,
+    email: password,
     ldap: false,
     remoteuser: false,
     github: false,
@@ -156,13 +175,17 @@ export function authenticationMethods(development: boolean): Record<string, bool
 
 /** The same methods under the family's backend names, as register's realm_authentication_methods. */
 const BACKEND_NAMES: Record<string, string> = {
-  password: 'Email', dev: 'Dev', ldap: 'LDAP', remoteuser: 'RemoteUser', github: 'GitHub', azuread: 'AzureAD',
+  email: 'Email', dev: 'Dev', ldap: 'LDAP', remoteuser: 'RemoteUser', github: 'GitHub', azuread: 'AzureAD',
   gitlab: 'GitLab', apple: 'Apple', google: 'Google', saml: 'SAML', 'openid connect': 'OpenID Connect',
 };
 
-export function realmAuthenticationMethods(development: boolean): Record<string, { enabled: boolean; available: boolean }> {
-  const methods = authenticationMethods(development);
+export function realmAuthenticationMethods(
+  development: boolean,
+  realmSettings?: unknown,
+): Record<string, { enabled: boolean; available: boolean; unavailable_reason?: string }> {
+  const methods = authenticationMethods(development, realmSettings);
+  const offered = new Set<string>(['Email', ...(development ? ['Dev'] : [])]);
   return Object.fromEntries(
-    Object.entries(BACKEND_NAMES).map(([key, name]) => [name, { enabled: methods[key] === true, available: methods[key] === true }]),
+    Object.entries(BACKEND_NAMES).map(([key, name]) => [name, { enabled: methods[key] === true, available: offered.has(name) }]),
   );
 }

@@ -2,8 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis } from '@chat/bus';
-import { bodyParsers, basicAuth, createApp, createLogger, gaugeOf, listen, signIdentity, type ServiceHandle } from '@chat/kit';
-import { errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
+import { bodyParsers, basicAuth, createApp, createLogger, gaugeOf, listen, LoginFailureLimiter, signIdentity, type ServiceHandle } from '@chat/kit';
+import { ApiError, errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
 import { QueueStore, QueueWaiter } from '@chat/queues';
 import { readConfig } from './config';
 import { RealmResolver } from './realms';
@@ -42,7 +42,26 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const limiter = config.RATE_LIMIT_PER_MINUTE
     ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}rl`, points: config.RATE_LIMIT_PER_MINUTE, duration: 60 })
     : null;
-  const basic = basicAuth<AuthUser>((req, email, key) => authenticator.verify((req as AuthedRequest).realm!, email, key));
+  const basicFailures = new LoginFailureLimiter(redis, `${prefix}loginfail:basic:`, {
+    perIp: { failures: config.BASIC_AUTH_FAILURES_PER_IP, windowSeconds: config.BASIC_AUTH_FAILURES_PER_IP_SECONDS },
+    perAccount: { failures: config.BASIC_AUTH_FAILURES_PER_EMAIL, windowSeconds: config.BASIC_AUTH_FAILURES_PER_EMAIL_SECONDS },
+  });
+  const basic = basicAuth<AuthUser>(async (req, email, key) => {
+    const realm = (req as AuthedRequest).realm!;
+    const ip = clientAddress(req, config.TRUSTED_PROXY_HOPS);
+    // An address that has guessed too often is refused before the database lookup a guess costs
+    // (a cached, known-good key never reaches it, so the hot path stays one Redis read); an email
+    // over its limit only turns further wrong keys into 429s, so its right key always gets through.
+    try {
+      return await authenticator.verify(realm, email, key, () => basicFailures.check({ ip }));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'INVALID_API_KEY') {
+        const wait = await basicFailures.failed({ ip, account: `${realm.id}:${email}` });
+        if (wait !== null) throw errors.rateLimited(wait);
+      }
+      throw err;
+    }
+  });
   const authenticate = (req: Request, res: Response) =>
     new Promise<void>((resolve, reject) => basic(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
   const eventDeps = {
@@ -68,6 +87,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       const identity: Identity = {
         realmId: authed.realm.id,
         realmUrl: authed.realm.url,
+        clientIp: clientAddress(req, config.TRUSTED_PROXY_HOPS),
         ...(user ? { userId: user.userId, email: user.email, role: user.role, isBot: user.isBot } : {}),
       };
       req.identity = identity;
@@ -122,6 +142,18 @@ function routeOf(req: Request): RouteRule | undefined {
     return resolveApiRoute(req.path.slice(API_PREFIX.length) || '/', req.method);
   }
   return resolveFileRoute(req.path);
+}
+
+/**
+ * The client's address: the socket's peer, or with trusted proxies in front the entry they
+ * appended to X-Forwarded-For. Entries left of that are the client's to write, never trusted.
+ */
+export function clientAddress(req: Request, trustedHops: number): string {
+  const peer = req.socket.remoteAddress ?? '';
+  if (trustedHops === 0) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const chain = [...(Array.isArray(header) ? header.join(',') : (header ?? '')).split(','), peer].map((a) => a.trim()).filter(Boolean);
+  return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
 }
 
 async function consumeRateLimit(limiter: RateLimiterRedis, userId: number, res: Response): Promise<void> {

@@ -26,21 +26,26 @@ export class Authenticator {
     private readonly cacheSeconds: number,
   ) {}
 
-  async verify(realm: ResolvedRealm, email: string, apiKey: string): Promise<AuthUser> {
+  /**
+   * `beforeDatabase` runs only when the key is not in the cache, i.e. before the lookup that a
+   * guessed key costs (the failure limiter's check); a cached, known-good key skips it.
+   */
+  async verify(realm: ResolvedRealm, email: string, apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser> {
     if (realm.deactivated) throw errors.realmDeactivated();
-    const user = await this.lookup(apiKey);
+    const user = await this.lookup(apiKey, beforeDatabase);
     const knownAs = user && (sameEmail(user.email, email) || sameEmail(user.deliveryEmail, email));
     if (!user || user.realmId !== realm.id || !knownAs) throw errors.invalidApiKey();
     if (!user.isActive) throw errors.userDeactivated();
     return user;
   }
 
-  private async lookup(apiKey: string): Promise<AuthUser | null> {
+  private async lookup(apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser | null> {
     const key = authCacheKey(this.prefix, apiKey);
     if (this.cacheSeconds > 0) {
       const cached = await this.redis.get(key);
       if (cached) return JSON.parse(cached) as AuthUser;
     }
+    await beforeDatabase?.();
     const { rows } = await this.pool.query<{
       id: number; realm_id: number; email: string; delivery_email: string; role: number; is_bot: boolean; is_active: boolean; api_key: string;
     }>('SELECT id, realm_id, email, delivery_email, role, is_bot, is_active, api_key FROM users WHERE api_key = $1', [apiKey]);

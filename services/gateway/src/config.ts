@@ -19,6 +19,21 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   EVENTS_HEARTBEAT_SECONDS: z.coerce.number().positive().default(50),
   /** Requests per user per minute; 0 disables. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+  /**
+   * Failed HTTP Basic attempts (wrong API keys) allowed per window from one client address, and
+   * per claimed email; past either the answer is RATE_LIMIT_HIT with Retry-After. A correct key
+   * still passes when only its email is over the limit, so strangers cannot lock a user out.
+   * 0 disables a limit.
+   */
+  BASIC_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(0).default(30),
+  BASIC_AUTH_FAILURES_PER_IP_SECONDS: z.coerce.number().int().min(1).default(60),
+  BASIC_AUTH_FAILURES_PER_EMAIL: z.coerce.number().int().min(0).default(30),
+  BASIC_AUTH_FAILURES_PER_EMAIL_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Reverse proxies in front of the gateway that append to X-Forwarded-For (a load balancer, an
+   * ingress): the client address is that many entries from the right. 0: the socket's peer.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
   /**

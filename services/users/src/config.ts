@@ -85,6 +85,15 @@ export const configSchema = baseConfigSchema
     /** Invitations valid for less than this (or forever) get no reminder. */
     INVITE_REMINDER_MIN_VALIDITY_SECONDS: z.coerce.number().int().min(1).default(4 * 86_400),
 
+    // Password login (POST /fetch_api_key, the login page): failed attempts allowed per window,
+    // counted per source address and per claimed account (LoginFailureLimiter); 0 disables one.
+    /** Failures one address may have per window; enough for an office behind one NAT. */
+    LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(0).default(30),
+    LOGIN_FAILURES_PER_IP_SECONDS: z.coerce.number().int().min(1).default(600),
+    /** Failures one account may have per window (the API family's 5 per 30 minutes). */
+    LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(0).default(5),
+    LOGIN_FAILURES_PER_ACCOUNT_SECONDS: z.coerce.number().int().min(1).default(1800),
+
     // BigBlueButton video calls (src/lib/bigbluebutton.ts): both or neither.
     /** The server's API root, e.g. https://bbb.example.com/bigbluebutton/ (api/create is appended). */
     BIG_BLUE_BUTTON_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),

@@ -187,7 +187,7 @@ describe('StreamConsumer', () => {
     await publish([1], 3);
     await inHandler; // the old owner holds seq 0..2, unacknowledged
 
-    const next = await consumer({
+    await consumer({
       consumer: 'next',
       partitions: [p],
       claimIdleMs: 60_000,

@@ -78,6 +78,15 @@ describe('route ownership', () => {
     expect(resolveFileRoute('/calls/bigbluebutton/join')?.service).toBe('users');
     expect(resolveFileRoute('/calls/zoom/deauthorize')?.auth).toBe('none');
   });
+  it('sends the account pages to the users service, unauthenticated', () => {
+    for (const path of ['/', '/login/', '/login', '/register/', '/join/abc123/', '/accounts/login/', '/accounts/logout/',
+      '/accounts/password/reset/', '/accounts/password/reset/MTI/abcdef/', '/accounts/password/done/', '/accounts/home/',
+      '/accounts/do_confirm/abc', '/accounts/register/', '/accounts/api_key/', '/accounts/api_key/zuliprc', '/accounts/login/subdomain/tok']) {
+      expect(resolveFileRoute(path)).toMatchObject({ service: 'users', auth: 'none' });
+    }
+    expect(resolveFileRoute('/accounts/other/')).toBeUndefined();
+    expect(resolveFileRoute('/loginx')).toBeUndefined();
+  });
   it('has the gateway serve the emoji data file to anyone, at the family\'s path', () => {
     expect(SERVER_EMOJI_DATA_PATH).toBe('/static/generated/emoji/emoji_api.json');
     expect(resolveFileRoute(SERVER_EMOJI_DATA_PATH)).toMatchObject({ service: 'gateway', auth: 'none' });

@@ -1,3 +1,4 @@
+import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import { errors } from '@chat/contracts';
@@ -106,14 +107,13 @@ describe('envelope and identity', () => {
 
 describe('basic auth', () => {
   const users: Record<string, string> = { 'iago@x': 'key123' };
-  const express = require('express');
   const app = express();
   app.use(basicAuth(async (_req, email, key) => {
     if (users[email] !== key) throw errors.invalidApiKey();
     return { email };
   }));
-  app.get('/', (req: { authUser: unknown }, res: { json: (b: unknown) => void }) => res.json(req.authUser));
-  app.use((err: { status: number; toJSON(): unknown }, _q: unknown, res: { status: (n: number) => { json: (b: unknown) => void } }, _n: unknown) =>
+  app.get('/', (req, res) => res.json((req as unknown as { authUser: unknown }).authUser));
+  app.use((err: { status: number; toJSON(): unknown }, _q: express.Request, res: express.Response, _n: express.NextFunction) =>
     res.status(err.status).json(err.toJSON()));
   it('accepts email:api_key and refuses the rest', async () => {
     expect((await request(app).get('/').auth('iago@x', 'key123')).body).toEqual({ email: 'iago@x' });

@@ -6,7 +6,7 @@ import type { Db } from '@chat/db';
 import { LIMITS, SYSTEM_GROUPS } from '@chat/contracts';
 import { realmGroupSettings, realmPolicies, REALM_GROUP_SETTING_DEFAULTS, type GroupSettingValue } from '@chat/realm';
 import {
-  JITSI_SERVER_URL, realmAuthenticationMethods, realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl, serverFacts,
+  JITSI_SERVER_URL, passwordAuthEnabled, realmAuthenticationMethods, realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl, serverFacts,
 } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
@@ -88,9 +88,9 @@ export async function realmSection(db: Db, opts: StateOptions, want: Want): Prom
     realm_presence_disabled: stored.presence_disabled === true,
     realm_require_e2ee_push_notifications: stored.require_e2ee_push_notifications === true,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
-    realm_authentication_methods: realmAuthenticationMethods(server.development),
-    realm_email_auth_enabled: false,
-    realm_password_auth_enabled: false,
+    realm_authentication_methods: realmAuthenticationMethods(server.development, stored),
+    realm_email_auth_enabled: passwordAuthEnabled(stored),
+    realm_password_auth_enabled: passwordAuthEnabled(stored),
     realm_push_notifications_enabled: server.pushNotificationsEnabled,
     realm_push_notifications_enabled_end_timestamp: null,
     // Self-hosted: no plan limits.

@@ -1,5 +1,5 @@
 /** subscription and stream: channels as the viewer sees them, with their subscriber lists. */
-import type { Db, Stream, Subscription } from '@chat/db';
+import type { Db, Subscription } from '@chat/db';
 import { LIMITS, ROLE } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
 import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type SubscriberList } from '@chat/wire';

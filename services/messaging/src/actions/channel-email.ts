@@ -23,6 +23,7 @@ export function channelEmailSlug(name: string): string {
   const hyphenated = name.replace(/[^\p{L}\p{N}_]+/gu, '-');
   const slug = hyphenated
     .normalize('NFKD')
+    // eslint-disable-next-line no-control-regex -- the range names every ASCII character
     .replace(/[^\x00-\x7f]/g, '')
     .toLowerCase()
     .replace(/[^\w\s-]/g, '')

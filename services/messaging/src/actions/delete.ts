@@ -1,9 +1,8 @@
 /** DELETE /messages/{id} and GET /messages/{id}/history. */
 import { errors } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
-import { realmPolicies } from '@chat/realm';
+import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import type { Actor, Deps } from '../lib/context';
-import { hasRealmPermission } from '../lib/groups';
 import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '../lib/outbox';
 import { displayTopic } from '../lib/wire';
@@ -13,9 +12,9 @@ export async function doDeleteMessage(deps: Deps, actor: Actor, messageId: numbe
   await deps.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
-    const mayDeleteAny = await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_delete_any_message_group');
+    const mayDeleteAny = await hasRealmPermission(tx, actor.realmId, 'can_delete_any_message_group', actor.userId);
     if (!mayDeleteAny) {
-      const own = message.senderId === actor.userId && (await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_delete_own_message_group'));
+      const own = message.senderId === actor.userId && (await hasRealmPermission(tx, actor.realmId, 'can_delete_own_message_group', actor.userId));
       if (!own) throw errors.badRequest("You don't have permission to delete this message");
       const limit = realmPolicies(realm.settings).message_content_delete_limit_seconds;
       if (limit !== null && Date.now() - message.dateSent.getTime() > limit * 1000) {

@@ -4,9 +4,8 @@
  */
 import type { Message, Stream, Tx } from '@chat/db';
 import { errors, flagBit, apiFlagNames } from '@chat/contracts';
-import { realmPolicies } from '@chat/realm';
+import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import { isModerator, type Actor, type Deps } from '../lib/context';
-import { hasRealmPermission } from '../lib/groups';
 import { recordEvent } from '../lib/outbox';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
@@ -39,7 +38,7 @@ function overLimit(message: Message, limitSeconds: number | null): boolean {
 
 async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
   const key = resolving ? 'can_resolve_topics_group' : kind === 'topic' ? 'can_move_messages_between_topics_group' : 'can_move_messages_between_channels_group';
-  const allowed = await hasRealmPermission(tx, actor.realmId, actor.userId, key);
+  const allowed = await hasRealmPermission(tx, actor.realmId, key, actor.userId);
   if (!allowed) throw errors.badRequest(kind === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
   if (isModerator(actor) || resolving) return;
   const limit = kind === 'topic' ? policies.move_messages_within_stream_limit_seconds : policies.move_messages_between_streams_limit_seconds;

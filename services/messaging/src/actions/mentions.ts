@@ -2,11 +2,11 @@
 import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
 import type { Actor, Deps } from '../lib/context';
-import { hasRealmPermission } from '../lib/groups';
+import { hasRealmPermission } from '@chat/realm';
 import type { RenderResult } from '../markdown';
 
 function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
-  return hasRealmPermission(deps.db, actor.realmId, actor.userId, 'can_mention_many_users_group');
+  return hasRealmPermission(deps.db, actor.realmId, 'can_mention_many_users_group', actor.userId);
 }
 
 /**

@@ -12,11 +12,11 @@ import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
 import { checkWildcardMentions } from './mentions';
+import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
 import { loadSendFacts, writeMessage } from './send-write';
 
 export { sendMessageInTx, usersAlertedBy, type SendResult } from './send-write';
 import type { SendResult } from './send-write';
-import { groupSettingMembers, hasRealmPermission } from '../lib/groups';
 
 export interface SendInput {
   type: string;
@@ -110,7 +110,7 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
   const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
   const rendered = renderMarkdown(content, ctx);
   if (rendered.mentionedGroupIds.size) {
-    const members = await groupSettingMembers(db, { direct_members: [], direct_subgroups: [...rendered.mentionedGroupIds] });
+    const members = await groupSettingMemberIds(db, actor.realmId, { direct_members: [], direct_subgroups: [...rendered.mentionedGroupIds] });
     members.forEach((id) => rendered.mentionedUserIds.add(id));
   }
   if (target.kind === 'stream') {
@@ -128,11 +128,11 @@ async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipient
   if (!recipientIds.length || actor.isBot) return;
   if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
   const members = [actor.userId, ...recipientIds];
-  const authorizers = await Promise.all(members.map((id) => hasRealmPermission(db, actor.realmId, id, 'direct_message_permission_group')));
+  const authorizers = await Promise.all(members.map((id) => hasRealmPermission(db, actor.realmId, 'direct_message_permission_group', id)));
   if (!authorizers.some(Boolean)) throw errors.badRequest('This conversation does not include any users who can authorize it.');
   const memberKey = [...new Set(members)].sort((a, b) => a - b).join(',');
   const exists = await db.directConversation.findUnique({ where: { realmId_memberKey: { realmId: actor.realmId, memberKey } } });
-  if (!exists && !(await hasRealmPermission(db, actor.realmId, actor.userId, 'direct_message_initiator_group'))) {
+  if (!exists && !(await hasRealmPermission(db, actor.realmId, 'direct_message_initiator_group', actor.userId))) {
     throw errors.badRequest('You do not have permission to initiate direct message conversations.');
   }
 }

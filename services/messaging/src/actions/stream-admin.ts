@@ -2,7 +2,8 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors, LIMITS } from '@chat/contracts';
 import { isAdmin, type Actor, type Deps } from '../lib/context';
-import { checkGroupSettingValue, hasRealmPermission, settingOrDefault } from '../lib/groups';
+import { hasRealmPermission } from '@chat/realm';
+import { checkGroupSettingValue, settingOrDefault } from '../lib/groups';
 import { recordEvent } from '../lib/outbox';
 import { emptyRenderContext, renderMarkdown } from '../markdown';
 import { STREAM_GROUP_DEFAULTS, streamDict, streamViewerIds } from './stream-dicts';
@@ -76,7 +77,7 @@ export async function doUpdateStream(deps: Deps, actor: Actor, streamId: number,
     }
     if (c.topicsPolicy !== undefined) {
       if (!TOPICS_POLICIES.includes(c.topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
-      if (!isAdmin(actor) && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_set_topics_policy_group'))) {
+      if (!isAdmin(actor) && !(await hasRealmPermission(tx, actor.realmId, 'can_set_topics_policy_group', actor.userId))) {
         throw errors.insufficientPermission();
       }
       if (c.topicsPolicy === 'empty_topic_only' && (await tx.message.count({ where: { streamId: stream.id, topic: { not: '' } } })) > 0) {
@@ -127,7 +128,7 @@ async function changePrivacy(tx: Tx, actor: Actor, stream: Stream, c: StreamChan
   const isWebPublic = inviteOnly ? false : (c.isWebPublic ?? stream.isWebPublic);
   // A public channel's history is always readable; a private one keeps or takes the new value.
   const history = inviteOnly ? (c.historyPublicToSubscribers ?? (c.isPrivate === true && !stream.inviteOnly ? true : stream.historyPublicToSubscribers)) : true;
-  if (isWebPublic && !stream.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
+  if (isWebPublic && !stream.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, 'can_create_web_public_channel_group', actor.userId))) {
     throw errors.insufficientPermission();
   }
   const updated = await tx.stream.update({

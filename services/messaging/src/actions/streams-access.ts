@@ -2,7 +2,8 @@
 import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { isAdmin, isGuest, type Actor } from '../lib/context';
-import { settingOrDefault, SYSTEM_GROUPS, userInGroupSetting } from '../lib/groups';
+import { isInGroupSetting, SYSTEM_GROUPS } from '@chat/realm';
+import { settingOrDefault } from '../lib/groups';
 
 type Client = Db | Tx;
 
@@ -27,7 +28,7 @@ export async function checkStreamPostAllowed(db: Client, actor: Actor, stream: S
   if (stream.isArchived) throw denied();
   if ((stream.inviteOnly || isGuest(actor)) && !subscribed) throw denied();
   const allowed = await settingOrDefault(db as Tx, stream.realmId, stream.canSendMessageGroup, SYSTEM_GROUPS.everyone);
-  if (!(await userInGroupSetting(db as Tx, actor.userId, allowed))) {
+  if (!(await isInGroupSetting(db as Tx, actor.realmId, allowed, actor.userId))) {
     throw errors.badRequest('You do not have permission to post in this channel.');
   }
 }

@@ -5,7 +5,8 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
-import { hasRealmPermission, settingOrDefault, userInGroupSetting } from '../lib/groups';
+import { hasRealmPermission, isInGroupSetting } from '@chat/realm';
+import { settingOrDefault } from '../lib/groups';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
 import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
@@ -39,10 +40,10 @@ export async function resolvePrincipals(tx: Tx, actor: Actor, principals: Array<
 async function canSubscribeOthers(tx: Tx, actor: Actor, stream: Stream | null): Promise<boolean> {
   if (isAdmin(actor)) return true;
   if (isGuest(actor)) return false;
-  if (await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_add_subscribers_group')) return true;
+  if (await hasRealmPermission(tx, actor.realmId, 'can_add_subscribers_group', actor.userId)) return true;
   if (!stream) return false;
   const value = await settingOrDefault(tx, actor.realmId, stream.canAddSubscribersGroup, STREAM_GROUP_DEFAULTS.can_add_subscribers_group);
-  return userInGroupSetting(tx, actor.userId, value);
+  return isInGroupSetting(tx, actor.realmId, value, actor.userId);
 }
 
 /** Whether the actor may join (or add people to) an existing channel at all. */
@@ -58,8 +59,8 @@ async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Prom
 /** Whether the actor may create a channel of this kind (both creation paths use it). */
 export async function checkCanCreateStream(tx: Tx, actor: Actor, kind: { inviteOnly?: boolean; isWebPublic?: boolean; isDefaultStream?: boolean }): Promise<void> {
   const key = kind.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-  if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, actor.userId, key))) throw errors.insufficientPermission();
-  if (kind.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, actor.userId, 'can_create_web_public_channel_group'))) {
+  if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, key, actor.userId))) throw errors.insufficientPermission();
+  if (kind.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, 'can_create_web_public_channel_group', actor.userId))) {
     throw errors.insufficientPermission();
   }
   if (kind.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
@@ -139,7 +140,7 @@ export async function removeSubscriptionsInTx(tx: Tx, actor: Actor, names: strin
   for (const stream of streams) {
     if (users.some((u) => u.id !== actor.userId)) {
       const value = await settingOrDefault(tx, actor.realmId, stream.canRemoveSubscribersGroup, STREAM_GROUP_DEFAULTS.can_remove_subscribers_group);
-      if (!isAdmin(actor) && !(await userInGroupSetting(tx, actor.userId, value))) throw errors.insufficientPermission();
+      if (!isAdmin(actor) && !(await isInGroupSetting(tx, actor.realmId, value, actor.userId))) throw errors.insufficientPermission();
       if (stream.inviteOnly && !isAdmin(actor) && !(await isSubscribed(tx, actor.userId, stream.id))) {
         throw errors.badRequest(`Unable to access channel (${stream.name}).`);
       }

@@ -175,13 +175,12 @@ export class ScheduledDelivery {
 
   private pause(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, this.pollMs);
       this.wake = done;
     });
   }

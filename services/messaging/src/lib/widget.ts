@@ -9,6 +9,7 @@ export type WidgetContent = { widget_type: 'poll' | 'todo'; extra_data: Record<s
 
 /** Python's str.splitlines(): the line breaks it knows, no empty line after a final break. */
 function splitLines(text: string): string[] {
+  // eslint-disable-next-line no-control-regex -- Python counts these separators as line breaks
   const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;

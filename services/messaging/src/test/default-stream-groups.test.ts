@@ -7,7 +7,6 @@ let alpha = 0;
 let beta = 0;
 let gamma = 0;
 let mine = 0;
-let hidden = 0;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -16,7 +15,7 @@ beforeAll(async () => {
   beta = await h.createStream(owner, { name: 'Beta' }, []);
   gamma = await h.createStream(owner, { name: 'Gamma' }, []);
   mine = await h.createStream(owner, { name: 'Mine', inviteOnly: true }, [owner, admin]);
-  hidden = await h.createStream(owner, { name: 'Hidden', inviteOnly: true }, [owner]);
+  await h.createStream(owner, { name: 'Hidden', inviteOnly: true }, [owner]);
 });
 afterAll(() => h?.close());
 

@@ -5,13 +5,12 @@ import { outboxEvents, startHarness, type Harness } from './helpers';
 
 let h: Harness;
 let denmark: number;
-let secret: number;
 
 beforeAll(async () => {
   h = await startHarness();
   const { owner, member, member2, admin } = h.realm;
   denmark = await h.createStream(owner, { name: 'Denmark', description: 'A **public** place' }, [owner, member, member2]);
-  secret = await h.createStream(admin, { name: 'secret', inviteOnly: true }, [admin, member]);
+  await h.createStream(admin, { name: 'secret', inviteOnly: true }, [admin, member]);
 });
 afterAll(() => h?.close());
 

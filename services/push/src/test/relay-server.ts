@@ -66,6 +66,7 @@ export class TestRelay {
   }
 
   static async start(): Promise<TestRelay> {
+    // eslint-disable-next-line prefer-const -- assigned after the server that refers to it exists
     let relay: TestRelay;
     const server = http.createServer((req, res) => relay.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

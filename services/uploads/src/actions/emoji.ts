@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
 import { errors, ROLE, type Identity } from '@chat/contracts';
-import { realmGroupSettings, type GroupSettingValue } from '@chat/realm';
+import { hasRealmPermission } from '@chat/realm';
 import { realmEmojiKey, realmEmojiMap, realmEmojiObject, type RealmEmojiRow } from '@chat/wire';
 import type { Services } from '../context';
 
@@ -25,27 +25,8 @@ export function checkValidEmojiName(name: string): void {
   throw errors.badRequest('Emoji names must contain only lowercase alphanumeric characters, hyphen, and underscore.');
 }
 
-/** Whether the user is in a group-setting value (a group, or members and subgroups), subgroups followed. */
-async function inGroupSetting(s: Services, userId: number, value: GroupSettingValue): Promise<boolean> {
-  const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
-  if (typeof value !== 'number' && value.direct_members.includes(userId)) return true;
-  if (groups.length === 0) return false;
-  const rows = await s.db.$queryRawUnsafe<unknown[]>(
-    `WITH RECURSIVE g(id) AS (
-        SELECT unnest($1::int[])
-        UNION SELECT sg.subgroup_id FROM user_group_subgroups sg JOIN g ON sg.supergroup_id = g.id)
-     SELECT 1 FROM user_group_members m JOIN g ON m.group_id = g.id WHERE m.user_id = $2 LIMIT 1`,
-    groups,
-    userId,
-  );
-  return rows.length > 0;
-}
-
 async function canAddEmoji(s: Services, identity: Identity): Promise<boolean> {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId }, select: { settings: true } });
-  const systemGroups = await s.db.userGroup.findMany({ where: { realmId: identity.realmId, isSystemGroup: true }, select: { id: true, name: true } });
-  const setting = realmGroupSettings(realm.settings, new Map(systemGroups.map((g) => [g.name, g.id]))).can_add_custom_emoji_group;
-  return inGroupSetting(s, identity.userId!, setting);
+  return hasRealmPermission(s.db, identity.realmId, 'can_add_custom_emoji_group', identity.userId!);
 }
 
 /** Scaled emoji image: animated GIF for animations, PNG otherwise; plus a still frame for animations. */

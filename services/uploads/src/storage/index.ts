@@ -69,7 +69,6 @@ export function createStorage(config: UploadsConfig): Storage {
 /** RFC 6266 Content-Disposition with an RFC 8187 fallback for non-ASCII names. */
 export function contentDisposition(opts: Pick<ServeOptions, 'filename' | 'download'>): string {
   const kind = opts.download ? 'attachment' : 'inline';
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(opts.filename)) {
     return `${kind}; filename="${opts.filename.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   }

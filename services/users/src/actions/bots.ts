@@ -1,10 +1,10 @@
 import { recordEvent } from '@chat/bus';
 import { BOT_TYPE, errors, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
+import { hasRealmPermission } from '@chat/realm';
 import { botObject } from '@chat/wire';
 import type { Services } from '../context';
 import { fakeEmailDomain } from '../lib/emails';
-import { hasRealmPermission } from '../lib/groups';
 import { checkFullName } from '../lib/names';
 import { accessBot, isAdmin, type Actor } from './actor';
 import { botAudience, doRegenerateApiKey } from './api-keys';

@@ -4,8 +4,7 @@ import { errors, LIMITS, ROLE, ROLES } from '@chat/contracts';
 import type { Invite, Tx, User } from '@chat/db';
 import type { Services } from '../context';
 import { adminIds } from '../lib/audience';
-import { groupPredicate } from '@chat/realm';
-import { hasRealmPermission } from '../lib/groups';
+import { groupPredicate, hasRealmPermission } from '@chat/realm';
 import { isAdmin, type Actor } from './actor';
 
 /**

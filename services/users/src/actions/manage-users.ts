@@ -227,11 +227,17 @@ export async function doCreateUserByAdmin(
   input: { email: string; fullName: string; password?: string },
 ): Promise<number> {
   checkAdmin(actor);
+  const request = { realmId: actor.realmId, email: input.email, fullName: input.fullName };
+  // The password is checked after the address, as the family's server does, and hashed outside
+  // the transaction: a deliberately slow hash must not hold a connection and row locks.
+  let passwordHash: string | null = null;
+  if (input.password !== undefined) {
+    await checkNewUser(services.db, request);
+    if (!isStrongPassword(input.password)) throw errors.badRequest('The password is too weak.');
+    passwordHash = await hashPassword(input.password);
+  }
   return services.db.$transaction(async (tx) => {
-    const checked = await checkNewUser(tx, { realmId: actor.realmId, email: input.email, fullName: input.fullName });
-    // Checked after the address, as the family's server does; hashed before anything is written.
-    if (input.password !== undefined && !isStrongPassword(input.password)) throw errors.badRequest('The password is too weak.');
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const checked = await checkNewUser(tx, request);
     const user = await doCreateAnnouncedUser(tx, {
       realmId: actor.realmId,
       email: checked.email,

@@ -69,6 +69,25 @@ async function peerAudience(tx: Tx, stream: { id: number; realmId: number; invit
 }
 
 /**
+ * Subscribes a brand-new account to the realm's live channels among `streamIds`, telling each
+ * channel's subscriber viewers (peer_add).
+ */
+export async function doSubscribeNewUser(tx: Tx, realmId: number, userId: number, streamIds: number[]): Promise<void> {
+  const streams = await tx.stream.findMany({ where: { id: { in: streamIds }, realmId, isArchived: false }, orderBy: { id: 'asc' } });
+  for (const [i, stream] of streams.entries()) {
+    const audience = await peerAudience(tx, stream);
+    await tx.subscription.create({ data: { userId, streamId: stream.id, color: STREAM_COLORS[i % STREAM_COLORS.length]! } });
+    await recordEvent(tx, {
+      realmId,
+      type: 'subscription',
+      users: audience,
+      event: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [userId] },
+      routing: { stream_id: stream.id },
+    });
+  }
+}
+
+/**
  * Creates the account an invitation link promises: its role, its channels (and the realm's
  * default channels when it says so) and its groups, all in one transaction.
  */
@@ -76,7 +95,7 @@ export async function doSignUpWithInvite(
   services: Services,
   realm: { id: number; url: string },
   key: string,
-  input: { email?: string; fullName: string },
+  input: { email?: string; fullName: string; passwordHash?: string },
 ) {
   return services.db.$transaction(async (tx) => {
     const invite = await accessUsableInvite(tx, realm.id, key);
@@ -96,18 +115,7 @@ export async function doSignUpWithInvite(
     const realmRow = await tx.realm.findUniqueOrThrow({ where: { id: realm.id } });
     const wanted = new Set(invite.streamIds);
     if (invite.includeRealmDefaultSubscriptions) for (const id of defaultStreamIds(realmRow.settings)) wanted.add(id);
-    const streams = await tx.stream.findMany({ where: { id: { in: [...wanted] }, realmId: realm.id, isArchived: false }, orderBy: { id: 'asc' } });
-    for (const [i, stream] of streams.entries()) {
-      const audience = await peerAudience(tx, stream);
-      await tx.subscription.create({ data: { userId: user.id, streamId: stream.id, color: STREAM_COLORS[i % STREAM_COLORS.length]! } });
-      await recordEvent(tx, {
-        realmId: realm.id,
-        type: 'subscription',
-        users: audience,
-        event: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [user.id] },
-        routing: { stream_id: stream.id },
-      });
-    }
+    await doSubscribeNewUser(tx, realm.id, user.id, [...wanted]);
     const groups = await tx.userGroup.findMany({ where: { id: { in: invite.groupIds }, realmId: realm.id, deactivated: false, isSystemGroup: false } });
     if (groups.length) {
       const everyone = await activeUserIds(tx, realm.id);
@@ -122,6 +130,8 @@ export async function doSignUpWithInvite(
       }
     }
     await doRetireInvites(tx, invite, user);
+    // Stored in the same transaction: an account is never left without the password it was made with.
+    if (input.passwordHash) return tx.user.update({ where: { id: user.id }, data: { passwordHash: input.passwordHash } });
     return user;
   });
 }

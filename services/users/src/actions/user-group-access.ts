@@ -1,8 +1,7 @@
 import { ApiError, errors, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { userGroupObject, groupSettingDefaults, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
-import { groupPredicate, type GroupSettingValue, type Member } from '@chat/realm';
-import { hasRealmPermission } from '../lib/groups';
+import { groupPredicate, hasRealmPermission, type GroupSettingValue, type Member } from '@chat/realm';
 import type { Actor } from './actor';
 
 type Reader = Db | Tx;

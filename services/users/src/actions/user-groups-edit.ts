@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
 import { errors, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, type GroupSettingValue } from '@chat/realm';
+import { hasRealmPermission, realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
 import { USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
-import { hasRealmPermission, systemGroupIds } from '../lib/groups';
 import type { Actor } from './actor';
 import {
   accessGroupForUpdate, checkGroupName, checkGroupSettingValue, checkNameFree, checkSubgroupIds, checkUserIds,

@@ -6,9 +6,12 @@ import { doRegenerateApiKey } from '../actions/api-keys';
 import { doCreateCheckedUser } from '../actions/create-user';
 import { fakeEmailDomain } from '../lib/emails';
 import { JWT_ALGORITHMS } from '../actions/jwt';
+import { doSetPassword } from '../actions/password-login';
+import { doSendPasswordReset } from '../actions/password-reset';
+import { sendPasswordResetMail } from './mail';
 import { realmSiteUrl, zuliprc } from './site';
 
-export type CliServices = Pick<Services, 'db' | 'redis' | 'config'>;
+export type CliServices = Pick<Services, 'db' | 'redis' | 'config'> & Partial<Pick<Services, 'mail'>>;
 
 export class UsageError extends Error {}
 
@@ -143,6 +146,32 @@ export const COMMANDS: Record<string, Command> = {
       out(`${value ? 'Granted' : 'Revoked'} can_change_user_emails ${value ? 'to' : 'from'} ${user.deliveryEmail}`);
     },
   },
+  'set-password': {
+    usage: '--email <email> [--realm <string id>] (--password-stdin | --password <password>)',
+    summary: "set a person's login password (first line of standard input, or --password, which other users of the machine may see)",
+    async run(services, args, out) {
+      const v = parse(args, { realm: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+      if ((v['password-stdin'] === true) === (typeof v.password === 'string')) throw new UsageError('give exactly one of --password-stdin and --password');
+      const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
+      const user = await findUser(services, realm.id, required(v, 'email'));
+      if (user.isBot) throw new UsageError(`${user.deliveryEmail} is a bot; bots log in with their API key`);
+      const password = typeof v.password === 'string' ? v.password : await firstLineOfStdin();
+      await doSetPassword(services, user.id, password);
+      out(`Password set for ${user.deliveryEmail}`);
+    },
+  },
+  'send-password-reset': {
+    usage: '--email <email> [--realm <string id>]',
+    summary: 'mail a person a link to set a new password (sent by the users service\'s mail worker)',
+    async run(services, args, out) {
+      const v = parse(args, { realm: { type: 'string' }, email: { type: 'string' } });
+      const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
+      const user = await findUser(services, realm.id, required(v, 'email'));
+      if (user.isBot || !user.isActive) throw new UsageError(`${user.deliveryEmail} is ${user.isBot ? 'a bot' : 'deactivated'}`);
+      await sendPasswordResetMail(services, (mail) => doSendPasswordReset({ ...services, mail }, { id: realm.id, url: realmSiteUrl(realm.stringId) }, user.deliveryEmail, { limit: false }));
+      out(`Password reset link sent to ${user.deliveryEmail}`);
+    },
+  },
   zuliprc: {
     usage: '--email <email> [--realm <string id>]',
     summary: "print a user's zuliprc (email, API key, site)",
@@ -155,6 +184,13 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** The first line of standard input, without its line ending. */
+async function firstLineOfStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+}
 
 export function usage(): string {
   const lines = ['Usage: npm run manage -- <command> [options]', '', 'Commands:'];

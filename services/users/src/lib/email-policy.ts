@@ -10,8 +10,10 @@ let disposable: { exact: Set<string>; wildcard: Set<string> } | undefined;
  */
 function disposableDomains() {
   if (!disposable) {
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily, untyped JSON */
     const exact = require('disposable-email-domains') as string[];
     const wildcard = require('disposable-email-domains/wildcard.json') as string[];
+    /* eslint-enable @typescript-eslint/no-require-imports */
     disposable = { exact: new Set(exact), wildcard: new Set(wildcard) };
   }
   return disposable;

@@ -3,6 +3,7 @@ import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
 import { fetchApiKeyWithJwt } from '../actions/jwt';
 import { devFetchApiKey, devListUsers } from '../actions/dev-auth';
+import { fetchApiKeyWithPassword } from '../actions/password-login';
 
 /** Ways to obtain an API key without one (routes the gateway forwards unauthenticated). */
 export function authRoutes(router: Router, services: Services): void {
@@ -12,6 +13,10 @@ export function authRoutes(router: Router, services: Services): void {
       ({ p, identity }) => fetchApiKeyWithJwt(services, identity, p.str('token') ?? '', p.bool('include_profile', false)),
       { auth: 'optional' },
     ),
+  );
+  router.post(
+    '/fetch_api_key',
+    endpoint(({ p, identity }) => fetchApiKeyWithPassword(services, identity, p.reqStr('username'), p.reqStr('password')), { auth: 'optional' }),
   );
   router.post(
     '/dev_fetch_api_key',

@@ -6,7 +6,8 @@ import { profileFieldRoutes } from './profile-fields';
 import { botRoutes } from './bots';
 import { settingsRoutes } from './settings';
 import { channelFolderRoutes } from './channel-folders';
-import { inviteRoutes, joinRoutes } from './invites';
+import { inviteRoutes } from './invites';
+import { pageRoutes } from '../pages';
 import { authRoutes } from './auth';
 import { statusRoutes } from './status';
 import { linkifierRoutes } from './linkifiers';
@@ -46,9 +47,9 @@ export function apiRoutes(router: Router, services: Services): void {
   callRoutes(router, services);
 }
 
-/** Routes outside /api/v1: the invitation sign-up page and finished realm exports. */
+/** Routes outside /api/v1: the account pages (src/pages), call flows and finished realm exports. */
 export function siteRoutes(router: Router, services: Services): void {
-  joinRoutes(router, services);
+  pageRoutes(router, services);
   callSiteRoutes(router, services);
   exportFileRoutes(router, services);
 }

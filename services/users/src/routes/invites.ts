@@ -1,13 +1,10 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { ApiError } from '@chat/contracts';
 import { endpoint, type Ctx } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
 import { doInviteUsers, doResendInvite } from '../actions/email-invites';
 import { checkMemberOrAdmin, doCreateMultiuseInvite, doRevokeInvite, listInvites, type InviteInput } from '../actions/invites';
-import { accessUsableInvite, doSignUpWithInvite } from '../actions/signup';
-import { escapeHtml } from '../lib/render';
 
 const ids = z.array(z.number().int());
 
@@ -72,62 +69,4 @@ export function inviteRoutes(router: Router, services: Services): void {
 function readNullableString(raw: unknown): string | null {
   if (raw === null || raw === 'null') return null;
   return String(raw);
-}
-
-function wantsJson(req: Request): boolean {
-  return req.accepts(['html', 'json']) === 'json';
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
-
-/** The sign-up page behind an invitation link: a form, and the account it creates. */
-export function joinRoutes(router: Router, services: Services): void {
-  const guard = (handler: (ctx: Ctx) => Promise<void>) =>
-    endpoint(async (ctx) => {
-      try {
-        await handler(ctx);
-      } catch (err) {
-        if (!(err instanceof ApiError) || wantsJson(ctx.req)) throw err;
-        ctx.res.status(err.status).type('html').send(page('Sign up', `<p>${escapeHtml(err.message)}</p>`));
-      }
-    }, { auth: 'optional' });
-
-  router.get(
-    '/join/:key',
-    guard(async ({ p, identity, res }) => {
-      const key = p.pathStr('key');
-      const invite = await accessUsableInvite(services.db, identity.realmId, key);
-      // An email invitation was sent to one address: the form shows it, fixed.
-      const emailField =
-        invite.email === null
-          ? '<input name="email" type="email" required>'
-          : `<input name="email" type="email" value="${escapeHtml(invite.email)}" readonly>`;
-      res.type('html').send(
-        page(
-          'Sign up',
-          `<form method="post" action="/join/${encodeURIComponent(key)}/">` +
-            `<label>Email ${emailField}</label> ` +
-            '<label>Full name <input name="full_name" required></label> ' +
-            '<button type="submit">Create account</button></form>',
-        ),
-      );
-    }),
-  );
-  router.post(
-    '/join/:key',
-    guard(async ({ p, identity, req, res }) => {
-      const user = await doSignUpWithInvite(services, { id: identity.realmId, url: identity.realmUrl }, p.pathStr('key'), {
-        email: p.str('email'),
-        fullName: p.reqStr('full_name'),
-      });
-      if (wantsJson(req)) {
-        res.json({ result: 'success', msg: '', user_id: user.id, email: user.email, api_key: user.apiKey });
-        return;
-      }
-      const zuliprc = `[api]\nemail=${user.email}\nkey=${user.apiKey}\nsite=${identity.realmUrl}\n`;
-      res.type('html').send(page('Welcome!', `<p>Your account is ready.</p><pre>${escapeHtml(zuliprc)}</pre>`));
-    }),
-  );
 }

@@ -3,6 +3,7 @@ import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { actorOf } from '../actions/actor';
 import { doUpdateOwnSettings, doUpdateRealmDefaults } from '../actions/settings';
+import { checkOwnPasswordChange, doStorePasswordHash } from '../actions/password-login';
 import { parseSetting, SETTING_NAMES } from '../lib/settings-schema';
 
 function readSettings(p: Params): Record<string, boolean | number | string> {
@@ -19,11 +20,13 @@ export function settingsRoutes(router: Router, services: Services): void {
   router.patch(
     ['/settings', '/settings/notifications', '/settings/display'],
     endpoint(async ({ p, identity }) => {
-      await doUpdateOwnSettings(services, actorOf(identity), {
-        settings: readSettings(p),
-        fullName: p.str('full_name'),
-        timezone: p.str('timezone'),
-      });
+      const change = { settings: readSettings(p), fullName: p.str('full_name'), timezone: p.str('timezone') };
+      // As on the family's server the password is checked first, so a wrong old password changes
+      // nothing; the new hash is stored last, once everything else of the request was accepted.
+      const newPassword = p.str('new_password');
+      const password = newPassword === undefined ? null : await checkOwnPasswordChange(services, identity, p.str('old_password'), newPassword);
+      await doUpdateOwnSettings(services, actorOf(identity), change);
+      if (password) await doStorePasswordHash(services, password);
     }),
   );
   router.patch(

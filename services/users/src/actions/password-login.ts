@@ -1,0 +1,138 @@
+import { ApiError, errors, type Identity } from '@chat/contracts';
+import { LoginFailureLimiter } from '@chat/kit';
+import type { User } from '@chat/db';
+import type { Services } from '../context';
+import { hashPassword, isStrongPassword, verifyPassword } from '../lib/passwords';
+import { passwordAuthEnabled } from '@chat/wire';
+
+/**
+ * Email and password login (POST /fetch_api_key, the login page). Guessing is limited per
+ * source address and per claimed account (LoginFailureLimiter); an address that matches no
+ * account still costs a full hash, so timing does not tell whether it exists.
+ */
+
+const limiters = new WeakMap<Services, LoginFailureLimiter>();
+
+export function passwordLimiter(services: Services): LoginFailureLimiter {
+  let limiter = limiters.get(services);
+  if (!limiter) {
+    const c = services.config;
+    limiter = new LoginFailureLimiter(services.redis, `${c.REDIS_PREFIX}loginfail:password:`, {
+      perIp: { failures: c.LOGIN_FAILURES_PER_IP, windowSeconds: c.LOGIN_FAILURES_PER_IP_SECONDS },
+      perAccount: { failures: c.LOGIN_FAILURES_PER_ACCOUNT, windowSeconds: c.LOGIN_FAILURES_PER_ACCOUNT_SECONDS },
+    });
+    limiters.set(services, limiter);
+  }
+  return limiter;
+}
+
+/** Login names are email addresses (require_email_format_usernames). */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/** Verified against when no account matches, so a miss costs what a wrong password costs. */
+let dummyHash: Promise<string> | undefined;
+
+export interface PasswordLoginInput {
+  realmId: number;
+  username: string;
+  password: string;
+  /** The client's address, as the gateway saw it. */
+  ip: string;
+}
+
+/**
+ * The active human user of the realm whose address (delivery email, or API email) is
+ * `username`, case-insensitively, if `password` is theirs. Throws AUTHENTICATION_FAILED,
+ * USER_DEACTIVATED, REALM_DEACTIVATED, PASSWORD_AUTH_DISABLED or RATE_LIMIT_HIT.
+ */
+export async function accessUserByPassword(services: Services, input: PasswordLoginInput): Promise<User> {
+  const realm = await services.db.realm.findUnique({ where: { id: input.realmId } });
+  if (!realm) throw errors.nonexistentRealm();
+  if (!passwordAuthEnabled(realm.settings)) throw errors.passwordAuthDisabled();
+  const username = input.username.trim();
+  const subject = { ip: input.ip, account: `${realm.id}:${username}` };
+  const limiter = passwordLimiter(services);
+  await limiter.check(subject);
+
+  const user = username
+    ? await services.db.user.findFirst({
+        where: {
+          realmId: realm.id,
+          isBot: false,
+          OR: [{ deliveryEmail: { equals: username, mode: 'insensitive' } }, { email: { equals: username, mode: 'insensitive' } }],
+        },
+        orderBy: { id: 'asc' },
+      })
+    : null;
+  // As the API family's server does, a closed account or organization is named before the
+  // password is checked (clients show the reason); it still counts as a failed attempt.
+  if (user && (!user.isActive || realm.deactivated)) {
+    await limiter.failed(subject);
+    throw realm.deactivated ? errors.realmDeactivated() : errors.userDeactivated();
+  }
+  let valid = false;
+  if (user?.passwordHash) {
+    valid = await verifyPassword(input.password, user.passwordHash);
+  } else {
+    dummyHash ??= hashPassword('an unguessable password that belongs to nobody');
+    await verifyPassword(input.password, await dummyHash);
+  }
+  if (!user || !valid || !input.password) {
+    await limiter.failed(subject);
+    throw errors.authenticationFailed();
+  }
+  await limiter.succeeded(subject);
+  return user;
+}
+
+/** POST /fetch_api_key: the key of the account the pair names, with its login address. */
+export async function fetchApiKeyWithPassword(services: Services, identity: Identity, username: string, password: string) {
+  if (!EMAIL_SHAPE.test(username.trim())) throw errors.badRequest('Enter a valid email address.');
+  const user = await accessUserByPassword(services, { realmId: identity.realmId, username, password, ip: identity.clientIp ?? '' });
+  return { api_key: user.apiKey, email: user.deliveryEmail, user_id: user.id };
+}
+
+/** Refuses a password the strength policy rejects, with the API family's message. */
+export function checkPasswordStrength(password: string): void {
+  if (!isStrongPassword(password)) throw errors.badRequest('The password is too weak.');
+}
+
+/**
+ * Sets a user's login password after the strength check. The API key stays as it is (as on
+ * the API family's server): a password change does not log out the user's apps.
+ */
+export async function doSetPassword(services: Pick<Services, 'db'>, userId: number, newPassword: string): Promise<void> {
+  checkPasswordStrength(newPassword);
+  const passwordHash = await hashPassword(newPassword);
+  await services.db.user.update({ where: { id: userId }, data: { passwordHash } });
+}
+
+/**
+ * PATCH /settings with new_password: the caller proves the old password (counted by the same
+ * failure limits as a login) and picks a strong new one. Returns the new hash without storing
+ * it, so the route can store it only once the other settings of the request were accepted.
+ * Messages are the API family's.
+ */
+export async function checkOwnPasswordChange(
+  services: Services,
+  identity: Identity & { userId: number },
+  oldPassword: string | undefined,
+  newPassword: string,
+): Promise<{ userId: number; passwordHash: string }> {
+  const me = await services.db.user.findUniqueOrThrow({ where: { id: identity.userId } });
+  try {
+    await accessUserByPassword(services, { realmId: me.realmId, username: me.deliveryEmail, password: oldPassword ?? '', ip: identity.clientIp ?? '' });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') {
+      throw errors.badRequest(`You're making too many attempts! Try again in ${String(err.extra['retry-after'])} seconds.`);
+    }
+    throw errors.badRequest('Wrong password!');
+  }
+  if (!isStrongPassword(newPassword)) throw errors.badRequest('New password is too weak!');
+  return { userId: me.id, passwordHash: await hashPassword(newPassword) };
+}
+
+/** Stores a hash checkOwnPasswordChange made. */
+export async function doStorePasswordHash(services: Pick<Services, 'db'>, change: { userId: number; passwordHash: string }): Promise<void> {
+  await services.db.user.update({ where: { id: change.userId }, data: { passwordHash: change.passwordHash } });
+}

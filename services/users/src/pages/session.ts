@@ -1,0 +1,192 @@
+import { createHmac } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import cookieParser from 'cookie-parser';
+import { doubleCsrf } from 'csrf-csrf';
+import session, { type SessionData, Store } from 'express-session';
+import helmet from 'helmet';
+import { ApiError } from '@chat/contracts';
+import type { User } from '@chat/db';
+import type { Services } from '../context';
+import { passwordFingerprint } from '../lib/one-time-tokens';
+import { wantsJson } from './layout';
+
+/**
+ * Browser sessions of the account pages. The session lives in Redis (any replica serves any
+ * request) under a random id the `sessionid` cookie carries: HttpOnly, SameSite=Lax, Secure
+ * when the realm's URL is https. Forms carry a CSRF token (csrf-csrf's signed double submit,
+ * bound to the session id) that a POST must echo.
+ */
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Set once logged in. */
+    userId?: number;
+    realmId?: number;
+    /** Fingerprint of the password hash at login: a password reset ends older sessions. */
+    authHash?: string;
+    /** Marks an anonymous session kept so that its forms' CSRF tokens stay valid. */
+    forms?: true;
+  }
+}
+
+/** As the family's server: a login lasts two weeks; an anonymous form session one hour. */
+export const LOGGED_IN_MAX_AGE_MS = 14 * 86_400_000;
+const ANONYMOUS_MAX_AGE_MS = 3_600_000;
+
+export const SESSION_COOKIE = 'sessionid';
+export const CSRF_COOKIE = 'csrftoken';
+export const CSRF_FIELD = 'csrfmiddlewaretoken';
+
+/** express-session's store over the service's own ioredis client (standalone or cluster). */
+export class RedisSessionStore extends Store {
+  constructor(
+    private readonly redis: Services['redis'],
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  private key(sid: string): string {
+    return `${this.prefix}${sid}`;
+  }
+
+  private static ttl(sess: SessionData): number {
+    const ms = sess.cookie?.maxAge ?? ANONYMOUS_MAX_AGE_MS;
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+
+  override get(sid: string, cb: (err: unknown, sess?: SessionData | null) => void): void {
+    this.redis.get(this.key(sid)).then((raw) => cb(null, raw ? (JSON.parse(raw) as SessionData) : null), cb);
+  }
+
+  override set(sid: string, sess: SessionData, cb?: (err?: unknown) => void): void {
+    this.redis.set(this.key(sid), JSON.stringify(sess), 'EX', RedisSessionStore.ttl(sess)).then(() => cb?.(), (err) => cb?.(err));
+  }
+
+  override touch(sid: string, sess: SessionData, cb?: (err?: unknown) => void): void {
+    this.redis.expire(this.key(sid), RedisSessionStore.ttl(sess)).then(() => cb?.(), (err) => cb?.(err));
+  }
+
+  override destroy(sid: string, cb?: (err?: unknown) => void): void {
+    this.redis.del(this.key(sid)).then(() => cb?.(), (err) => cb?.(err));
+  }
+}
+
+/** Secrets of the pages, derived from INTERNAL_SECRET so a deployment has one secret to keep. */
+function derivedSecret(services: Services, purpose: string): string {
+  return createHmac('sha256', services.config.INTERNAL_SECRET).update(`pages:${purpose}`).digest('hex');
+}
+
+export function isHttps(req: Request): boolean {
+  return (req.identity?.realmUrl ?? '').startsWith('https:');
+}
+
+export interface PageSecurity {
+  /** helmet, cookies, the session and the CSRF check, in order. */
+  middleware: RequestHandler[];
+  /** The token a form must carry; keeps the anonymous session so the token stays valid. */
+  csrfToken(req: Request, res: Response): string;
+  isCsrfError(err: unknown): boolean;
+}
+
+export function pageSecurity(services: Services): PageSecurity {
+  const store = new RedisSessionStore(services.redis, `${services.config.REDIS_PREFIX}session:`);
+  const sessions = session({
+    name: SESSION_COOKIE,
+    secret: derivedSecret(services, 'session'),
+    store,
+    resave: false,
+    saveUninitialized: false,
+    // Behind the gateway: whether the request was https comes from X-Forwarded-Proto.
+    proxy: true,
+    cookie: { httpOnly: true, sameSite: 'lax', path: '/', maxAge: ANONYMOUS_MAX_AGE_MS },
+  });
+  const csrf = doubleCsrf({
+    getSecret: () => derivedSecret(services, 'csrf'),
+    getSessionIdentifier: (req) => req.sessionID,
+    cookieName: CSRF_COOKIE,
+    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure: false },
+    getCsrfTokenFromRequest: (req) => (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] as string | undefined ?? req.header('x-csrftoken'),
+    errorConfig: { statusCode: 403, message: 'CSRF verification failed.', code: 'EBADCSRFTOKEN' },
+    // An API client signing up through an invitation gets a key, not a browser session: with
+    // no session cookie there is no ambient authority for a forged request to borrow.
+    skipCsrfProtection: (req) => wantsJson(req) && req.path.startsWith('/join/') && !req.cookies?.[SESSION_COOKIE],
+  });
+  const secureCookies = (req: Request, _res: Response, next: NextFunction) => {
+    if (req.session) req.session.cookie.secure = isHttps(req);
+    next();
+  };
+  const headers = helmet({
+    contentSecurityPolicy: {
+      // form-action also governs where a submitted form may be redirected: the mobile flow's
+      // login ends in a redirect to the app's zulip:// scheme.
+      directives: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'", 'zulip:'], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
+    // Only pages on https realms ask browsers to stay on https.
+    strictTransportSecurity: false,
+  });
+  const hsts = helmet.strictTransportSecurity();
+  return {
+    middleware: [
+      headers,
+      (req, res, next) => (isHttps(req) ? hsts(req, res, next) : next()),
+      (req, res, next) => {
+        // Pages hold API keys and one-time tokens: never cached.
+        res.setHeader('Cache-Control', 'no-store');
+        next();
+      },
+      cookieParser(),
+      sessions,
+      secureCookies,
+      csrf.doubleCsrfProtection,
+    ],
+    csrfToken(req, res) {
+      if (!req.session.userId) {
+        req.session.forms = true;
+      }
+      return csrf.generateCsrfToken(req, res, { cookieOptions: { secure: isHttps(req) } });
+    },
+    isCsrfError: (err) => err === csrf.invalidCsrfTokenError,
+  };
+}
+
+/** The CSRF refusal: the family's code, and a message that says what to do about it. */
+export function csrfFailed(): ApiError {
+  return new ApiError('CSRF_FAILED', 'CSRF verification failed: the form was missing its token or it did not match. Reload the page and try again.', 403);
+}
+
+/** Starts a logged-in session under a fresh id, so an id known before login is worth nothing. */
+export function logIn(req: Request, user: Pick<User, 'id' | 'realmId' | 'passwordHash'>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    req.session.regenerate((err) => {
+      if (err) return reject(err);
+      req.session.userId = user.id;
+      req.session.realmId = user.realmId;
+      req.session.authHash = passwordFingerprint(user.passwordHash);
+      req.session.cookie.maxAge = LOGGED_IN_MAX_AGE_MS;
+      req.session.cookie.secure = isHttps(req);
+      req.session.save((e) => (e ? reject(e) : resolve()));
+    });
+  });
+}
+
+/** Ends the session (its row goes) and carries on with a fresh, empty one. */
+export function logOut(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * The session's user, if it is still good: same realm as the request, active, and the password
+ * unchanged since login. A stale session is ended.
+ */
+export async function sessionUser(services: Services, req: Request): Promise<User | null> {
+  const { userId, realmId, authHash } = req.session;
+  if (userId === undefined) return null;
+  const user = realmId === req.identity?.realmId ? await services.db.user.findUnique({ where: { id: userId } }) : null;
+  const realm = user ? await services.db.realm.findUnique({ where: { id: user.realmId }, select: { deactivated: true } }) : null;
+  if (!user || !user.isActive || user.isBot || !realm || realm.deactivated || authHash !== passwordFingerprint(user.passwordHash)) {
+    await logOut(req);
+    return null;
+  }
+  return user;
+}
