@@ -55,13 +55,14 @@ export function figures(m: Measurements): Record<string, number> {
     const d = m.delivery;
     Object.assign(f, {
       delivery_held_polls: d.heldPolls, delivery_recipients: d.recipients, delivery_rate_msgs_per_s: d.ratePerSec,
+      delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
       delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
       delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');
     if (append) {
       // Each delivered message event is one queue append: the share of Redis's append rate used.
-      const rate = d.deliveries / Math.max(1, d.messages / d.ratePerSec);
+      const rate = d.deliveries / Math.max(1, d.seconds);
       f.delivery_appends_per_s = Math.round(rate);
       f.delivery_appends_per_s_vs_redis_benchmark = round(rate / append.opsPerSec);
     }
