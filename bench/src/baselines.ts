@@ -18,6 +18,8 @@ export interface PgbenchFigure {
   clients: number;
   tps: number;
   latencyMs: number;
+  /** false: the run without the outbox NOTIFY. */
+  notify?: boolean;
 }
 
 /** A realm with `users` people and one channel, made with set-based SQL in a scratch database. */
@@ -38,7 +40,7 @@ export async function preparePgbench(db: Db, users: number): Promise<{ realmId: 
  * One send as SQL: the message, one user_messages row per recipient, the outbox row with the
  * event (a message of the size ours carry, the recipients and their flags) and its NOTIFY.
  */
-function sendScript(realmId: number, streamId: number, firstUser: number, subscribers: number): string {
+function sendScript(realmId: number, streamId: number, firstUser: number, subscribers: number, notify: boolean): string {
   const users = Array.from({ length: subscribers }, (_, i) => firstUser + i);
   const payload = {
     event: {
@@ -60,21 +62,25 @@ function sendScript(realmId: number, streamId: number, firstUser: number, subscr
     'BEGIN;',
     `INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, topic, content, rendered_content, sending_client) VALUES (${realmId}, :sender, 'stream', ${streamId}, 'bench', 'bench message 1, sent=1700000000000', '<p>bench message 1, sent=1700000000000</p>', 'bench') RETURNING id AS mid \\gset`,
     `INSERT INTO user_messages (user_id, message_id, flags) SELECT u, :mid, CASE WHEN u = :sender THEN 1 ELSE 0 END FROM generate_series(${firstUser}, ${firstUser + subscribers - 1}) u;`,
-    `WITH inserted AS (INSERT INTO outbox (realm_id, type, payload) VALUES (${realmId}, 'message', '${json}'::jsonb) RETURNING id) SELECT id, pg_notify('outbox', '') FROM inserted;`,
+    `WITH inserted AS (INSERT INTO outbox (realm_id, type, payload) VALUES (${realmId}, 'message', '${json}'::jsonb) RETURNING id) SELECT id${notify ? ", pg_notify('outbox', '')" : ''} FROM inserted;`,
     'END;',
     '',
   ].join('\n');
 }
 
-export async function runPgbench(url: string, prepared: { realmId: number; streamId: number; firstUser: number }, subscribers: number, clients: number, seconds: number): Promise<PgbenchFigure> {
+/**
+ * `notify: false` leaves out the outbox's NOTIFY: Postgres serialises the commits of
+ * transactions that notify, and the difference shows what that costs.
+ */
+export async function runPgbench(url: string, prepared: { realmId: number; streamId: number; firstUser: number }, subscribers: number, clients: number, seconds: number, notify = true): Promise<PgbenchFigure> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pgbench-'));
   const file = path.join(dir, `send-${subscribers}.sql`);
-  writeFileSync(file, sendScript(prepared.realmId, prepared.streamId, prepared.firstUser, subscribers));
+  writeFileSync(file, sendScript(prepared.realmId, prepared.streamId, prepared.firstUser, subscribers, notify));
   const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(seconds), '-f', file, url], { timeout: (seconds + 60) * 1000 });
   const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
   const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1]);
-  const fig = { subscribers, clients, tps: Math.round(tps * 10) / 10, latencyMs };
-  console.log(`  pgbench send of ${String(subscribers).padStart(4)} x${String(clients).padEnd(3)} ${fig.tps.toFixed(1).padStart(8)} tps  latency ${latencyMs} ms`);
+  const fig: PgbenchFigure = { subscribers, clients, tps: Math.round(tps * 10) / 10, latencyMs, ...(notify ? {} : { notify }) };
+  console.log(`  pgbench send of ${String(subscribers).padStart(4)} x${String(clients).padEnd(3)} ${fig.tps.toFixed(1).padStart(8)} tps  latency ${latencyMs} ms${notify ? '' : '  (without NOTIFY)'}`);
   return fig;
 }
 

@@ -18,7 +18,7 @@ import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
 import { loadHistory, measureNarrow } from './narrow';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
-import { chart, figures, goals, printTable, type Measurements } from './report';
+import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
 
 const args = process.argv.slice(2);
@@ -105,6 +105,7 @@ async function main() {
         for (const subs of [2, ...plan.fanouts]) {
           for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
         }
+        for (const c of [16, 64]) m.pgbench.push(await runPgbench(scratch.url, prepared, 10, c, plan.pgSeconds, false));
       } finally {
         await scratch.drop();
       }
@@ -155,8 +156,9 @@ async function main() {
     figures: f, goals: g, raw: m,
   };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, `${name}.md`), markdown(f, g));
   if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
-  console.log(`\nwrote bench/results/${name}.json and ${name}.svg in ${report.seconds} s`);
+  console.log(`\nwrote bench/results/${name}.json, .md and .svg in ${report.seconds} s`);
 }
 
 main().then(() => process.exit(0), (err) => {

@@ -58,6 +58,8 @@ export interface DeliveryFigure {
   recipients: number;
   ratePerSec: number;
   messages: number;
+  /** Seconds messages were sent for. */
+  seconds: number;
   deliveries: number;
   expectedDeliveries: number;
   p50: number;
@@ -114,7 +116,7 @@ export async function measureDelivery(
   await inParallel(queues, 8, (q) => call(site, q.auth, 'DELETE', '/events', { queue_id: q.queueId }));
   const s = summary(report.latencies);
   const fig: DeliveryFigure = {
-    heldPolls: held, recipients, ratePerSec, messages: sends.done, deliveries: report.delivered,
+    heldPolls: held, recipients, ratePerSec, messages: sends.done, seconds: sends.seconds, deliveries: report.delivered,
     expectedDeliveries: sends.done * recipients, p50: s.p50, p90: s.p90, p99: s.p99,
     sendP50: summary(sends.latencies).p50, errors: { ...sends.errors, ...report.errors },
   };

@@ -27,7 +27,7 @@ const subscribersOf = (t: number | 'dm') => (t === 'dm' ? 2 : t);
 
 export function figures(m: Measurements): Record<string, number> {
   const f: Record<string, number> = {};
-  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients);
+  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients && p.notify !== false);
   for (const s of m.sends) {
     const k = `send_${key(s.target)}_x${s.concurrency}`;
     f[`${k}_msgs_per_s`] = s.msgsPerSec;
@@ -40,8 +40,9 @@ export function figures(m: Measurements): Record<string, number> {
     }
   }
   for (const p of m.pgbench) {
-    f[`pgbench_send_${p.subscribers}_x${p.clients}_tps`] = p.tps;
-    f[`pgbench_send_${p.subscribers}_x${p.clients}_latency_ms`] = p.latencyMs;
+    const k = `pgbench_send_${p.subscribers}_x${p.clients}${p.notify === false ? '_no_notify' : ''}`;
+    f[`${k}_tps`] = p.tps;
+    f[`${k}_latency_ms`] = p.latencyMs;
   }
   const seq = m.sends.find((s) => s.target === 10 && s.concurrency === 1);
   if (seq) {
@@ -54,13 +55,14 @@ export function figures(m: Measurements): Record<string, number> {
     const d = m.delivery;
     Object.assign(f, {
       delivery_held_polls: d.heldPolls, delivery_recipients: d.recipients, delivery_rate_msgs_per_s: d.ratePerSec,
+      delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
       delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
       delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');
     if (append) {
       // Each delivered message event is one queue append: the share of Redis's append rate used.
-      const rate = d.deliveries / Math.max(1, d.messages / d.ratePerSec);
+      const rate = d.deliveries / Math.max(1, d.seconds);
       f.delivery_appends_per_s = Math.round(rate);
       f.delivery_appends_per_s_vs_redis_benchmark = round(rate / append.opsPerSec);
     }
@@ -107,7 +109,7 @@ export function chart(m: Measurements, title: string): string {
   const conc = [...new Set(m.sends.map((s) => s.concurrency))].sort((a, b) => a - b);
   const at = (c: number, pick: (s: SendFigure) => number) => fanouts.map((t) => [t, pick(m.sends.find((s) => s.target === t && s.concurrency === c)!)] as [number, number]);
   const pgAt = (c: number, pick: (p: PgbenchFigure) => number) => fanouts.flatMap((t) => {
-    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c);
+    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c && x.notify !== false);
     return p ? [[t, pick(p)] as [number, number]] : [];
   });
   const throughput: Series[] = [
@@ -120,4 +122,12 @@ export function chart(m: Measurements, title: string): string {
     ...conc.map((c) => ({ name: `pgbench avg, ${c} clients`, color: colors[c] ?? '#333', dashed: true, points: pgAt(c, (p) => p.latencyMs) })),
   ];
   return chartSvg(title, fanouts, throughput, latency);
+}
+
+/** The goals and the main figures as a Markdown table, for docs/performance.md. */
+export function markdown(f: Record<string, number>, g: Goal[]): string {
+  const lines = ['| figure | value | goal |', '|---|---|---|'];
+  for (const x of g) lines.push(`| \`${x.figure}\` | ${x.value} | ${x.goal} ${x.met ? '(met)' : '(not met)'} |`);
+  for (const [k, v] of Object.entries(f)) if (!g.some((x) => x.figure === k)) lines.push(`| \`${k}\` | ${v} | |`);
+  return `${lines.join('\n')}\n`;
 }

@@ -12,11 +12,11 @@ import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
 import { checkWildcardMentions } from './mentions';
+import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
 import { loadSendFacts, writeMessage } from './send-write';
 
 export { sendMessageInTx, usersAlertedBy, type SendResult } from './send-write';
 import type { SendResult } from './send-write';
-import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
 import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
 
 export interface SendInput {
@@ -84,10 +84,13 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
   const { db } = deps;
   let target: Target;
   if (kind === 'stream') {
-    const stream = await getStreamForSend(db, actor, parseStreamTarget(input.to));
+    // The realm is read beside the channel rather than after it: one round trip fewer.
+    const [stream, realm] = await Promise.all([
+      getStreamForSend(db, actor, parseStreamTarget(input.to)),
+      db.realm.findUniqueOrThrow({ where: { id: actor.realmId } }),
+    ]);
     if (input.topic === undefined) throw errors.badRequest('Missing topic');
     const topic = normalizeTopic(input.topic);
-    const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
     const policy = effectiveTopicsPolicy(stream, realm);
     if (topic === '' && policy === 'disable_empty_topic') {
       throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
