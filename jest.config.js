@@ -3,4 +3,7 @@
 module.exports = {
   projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js', '<rootDir>/infra/jest.config.js', '<rootDir>/e2e/jest.config.js'],
   testTimeout: 60000,
+  // Most test time is spent waiting on Postgres, Redis and service processes, not on the CPU:
+  // three workers keep both cores busy where jest's default (cores - 1) would leave one idle.
+  maxWorkers: 3,
 };
