@@ -52,6 +52,11 @@ export class TestRelay {
   readonly legacyDeliveries: LegacyDelivery[] = [];
   /** Applied to the next requests in turn; when empty, `mode` applies. */
   readonly script: RelayMode[] = [];
+  /**
+   * Applied in turn to the next E2EE notify requests only, before `script`: background requests
+   * (registrations, retries) cannot take a mode meant for the request a test makes.
+   */
+  readonly notifyScript: RelayMode[] = [];
   mode: RelayMode = { kind: 'ok' };
   private readonly sockets = new Set<Socket>();
 
@@ -108,7 +113,8 @@ export class TestRelay {
         body = { raw };
       }
       this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body, at: Date.now() });
-      const mode = this.script.shift() ?? this.mode;
+      const scripted = req.url?.endsWith('/e2ee/notify') ? this.notifyScript.shift() : undefined;
+      const mode = scripted ?? this.script.shift() ?? this.mode;
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(json));

@@ -119,7 +119,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
   ];
 
   it.each(failures)('maps %s from the relay', async (_name, mode, expected) => {
-    relay.script.push(mode);
+    relay.notifyScript.push(mode);
     const res = await testNotify();
     expect(res.status).toBe(expected.status);
     expect(res.body).toEqual({ result: 'error', code: expected.code, msg: expected.msg });
