@@ -2,6 +2,9 @@
 export const FEATURE_LEVEL = 491;
 export const SERVER_VERSION = '0.1.0';
 
+/** The largest id a row can have (ids are Postgres `integer`s). */
+export const INT4_MAX = 2_147_483_647;
+
 
 export const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];

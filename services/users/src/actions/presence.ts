@@ -5,7 +5,7 @@
  * move a stored time by at least PRESENCE.updateMinFreqSecs writes nothing and emits nothing.
  */
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, INT4_MAX } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { canAccessUser } from '@chat/realm';
 import type { Services } from '../context';
@@ -190,8 +190,11 @@ export async function getRealmPresence(
 export async function getUserPresence(services: Services, actor: Actor, idOrEmail: string, slim: boolean): Promise<Record<string, unknown>> {
   const db = services.db;
   const byId = /^\d+$/.test(idOrEmail);
+  // An id too large to be any row's names nobody (and must not reach the query as a float).
   const target = byId
-    ? await db.user.findFirst({ where: { id: Number(idOrEmail), realmId: actor.realmId } })
+    ? Number.isSafeInteger(Number(idOrEmail)) && Number(idOrEmail) <= INT4_MAX
+      ? await db.user.findFirst({ where: { id: Number(idOrEmail), realmId: actor.realmId } })
+      : null
     : await accessUserByEmail(db, { id: actor.id, role: actor.role, realmId: actor.realmId }, idOrEmail).catch(() => null);
   if (!target || !target.isActive) throw errors.badRequest('No such user');
   if (target.isBot) throw errors.badRequest('Presence is not supported for bot users.');

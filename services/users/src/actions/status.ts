@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { errors, LIMITS, ROLE } from '@chat/contracts';
+import { errors, INT4_MAX, LIMITS, ROLE } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { emojiCodeForName, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
 import { userStatusObject } from '@chat/wire';
@@ -42,7 +42,7 @@ async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<
     else throw errors.badRequest(`Emoji '${name}' does not exist`);
   }
   if (type === 'realm_emoji') {
-    const custom = /^\d+$/.test(code) ? await tx.realmEmoji.findFirst({ where: { id: Number(code), realmId } }) : null;
+    const custom = /^\d+$/.test(code) && Number(code) <= INT4_MAX ? await tx.realmEmoji.findFirst({ where: { id: Number(code), realmId } }) : null;
     if (!custom) throw errors.badRequest('Invalid custom emoji.');
     if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
     if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');

@@ -246,6 +246,7 @@ describe('GET /users/{user_id_or_email}/presence and GET /realm/presence', () =>
     const as = h.as(h.realm.member);
     const cases: Array<[string, string]> = [
       ['/users/999999/presence', 'No such user'],
+      ['/users/99999999999999999999999999/presence', 'No such user'],
       ['/users/nobody@chat.test/presence', 'No such user'],
       [`/users/${h.realm.bot.id}/presence`, 'Presence is not supported for bot users.'],
       [`/users/${fresh.id}/presence`, `No presence data for ${fresh.id}`],
