@@ -79,7 +79,9 @@ export const badValue: fc.Arbitrary<string> = fc.oneof(
 export const badPathValue: fc.Arbitrary<string> = fc.oneof(
   fc.nat({ max: 50 }).map(String),
   fc.constantFrom('0', '-1', '2147483648', '99999999999999999999', '1e3', '1.5', 'abc', '%00', '1%00', '%ff', '%', '%E2%80%AE', '%F0%9F%92%A9', 'me', '..', '%2e%2e'),
-  badValue.map((v) => encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))),
+  // Bounded so a URL stays under the server's header limit: past it Node closes the socket
+  // while the client is still sending the body (an oversized URL has its own hardening test).
+  badValue.map((v) => encodeURIComponent(v.replace(/[\ud800-\udfff]/g, '')).slice(0, 3000)),
 );
 
 export type Encoding = 'form' | 'json' | 'multipart' | 'query' | 'broken-json';

@@ -214,6 +214,15 @@ describe('POST /mobile_push/register lifecycle', () => {
   });
 
   it('retries a registration while the relay fails, with backoff', async () => {
+    // An earlier test's registration may still be retrying: start once the relay has been quiet,
+    // so the scripted failures and the count below are this device's alone.
+    let seen = -1;
+    await waitFor('relay quiet', async () => {
+      const quiet = relay.requests.length === seen;
+      seen = relay.requests.length;
+      await new Promise((r) => setTimeout(r, 500));
+      return quiet;
+    });
     relay.script.push({ kind: 'status', status: 503 }, { kind: 'status', status: 502 });
     const d = clientDevice(14);
     const before = relay.requestsTo('/register').length;
