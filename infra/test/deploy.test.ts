@@ -18,7 +18,7 @@ function knownEnv(): Set<string> {
     'packages/kit/src/config.ts',
     ...SERVICES.map((s) => `services/${s}/src/config.ts`),
   ];
-  const names = new Set(['SERVICE_NAME', 'STREAM_PARTITIONS', 'DATABASE_POOL_SIZE', 'NODE_OPTIONS']);
+  const names = new Set(['NODE_OPTIONS']);
   for (const f of files) {
     for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)) names.add(m[1]!);
   }

@@ -1,12 +1,19 @@
 /**
- * Every Redis key, stream and channel name the system uses is built here, under one prefix, so
- * that a test file can own a private key space in a shared Redis and a key's owner is findable.
+ * Every Redis key, key prefix handed to a library, stream and channel name the system uses is
+ * built here, under one prefix, so that a test file can own a private key space in a shared
+ * Redis, a key's owner is findable, and no two owners can collide (keys.test.ts checks that).
  *
  * Keys that one command or script touches together share a Redis Cluster hash tag (the part in
- * braces), so the layout already works on a cluster even though we run a single node today.
+ * braces), so the layout works on a cluster as on a single node.
+ *
+ * The strings are part of the stored data: a key renamed here orphans what older processes
+ * wrote under the old name. Change one only with a note in docs/bus.md.
  */
+import { createHash } from 'node:crypto';
 
 export const DEFAULT_STREAM_PARTITIONS = 8;
+/** Largest STREAM_PARTITIONS the configuration accepts. */
+export const MAX_STREAM_PARTITIONS = 1024;
 
 /** Consumer groups reading the domain streams; one per kind of consumer, not per replica. */
 export const CONSUMER_GROUPS = {
@@ -20,16 +27,6 @@ export const CONSUMER_GROUPS = {
   messaging: 'messaging',
 } as const;
 
-export function streamPartitionsFromEnv(): number {
-  const raw = process.env.STREAM_PARTITIONS;
-  if (raw === undefined || raw === '') return DEFAULT_STREAM_PARTITIONS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1024) {
-    throw new Error(`STREAM_PARTITIONS must be an integer in 1..1024, got ${JSON.stringify(raw)}`);
-  }
-  return n;
-}
-
 /**
  * A realm's events always land in the same partition, so one stream orders them. Changing the
  * partition count moves realms between streams: only do it with the streams drained.
@@ -38,20 +35,89 @@ export function partitionOf(realmId: number, partitions: number): number {
   return ((realmId % partitions) + partitions) % partitions;
 }
 
+/** What a login failure is counted against (kit's LoginFailureLimiter keeps one limiter each). */
+export type LoginFailureSubject = 'ip' | 'account';
+/** Where credentials are checked: API keys at the gateway, passwords at the users service. */
+export type LoginFailureKind = 'basic' | 'password';
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/**
+ * The keys that do not depend on the stream partition count. `prefix` is prepended verbatim
+ * (end it with ':'); it must not contain braces, which would hijack the hash tags below.
+ */
+export function redisKeys(prefix: string) {
+  if (/[{}]/.test(prefix)) throw new Error(`key prefix must not contain braces: ${prefix}`);
+  const queue = (queueId: string) => `${prefix}{q:${queueId}}`;
+
+  return {
+    prefix,
+
+    /** One client's event queue (packages/queues). A queue's data keys share one slot. */
+    queueEvents: (queueId: string) => `${queue(queueId)}:events`,
+    /** The queue's registration, sequence and per-partition positions. */
+    queueMeta: (queueId: string) => `${queue(queueId)}:meta`,
+    /** Pub/sub channel that wakes the long-polls waiting on a queue; channels have no slot. */
+    queueWakeChannel: (queueId: string) => `${prefix}wake:${queueId}`,
+    /** Index sets fan-out uses to find queues: one user's, a realm's, and all_public_streams ones. */
+    userQueues: (realmId: number, userId: number) => `${prefix}qidx:user:${realmId}:${userId}`,
+    realmQueues: (realmId: number) => `${prefix}qidx:realm:${realmId}`,
+    publicStreamQueues: (realmId: number) => `${prefix}qidx:public:${realmId}`,
+
+    /** events service: the sorted set of live replicas (the partition leases are in keyspace()). */
+    eventsReplicas: () => `${prefix}events:replicas`,
+
+    /**
+     * Cached result of authenticating one API key, named by the key's SHA-256 so the key itself
+     * is never a Redis key. The gateway writes it; the users service deletes it when a change
+     * must take effect at once.
+     */
+    authCache: (apiKey: string) => `${prefix}auth:${createHash('sha256').update(apiKey).digest('hex')}`,
+    /** Gateway: key prefix handed to the request rate limiter, which appends `:<client>`. */
+    rateLimitPrefix: () => `${prefix}rl`,
+    /** Key prefix of one login failure limiter (it appends `:<address or account>`). */
+    loginFailurePrefix: (kind: LoginFailureKind, subject: LoginFailureSubject) => `${prefix}loginfail:${kind}:${subject}`,
+
+    /** Uploads: lock on one tus upload, and the channel that asks its holder to release it. */
+    tusLock: (uploadId: string) => `${prefix}tus:lock:${uploadId}`,
+    tusReleaseChannel: () => `${prefix}tus:release`,
+
+    /** Users: one account-page session (express-session id). */
+    pageSession: (sessionId: string) => `${prefix}session:${sessionId}`,
+    /** Users: a one-time token (e-mail confirmation, password reset, ...) of one kind. */
+    oneTimeToken: (kind: string, token: string) => `${prefix}token:${kind}:${token}`,
+    /** Users: requests of one subject counted within one window (mails sent from the pages). */
+    pageLimit: (windowSeconds: number, subject: string) => `${prefix}pagelimit:${windowSeconds}:${subject}`,
+
+    /** Push: bumped whenever anyone's devices or legacy tokens change. */
+    pushDeviceHoldersVersion: () => `${prefix}push:device-holders:version`,
+    /** Push: a user's legacy tokens whose relay registration is not yet in step. */
+    pushLegacyPending: (userId: number) => `${prefix}push:legacy-pending:${userId}`,
+
+    /**
+     * BullMQ prefix (queues of push, uploads and users). BullMQ's scripts touch many keys of one
+     * queue: the braces put all of them in one slot on a cluster.
+     */
+    bullPrefix: () => `{${prefix}bull}`,
+
+    /** SCAN patterns over the index sets above (not keys). */
+    patterns: {
+      queueIndexes: () => `${prefix}qidx:*`,
+      realmQueueIndexes: () => `${prefix}qidx:realm:*`,
+    },
+  };
+}
+
 export interface KeyspaceOptions {
-  /** Defaults to STREAM_PARTITIONS, then 8. */
-  partitions?: number;
+  /** STREAM_PARTITIONS of the configuration; the same in every service. */
+  partitions: number;
 }
 
 export type Keyspace = ReturnType<typeof keyspace>;
 
-/**
- * `prefix` is prepended verbatim (end it with ':'); it must not contain braces, which would
- * hijack the hash tags below.
- */
-export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
-  if (/[{}]/.test(prefix)) throw new Error(`key prefix must not contain braces: ${prefix}`);
-  const partitions = opts.partitions ?? streamPartitionsFromEnv();
+/** Every key, including the partitioned streams and what goes with them. */
+export function keyspace(prefix: string, opts: KeyspaceOptions) {
+  const { partitions } = opts;
   if (!Number.isInteger(partitions) || partitions < 1) {
     throw new Error(`partitions must be a positive integer, got ${partitions}`);
   }
@@ -63,10 +129,9 @@ export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
   };
 
   const stream = (partition: number) => `${prefix}{s:${checkPartition(partition)}}:events`;
-  const queue = (queueId: string) => `${prefix}{q:${queueId}}`;
 
   return {
-    prefix,
+    ...redisKeys(prefix),
     partitions,
     groups: CONSUMER_GROUPS,
 
@@ -90,34 +155,7 @@ export function keyspace(prefix: string, opts: KeyspaceOptions = {}) {
     publishedMarker: (partition: number, outboxId: string) =>
       `${prefix}{s:${checkPartition(partition)}}:published:${outboxId}`,
 
-    /** One client's event queue (packages/queues). A queue's data keys share one slot. */
-    queueEvents: (queueId: string) => `${queue(queueId)}:events`,
-    /** The queue's registration, sequence and per-partition positions. */
-    queueMeta: (queueId: string) => `${queue(queueId)}:meta`,
-    /** Pub/sub channel that wakes the long-polls waiting on a queue; channels have no slot. */
-    queueWakeChannel: (queueId: string) => `${prefix}wake:${queueId}`,
-    /** Index sets fan-out uses to find queues: one user's, a realm's, and all_public_streams ones. */
-    userQueues: (realmId: number, userId: number) => `${prefix}qidx:user:${realmId}:${userId}`,
-    realmQueues: (realmId: number) => `${prefix}qidx:realm:${realmId}`,
-    publicStreamQueues: (realmId: number) => `${prefix}qidx:public:${realmId}`,
-
-    /** events service: the lease on reading one partition, and the set of live replicas. */
+    /** events service: the lease on reading one partition. */
     partitionLease: (partition: number) => `${prefix}events:lease:${checkPartition(partition)}`,
-    eventsReplicas: () => `${prefix}events:replicas`,
-
-    /** Gateway: cached result of authenticating one API key (by its SHA-256, hex). */
-    authCache: (apiKeySha256: string) => `${prefix}auth:${apiKeySha256}`,
-    /** Gateway: key prefix handed to the rate limiter. */
-    rateLimitPrefix: () => `${prefix}rl`,
-    /** Uploads: lock on one tus upload, and the channel that asks its holder to release it. */
-    tusLock: (uploadId: string) => `${prefix}tus:lock:${uploadId}`,
-    tusReleaseChannel: () => `${prefix}tus:release`,
-
-    /**
-     * BullMQ prefix. BullMQ's scripts touch many keys of one queue, so on a cluster wrap queue
-     * names in braces (`{push}`) to keep each queue on one slot.
-     */
-    // BullMQ keeps each queue's keys together with Lua scripts: the braces put them in one slot on a cluster.
-    bullPrefix: () => `{${prefix}bull}`,
   };
 }

@@ -3,16 +3,14 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 /** Local Redis, so that every service and test runs with no configuration. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-export function redisUrl(): string {
-  return process.env.REDIS_URL || DEFAULT_REDIS_URL;
-}
-
 export interface CreateRedisOptions {
   /**
    * Shows up in `CLIENT LIST` as `<service>:<name>` so that a stuck or leaking connection can be
-   * traced to its owner. The service part comes from SERVICE_NAME.
+   * traced to its owner.
    */
   name?: string;
+  /** The `<service>` part of the connection name: the process's SERVICE_NAME; default "chat". */
+  service?: string;
   /**
    * For connections that sit in blocking commands (XREADGROUP BLOCK, BLPOP) or subscribe: their
    * commands wait for the connection to come back instead of failing after a few retries.
@@ -124,10 +122,17 @@ export function reconnectDelay(attempt: number): number {
  */
 export const REQUEST_MAX_RETRIES = 3;
 
-function connectionName(name: string | undefined): string {
-  const service = process.env.SERVICE_NAME || 'chat';
+function connectionName(service: string | undefined, name: string | undefined): string {
   // CLIENT SETNAME rejects spaces and newlines.
-  return `${service}:${name ?? 'default'}`.replace(/\s+/g, '_');
+  return `${service || 'chat'}:${name ?? 'default'}`.replace(/\s+/g, '_');
+}
+
+/** The service part of an existing connection's name, for its duplicates. */
+function serviceOf(redis: Redis): string | undefined {
+  const named = isCluster(redis)
+    ? (redis as unknown as Cluster).options.redisOptions?.connectionName
+    : redis.options.connectionName;
+  return named?.split(':')[0];
 }
 
 function reportOncePerOutage(redis: Redis | Cluster, onError: (err: Error) => void): void {
@@ -145,17 +150,16 @@ function reportOncePerOutage(redis: Redis | Cluster, onError: (err: Error) => vo
 }
 
 /**
- * The one place that builds Redis connections. `url` defaults to REDIS_URL, then
- * redis://127.0.0.1:6379.
+ * The one place that builds Redis connections; `url` is the configuration's REDIS_URL.
  *
  * Regular connections are shared by a whole process for ordinary commands. Blocking ones
  * (`blocking: true`, or createBlockingRedis) must each be dedicated to one loop: a blocked
  * command holds the connection, and every command queued behind it waits.
  */
-export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions = {}): Redis {
+export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
   const cluster = parseClusterUrl(url);
   const nodeOptions: RedisOptions = {
-    connectionName: connectionName(opts.name),
+    connectionName: connectionName(opts.service, opts.name),
     retryStrategy: reconnectDelay,
     maxRetriesPerRequest: opts.blocking ? null : REQUEST_MAX_RETRIES,
     // Queue commands issued before the first connect; with maxRetriesPerRequest they still fail
@@ -183,7 +187,7 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
     : new Redis(url, nodeOptions);
   reportOncePerOutage(
     redis,
-    opts.onError ?? ((err) => console.warn(`[redis ${connectionName(opts.name)}] ${err.message}`)),
+    opts.onError ?? ((err) => console.warn(`[redis ${connectionName(opts.service, opts.name)}] ${err.message}`)),
   );
   // A Cluster answers the same commands as a Redis; the differences that matter (multi-key
   // commands, pipelines and SCAN across slots) are handled where they occur, through isCluster.
@@ -195,18 +199,19 @@ export function createRedis(url: string = redisUrl(), opts: CreateRedisOptions =
  * code that is handed a connection rather than a URL.
  */
 export function duplicateBlocking(redis: Redis, name: string, onError?: (err: Error) => void): Redis {
+  const connectionName = `${serviceOf(redis) ?? 'chat'}:${name}`.replace(/\s+/g, '_');
   const copy = isCluster(redis)
     ? ((redis as unknown as Cluster).duplicate([], {
         enableAutoPipelining: false,
-        redisOptions: { connectionName: connectionName(name), maxRetriesPerRequest: null },
+        redisOptions: { connectionName, maxRetriesPerRequest: null },
       }) as unknown as Redis)
-    : redis.duplicate({ connectionName: connectionName(name), maxRetriesPerRequest: null });
-  reportOncePerOutage(copy, onError ?? ((err) => console.warn(`[redis ${connectionName(name)}] ${err.message}`)));
+    : redis.duplicate({ connectionName, maxRetriesPerRequest: null });
+  reportOncePerOutage(copy, onError ?? ((err) => console.warn(`[redis ${connectionName}] ${err.message}`)));
   return copy;
 }
 
 /** A connection for one blocking loop or subscriber; see createRedis. */
-export function createBlockingRedis(url: string = redisUrl(), opts: Omit<CreateRedisOptions, 'blocking'> = {}): Redis {
+export function createBlockingRedis(url: string, opts: Omit<CreateRedisOptions, 'blocking'> = {}): Redis {
   return createRedis(url, { ...opts, blocking: true });
 }
 

@@ -9,12 +9,12 @@ export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
 export interface CreateDbOptions {
-  /** Connections in this process's pool; default DATABASE_POOL_SIZE or 10 (pg's default). */
+  /** Connections in this process's pool (the service's DATABASE_POOL_SIZE); default 10, pg's. */
   poolSize?: number;
 }
 
 export function createDb(url: string = databaseUrl(), opts: CreateDbOptions = {}): Db {
-  const max = opts.poolSize ?? (Number(process.env.DATABASE_POOL_SIZE) || 10);
+  const max = opts.poolSize ?? 10;
   const adapter = new PrismaPg({ connectionString: url, max });
   return new PrismaClient({ adapter });
 }

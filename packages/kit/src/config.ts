@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** STREAM_PARTITIONS unless set: how many domain event streams there are (docs/bus.md). */
+export const DEFAULT_STREAM_PARTITIONS = 8;
+
 /**
  * Settings every service reads. Each service extends this with its own keys; the whole
  * object is validated once at start so a bad deployment fails loudly before serving.
@@ -9,10 +12,19 @@ export const baseConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Names this process in Redis CLIENT LIST (`<SERVICE_NAME>:<connection>`); one per replica where it helps. */
+  SERVICE_NAME: z.string().regex(/^\S+$/, 'must be one word').default('chat'),
   DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/chat'),
+  /** Connections in each Prisma pool of the process (pg's default, 10, unless set). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key, so several clusters (or test files) can share one Redis. */
-  REDIS_PREFIX: z.string().default('chat:'),
+  REDIS_PREFIX: z.string().regex(/^[^{}]*$/, 'must not contain braces (they would break the hash tags)').default('chat:'),
+  /**
+   * Domain stream partitions (docs/bus.md). Producers and consumers must agree, so every service
+   * reads it and every deployment sets it the same everywhere.
+   */
+  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(DEFAULT_STREAM_PARTITIONS),
   /** Signs the caller identity the gateway hands to services. Must be set in production. */
   INTERNAL_SECRET: z.string().min(16).default('development-internal-secret-change-me'),
   /**
@@ -58,4 +70,18 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
     throw new ConfigError('Invalid configuration: INTERNAL_SECRET must be set in production');
   }
   return config;
+}
+
+/**
+ * For a service's entry point: the validated configuration, or the reason it is invalid on
+ * stderr and exit status 1, before anything (the logger included) is built from a bad value.
+ */
+export function configOrExit<T>(service: string, read: () => T, exit: (code: number) => never = process.exit, stderr: (line: string) => void = (l) => process.stderr.write(l)): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    stderr(`${service}: ${err.message}\n`);
+    return exit(1);
+  }
 }

@@ -8,7 +8,6 @@ export * from './identity';
 export * from './app';
 export * from './server';
 export * from './basic-auth';
-export * from './auth-cache';
 export * from './ops-metrics';
 export * from './guards';
 export * from './login-limits';

@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+/** `level` is the service's validated LOG_LEVEL. */
+export function createLogger(service: string, level = 'info'): Logger {
   return pino({ name: service, level, base: { service, pid: process.pid } });
 }

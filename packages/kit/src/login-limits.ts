@@ -29,10 +29,11 @@ export class LoginFailureLimiter {
   private readonly byIp: RateLimiterRedis | null;
   private readonly byAccount: RateLimiterRedis | null;
 
-  constructor(redis: RedisStore, keyPrefix: string, rules: { perIp: FailureRule; perAccount: FailureRule }) {
-    const make = (name: string, rule: FailureRule) =>
+  /** `keyPrefix` names each limiter's keys (@chat/bus keys: loginFailurePrefix). */
+  constructor(redis: RedisStore, keyPrefix: (subject: 'ip' | 'account') => string, rules: { perIp: FailureRule; perAccount: FailureRule }) {
+    const make = (subject: 'ip' | 'account', rule: FailureRule) =>
       rule.failures > 0
-        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}${name}`, points: rule.failures, duration: rule.windowSeconds })
+        ? new RateLimiterRedis({ storeClient: redis, keyPrefix: keyPrefix(subject), points: rule.failures, duration: rule.windowSeconds })
         : null;
     this.byIp = make('ip', rules.perIp);
     this.byAccount = make('account', rules.perAccount);

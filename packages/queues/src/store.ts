@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { APPEND, FETCH } from './scripts';
 import { memberJson } from './members';
-import { crossSlot } from '@chat/bus';
+import { crossSlot, redisKeys, type RedisKeys } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
 
@@ -75,37 +75,41 @@ export interface QueuedEvent {
  * (and the events service sweeps periodically).
  */
 export class QueueStore {
+  /** Key names (@chat/bus keys.ts). */
+  readonly keys: RedisKeys;
+
   constructor(
     readonly redis: RedisLike,
     readonly prefix: string,
   ) {
+    this.keys = redisKeys(prefix);
     redis.defineCommand('queueAppend', { numberOfKeys: 2, lua: APPEND });
     redis.defineCommand('queueFetch', { numberOfKeys: 2, lua: FETCH });
   }
 
   metaKey(queueId: string): string {
-    return `${this.prefix}{q:${queueId}}:meta`;
+    return this.keys.queueMeta(queueId);
   }
 
   eventsKey(queueId: string): string {
-    return `${this.prefix}{q:${queueId}}:events`;
+    return this.keys.queueEvents(queueId);
   }
 
   wakeChannel(queueId: string): string {
-    return `${this.prefix}wake:${queueId}`;
+    return this.keys.queueWakeChannel(queueId);
   }
 
   userIndexKey(realmId: number, userId: number): string {
-    return `${this.prefix}qidx:user:${realmId}:${userId}`;
+    return this.keys.userQueues(realmId, userId);
   }
 
   publicIndexKey(realmId: number): string {
-    return `${this.prefix}qidx:public:${realmId}`;
+    return this.keys.publicStreamQueues(realmId);
   }
 
   /** Every queue of a realm, for events addressed to the whole realm. */
   realmIndexKey(realmId: number): string {
-    return `${this.prefix}qidx:realm:${realmId}`;
+    return this.keys.realmQueues(realmId);
   }
 
   async create(spec: QueueSpec): Promise<string> {

@@ -23,16 +23,16 @@ export interface EventsHandle extends ServiceHandle {
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<EventsHandle> {
   const config = readConfig(overrides);
   const log = createLogger('events', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, { poolSize: 10 });
-  const redis = createRedis(config.REDIS_URL, { name: 'events' });
-  const blocking = createBlockingRedis(config.REDIS_URL, { name: 'events-fanout' });
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'events' });
+  const blocking = createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'events-fanout' });
   const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
   const store = new QueueStore(redis, config.REDIS_PREFIX);
 
   const relay = config.OUTBOX_RELAY
     ? new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.error({ err }, 'outbox relay') })
     : null;
-  const leases = new PartitionLeases({ redis, prefix: config.REDIS_PREFIX, partitions: config.STREAM_PARTITIONS, leaseMs: config.PARTITION_LEASE_MS });
+  const leases = new PartitionLeases({ redis, keys, leaseMs: config.PARTITION_LEASE_MS });
   const fanout = new Fanout(store, log, db);
   const sweeper = new IndexSweeper(store, config.INDEX_SWEEP_MS, log);
   const metrics = createMetrics('events');

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
-import { DEFAULT_STREAM_PARTITIONS } from '@chat/bus';
 
 export const configSchema = baseConfigSchema.extend({
   METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.events),
-  /** Domain stream partitions; must match every producer's and consumer's setting. */
-  STREAM_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(DEFAULT_STREAM_PARTITIONS),
   /**
    * How long a replica's claim on a stream partition lasts without renewal, so also how long a
    * dead replica's partitions wait before another replica takes them over.

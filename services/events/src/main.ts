@@ -1,4 +1,6 @@
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-runService('events', () => start(), createLogger('events'));
+const config = configOrExit('events', () => readConfig());
+runService('events', () => start(), createLogger('events', config.LOG_LEVEL));

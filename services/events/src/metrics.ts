@@ -39,7 +39,7 @@ async function countQueues(redis: Redis, store: QueueStore): Promise<number> {
   for (const node of masters(redis)) {
     let cursor = '0';
     do {
-      const [next, found] = await node.scan(cursor, 'MATCH', `${store.prefix}qidx:realm:*`, 'COUNT', 500);
+      const [next, found] = await node.scan(cursor, 'MATCH', store.keys.patterns.realmQueueIndexes(), 'COUNT', 500);
       cursor = next;
       for (const key of found) total += await redis.scard(key);
     } while (cursor !== '0');

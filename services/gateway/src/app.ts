@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
-import { createBlockingRedis, createRedis } from '@chat/bus';
+import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import { bodyParsers, basicAuth, createApp, createLogger, gaugeOf, listen, LoginFailureLimiter, signIdentity, type ServiceHandle } from '@chat/kit';
 import { ApiError, errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
 import { QueueStore, QueueWaiter } from '@chat/queues';
@@ -23,14 +23,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   // An idle client whose server went away (a Postgres restart) emits 'error' on the pool;
   // unheard, that ends the process. The pool drops the client and connects anew on next use.
   pool.on('error', (err) => log.warn({ err }, 'postgres connection lost'));
-  const redis = createRedis(config.REDIS_URL, { name: 'gateway' });
-  const subscriber = createBlockingRedis(config.REDIS_URL, { name: 'gateway-wake' });
-  const prefix = config.REDIS_PREFIX;
-  const store = new QueueStore(redis, prefix);
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'gateway' });
+  const subscriber = createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'gateway-wake' });
+  const store = new QueueStore(redis, config.REDIS_PREFIX);
+  const keys = redisKeys(config.REDIS_PREFIX);
   const wakePrefix = store.wakeChannel('');
   const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
   const realms = new RealmResolver(pool, config);
-  const authenticator = new Authenticator(pool, redis, prefix, config.AUTH_CACHE_SECONDS);
+  const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS);
   const forwarder = new Forwarder(
     {
       messaging: new URL(config.MESSAGING_URL),
@@ -43,9 +43,9 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     config.UPSTREAM_TIMEOUT_MS,
   );
   const limiter = config.RATE_LIMIT_PER_MINUTE
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}rl`, points: config.RATE_LIMIT_PER_MINUTE, duration: 60 })
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: keys.rateLimitPrefix(), points: config.RATE_LIMIT_PER_MINUTE, duration: 60 })
     : null;
-  const basicFailures = new LoginFailureLimiter(redis, `${prefix}loginfail:basic:`, {
+  const basicFailures = new LoginFailureLimiter(redis, (subject) => keys.loginFailurePrefix('basic', subject), {
     perIp: { failures: config.BASIC_AUTH_FAILURES_PER_IP, windowSeconds: config.BASIC_AUTH_FAILURES_PER_IP_SECONDS },
     perAccount: { failures: config.BASIC_AUTH_FAILURES_PER_EMAIL, windowSeconds: config.BASIC_AUTH_FAILURES_PER_EMAIL_SECONDS },
   });

@@ -3,7 +3,6 @@ import type Redis from 'ioredis';
 import type { Request } from 'express';
 import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
-import { authCacheKey } from '@chat/kit';
 import type { ResolvedRealm } from './realms';
 
 export interface AuthUser {
@@ -22,7 +21,8 @@ export class Authenticator {
   constructor(
     private readonly pool: Pool,
     private readonly redis: Redis,
-    private readonly prefix: string,
+    /** Names the cache entry of one API key (@chat/bus keys: authCache). */
+    private readonly cacheKey: (apiKey: string) => string,
     private readonly cacheSeconds: number,
   ) {}
 
@@ -40,7 +40,7 @@ export class Authenticator {
   }
 
   private async lookup(apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser | null> {
-    const key = authCacheKey(this.prefix, apiKey);
+    const key = this.cacheKey(apiKey);
     if (this.cacheSeconds > 0) {
       const cached = await this.redis.get(key);
       if (cached) return JSON.parse(cached) as AuthUser;

@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { SERVICE_NODE_ARGS } from '@chat/contracts';
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
 import { readConfig } from './config';
 
-const log = createLogger('gateway');
-const config = readConfig();
+const config = configOrExit('gateway', () => readConfig());
+const log = createLogger('gateway', config.LOG_LEVEL);
 // Read by V8 at every full collection, so it can be set now; the young generation's size
 // cannot, and comes from the command line (SERVICE_NODE_ARGS, ADR 0004).
 if (config.HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);

@@ -36,7 +36,7 @@ export function mountRoutes(router: Router, deps: Deps): void {
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
   const config = readConfig(overrides);
   const log = createLogger('messaging', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const deps: Deps = { db, log, config };
   const { app, state, metrics } = createApp({
     service: 'messaging',
@@ -56,11 +56,11 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   sweep.unref();
   const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
-  const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
+  const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
   const onboarding = redis
     ? await startOnboardingConsumer(deps, {
         redis,
-        keys: keyspace(config.REDIS_PREFIX),
+        keys: keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS }),
         consumer: config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`,
       })
     : null;

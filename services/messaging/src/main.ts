@@ -1,4 +1,6 @@
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-runService('messaging', () => start(), createLogger('messaging'));
+const config = configOrExit('messaging', () => readConfig());
+runService('messaging', () => start(), createLogger('messaging', config.LOG_LEVEL));

@@ -26,12 +26,12 @@ export interface PushHandle extends ServiceHandle {
 export async function start(overrides: Record<string, string> = {}, logger?: Logger): Promise<PushHandle> {
   const config = readConfig({ ...process.env, ...overrides });
   const log = logger ?? createLogger('push', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const onError = (err: Error) => log.warn({ err }, 'redis error');
-  const redis = createRedis(config.REDIS_URL, { name: 'push', onError });
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'push', onError });
   // BullMQ keeps blocking commands on its connections: they must wait out a Redis outage.
-  const bullRedis = createBlockingRedis(config.REDIS_URL, { name: 'push:bull', onError });
-  const keys = keyspace(config.REDIS_PREFIX);
+  const bullRedis = createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'push:bull', onError });
+  const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
   const relay = config.PUSH_RELAY_URL
     ? new RelayClient({
         url: config.PUSH_RELAY_URL,

@@ -1,5 +1,7 @@
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-const log = createLogger('push');
+const config = configOrExit('push', () => readConfig());
+const log = createLogger('push', config.LOG_LEVEL);
 runService('push', () => start({}, log), log);

@@ -29,9 +29,9 @@ export interface UploadsHandle extends ServiceHandle {
 export async function start(overrides: Record<string, string> = {}, logger?: Logger): Promise<UploadsHandle> {
   const config = readConfig({ ...process.env, ...overrides });
   const log = logger ?? createLogger('uploads', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL);
-  const redis = createRedis(config.REDIS_URL, { name: 'uploads', onError: (err) => log.warn({ err }, 'redis error') });
-  const keys = keyspace(config.REDIS_PREFIX);
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'uploads', onError: (err) => log.warn({ err }, 'redis error') });
+  const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
   const storage = createStorage(config);
   await storage.init();
 
@@ -42,8 +42,8 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const services: Services = { ...base, requestThumbnails: (id) => jobs.requestThumbnails(id) };
   const locker = new RedisLocker(
     redis,
-    createBlockingRedis(config.REDIS_URL, { name: 'uploads:tus-locks', onError: (err) => log.warn({ err }, 'redis error') }),
-    config.REDIS_PREFIX,
+    createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'uploads:tus-locks', onError: (err) => log.warn({ err }, 'redis error') }),
+    keys,
   );
   const tus = createTusServer(services, locker);
 

@@ -1,4 +1,6 @@
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-runService('uploads', () => start(), createLogger('uploads'));
+const config = configOrExit('uploads', () => readConfig());
+runService('uploads', () => start(), createLogger('uploads', config.LOG_LEVEL));

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
+import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import { Queue } from 'bullmq';
 import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
@@ -17,12 +17,12 @@ import { apiRoutes, siteRoutes } from './routes';
 export async function start(overrides: Record<string, string> = {}, logger?: Logger): Promise<ServiceHandle & { services: Services }> {
   const config = readConfig({ ...process.env, ...overrides });
   const log = logger ?? createLogger('users', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const onError = (err: Error) => log.warn({ err }, 'redis error');
-  const redis = createRedis(config.REDIS_URL, { name: 'users', onError });
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'users', onError });
   // BullMQ keeps blocking commands on its connections: they must wait out a Redis outage.
-  const bullRedis = createBlockingRedis(config.REDIS_URL, { name: 'users:bull', onError });
-  const bullPrefix = keyspace(config.REDIS_PREFIX).bullPrefix();
+  const bullRedis = createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'users:bull', onError });
+  const bullPrefix = redisKeys(config.REDIS_PREFIX).bullPrefix();
   const mail = createMailQueue(bullRedis, bullPrefix, config);
   const transport = createMailTransport(config);
   const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config) }, bullRedis, bullPrefix) : undefined;

@@ -10,6 +10,9 @@ const bool = (fallback: 'true' | 'false') =>
 export const configSchema = baseConfigSchema
   .extend({
     METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.users),
+    /** Public host (and port) and scheme, as the gateway's: the site URLs the CLI prints. */
+    EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
+    EXTERNAL_SCHEME: z.enum(['http', 'https']).default('http'),
     /** Whether the push service is configured; server_settings reports it to clients. */
     PUSH_NOTIFICATIONS_ENABLED: bool('false'),
     /**

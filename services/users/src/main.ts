@@ -1,5 +1,7 @@
-import { createLogger, runService } from '@chat/kit';
+import { configOrExit, createLogger, runService } from '@chat/kit';
 import { start } from './app';
+import { readConfig } from './config';
 
-const log = createLogger('users');
+const config = configOrExit('users', () => readConfig());
+const log = createLogger('users', config.LOG_LEVEL);
 runService('users', () => start({}, log), log);

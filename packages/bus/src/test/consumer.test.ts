@@ -3,7 +3,7 @@ import { createRedis } from '../redis';
 import { publishRows } from '../publish';
 import { StreamConsumer, type StreamConsumerOptions } from '../consumer';
 import type { StreamEntry } from '../entries';
-import { deleteKeys, testKeyspace, waitFor } from './support';
+import { deleteKeys, testKeyspace, waitFor, TEST_REDIS_URL } from './support';
 
 let redis: Redis;
 const keys = testKeyspace('consumer', 4);
@@ -13,7 +13,7 @@ let group = '';
 let groupSeq = 0;
 
 beforeAll(() => {
-  redis = createRedis(undefined, { name: 'consumer-test' });
+  redis = createRedis(TEST_REDIS_URL, { name: 'consumer-test' });
 });
 
 beforeEach(() => {

@@ -1,5 +1,6 @@
-import { keyspace, partitionOf } from '../keys';
-import { createRedis, isCluster, parseClusterUrl, reconnectDelay } from '../redis';
+import { keyspace, partitionOf, redisKeys } from '../keys';
+import { TEST_REDIS_URL } from './support';
+import { createRedis, duplicateBlocking, isCluster, parseClusterUrl, reconnectDelay } from '../redis';
 
 /** The part of a key Redis Cluster hashes: the first non-empty {...}. */
 function hashTag(key: string): string {
@@ -40,45 +41,54 @@ describe('keyspace', () => {
     expect(keys.realmQueues(2)).toBe('test:keys:qidx:realm:2');
     expect(keys.publicStreamQueues(2)).toBe('test:keys:qidx:public:2');
     expect(keys.partitionLease(3)).toBe('test:keys:events:lease:3');
-    expect(keys.authCache('ff')).toBe('test:keys:auth:ff');
+    // SHA-256 of "key": the cache never holds an API key itself.
+    expect(keys.authCache('key')).toBe('test:keys:auth:2c70e12b7a0646f92279f427c7b38e7334d8e5389cff167a1dc30e73f826b683');
     expect(keys.rateLimitPrefix()).toBe('test:keys:rl');
+    expect(keys.loginFailurePrefix('basic', 'ip')).toBe('test:keys:loginfail:basic:ip');
+    expect(keys.pageSession('abc')).toBe('test:keys:session:abc');
+    expect(keys.oneTimeToken('reset', 'T')).toBe('test:keys:token:reset:T');
+    expect(keys.pageLimit(60, 'reset:1:a@b.c')).toBe('test:keys:pagelimit:60:reset:1:a@b.c');
+    expect(keys.pushDeviceHoldersVersion()).toBe('test:keys:push:device-holders:version');
+    expect(keys.pushLegacyPending(7)).toBe('test:keys:push:legacy-pending:7');
+    expect(keys.tusLock('u1')).toBe('test:keys:tus:lock:u1');
+    expect(keys.tusReleaseChannel()).toBe('test:keys:tus:release');
+    expect(keys.eventsReplicas()).toBe('test:keys:events:replicas');
+    expect(keys.bullPrefix()).toBe('{test:keys:bull}');
   });
 
   it('rejects prefixes that would break hash tags', () => {
-    expect(() => keyspace('{x}:')).toThrow(/braces/);
+    expect(() => keyspace('{x}:', { partitions: 8 })).toThrow(/braces/);
+    expect(() => redisKeys('x}:')).toThrow(/braces/);
   });
 
-  it('reads the partition count from STREAM_PARTITIONS', () => {
-    const saved = process.env.STREAM_PARTITIONS;
-    try {
-      process.env.STREAM_PARTITIONS = '4';
-      expect(keyspace('p:').partitions).toBe(4);
-      process.env.STREAM_PARTITIONS = 'four';
-      expect(() => keyspace('p:')).toThrow(/STREAM_PARTITIONS/);
-      delete process.env.STREAM_PARTITIONS;
-      expect(keyspace('p:').partitions).toBe(8);
-    } finally {
-      if (saved === undefined) delete process.env.STREAM_PARTITIONS;
-      else process.env.STREAM_PARTITIONS = saved;
-    }
+  it('takes the partition count it is given, and only a positive one', () => {
+    expect(keyspace('p:', { partitions: 4 }).allStreams()).toHaveLength(4);
+    expect(() => keyspace('p:', { partitions: 0 })).toThrow(/partitions/);
+    expect(() => keyspace('p:', { partitions: Number('abc') })).toThrow(/partitions/);
   });
 });
 
 describe('createRedis', () => {
   it('names its connections and backs off with a cap', async () => {
-    const redis = createRedis(undefined, { name: 'keys test' });
+    const redis = createRedis(TEST_REDIS_URL, { name: 'keys test' });
+    const named = createRedis(TEST_REDIS_URL, { service: 'events-a', name: 'fanout' });
+    const copy = duplicateBlocking(named, 'reader');
     try {
       expect(await redis.client('GETNAME')).toBe('chat:keys_test');
+      expect(await named.client('GETNAME')).toBe('events-a:fanout');
+      expect(await copy.client('GETNAME')).toBe('events-a:reader');
       expect(redis.options.maxRetriesPerRequest).toBe(3);
     } finally {
       redis.disconnect();
+      named.disconnect();
+      copy.disconnect();
     }
     expect(reconnectDelay(1)).toBeGreaterThanOrEqual(100);
     expect(reconnectDelay(50)).toBeLessThan(2100);
   });
 
   it('lets blocking connections wait out an outage', () => {
-    const redis = createRedis(undefined, { blocking: true, redisOptions: { lazyConnect: true } });
+    const redis = createRedis(TEST_REDIS_URL, { blocking: true, redisOptions: { lazyConnect: true } });
     expect(redis.options.maxRetriesPerRequest).toBeNull();
     redis.disconnect();
   });

@@ -12,6 +12,7 @@ import {
   testKeyspace,
   waitFor,
   type TestDatabase,
+  TEST_REDIS_URL,
 } from './support';
 
 let db: TestDatabase;
@@ -20,7 +21,7 @@ const keys = testKeyspace('outbox');
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  redis = createRedis(undefined, { name: 'outbox-test' });
+  redis = createRedis(TEST_REDIS_URL, { name: 'outbox-test' });
 });
 
 afterAll(async () => {

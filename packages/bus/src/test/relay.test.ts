@@ -11,6 +11,7 @@ import {
   waitFor,
   type RawEntry,
   type TestDatabase,
+  TEST_REDIS_URL,
 } from './support';
 
 let db: TestDatabase;
@@ -20,7 +21,7 @@ const relays: OutboxRelay[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  redis = createRedis(undefined, { name: 'relay-test' });
+  redis = createRedis(TEST_REDIS_URL, { name: 'relay-test' });
 });
 
 afterEach(async () => {

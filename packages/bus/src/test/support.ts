@@ -4,6 +4,9 @@ import type { Redis } from 'ioredis';
 import { keyspace, type Keyspace } from '../keys';
 import { pgExecutor, type SqlExecutor } from '../outbox';
 
+/** The Redis the tests run against: REDIS_URL, else the local one. */
+export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
 // The same server as DATABASE_URL (local trust auth by default), but the `postgres` database,
 // from which throwaway databases can be created and dropped.
 function adminUrl(): string {

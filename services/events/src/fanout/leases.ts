@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { crossSlot } from '@chat/bus';
+import { crossSlot, type Keyspace } from '@chat/bus';
 
 /**
  * Which replica consumes which stream partition. Each partition is leased to at most one live
@@ -28,9 +28,8 @@ return 0
 
 export interface LeaseOptions {
   redis: Redis;
-  /** Key prefix (REDIS_PREFIX). */
-  prefix: string;
-  partitions: number;
+  /** Key names; its partition count is the number of leases. */
+  keys: Keyspace;
   leaseMs: number;
   /** Called when a partition is gained (true) or must stop being processed (false). */
   onChange?: () => void;
@@ -55,11 +54,11 @@ export class PartitionLeases {
   }
 
   leaseKey(partition: number): string {
-    return `${this.opts.prefix}events:lease:${partition}`;
+    return this.opts.keys.partitionLease(partition);
   }
 
   private get replicasKey(): string {
-    return `${this.opts.prefix}events:replicas`;
+    return this.opts.keys.eventsReplicas();
   }
 
   /** Partitions this replica may read now. */
@@ -113,7 +112,8 @@ export class PartitionLeases {
   }
 
   async tick(): Promise<void> {
-    const { redis, leaseMs, partitions } = this.opts;
+    const { redis, leaseMs } = this.opts;
+    const { partitions } = this.opts.keys;
     const now = Date.now();
     const [, , [, live]] = (await redis
       .multi()

@@ -42,7 +42,7 @@ export class IndexSweeper {
   /** One pass over every index set; returns how many dead ids it removed. */
   async sweep(): Promise<number> {
     const redis = this.store.redis as Redis;
-    const pattern = `${this.store.prefix}qidx:*`;
+    const pattern = this.store.keys.patterns.queueIndexes();
     let removed = 0;
     // SCAN walks one node's keys: on a cluster, walk every master.
     for (const node of masters(redis)) {

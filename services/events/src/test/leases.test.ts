@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { keyspace } from '@chat/bus';
 import { PartitionLeases } from '../fanout/leases';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -7,7 +8,7 @@ const prefix = `t:leases:${randomBytes(4).toString('hex')}:`;
 const made: PartitionLeases[] = [];
 
 const replica = (leaseMs = 400) => {
-  const l = new PartitionLeases({ redis, prefix, partitions: 8, leaseMs });
+  const l = new PartitionLeases({ redis, keys: keyspace(prefix, { partitions: 8 }), leaseMs });
   made.push(l);
   return l;
 };

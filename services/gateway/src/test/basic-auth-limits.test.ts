@@ -1,5 +1,6 @@
+import { redisKeys } from '@chat/bus';
 import request from 'supertest';
-import { authCacheKey, createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
+import { createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
 import { seedRealm, setupTestEnv, TEST_INTERNAL_SECRET, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start } from '../app';
 
@@ -78,7 +79,7 @@ describe('failed HTTP Basic attempts', () => {
     // one, or a right one not in the cache; the long-poll path shares the limiter.
     const wrong = await request(direct.url).get('/api/v1/messages').auth(realm.member.email, 'y'.repeat(32));
     expect(wrong.status).toBe(429);
-    await env.redis.del(authCacheKey(env.prefix, realm.admin.apiKey));
+    await env.redis.del(redisKeys(env.prefix).authCache(realm.admin.apiKey));
     const uncached = await request(direct.url).get('/api/v1/messages').auth(realm.admin.email, realm.admin.apiKey);
     expect(uncached.status).toBe(429);
     const poll = await request(direct.url).get('/api/v1/events?queue_id=x&last_event_id=-1').auth(realm.moderator.email, realm.moderator.apiKey);

@@ -2,6 +2,7 @@ import { createRedis, keyspace, OutboxRelay } from '@chat/bus';
 import { flagNames, ROLE } from '@chat/contracts';
 import type { Prisma } from '@chat/db';
 import { announceNewUser, doCreateUserInTx, type Announcement } from '@chat/realm';
+import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { TEST_REALM_URL } from '@chat/testing';
 import { MESSAGING_GROUP } from '../delivery/onboarding';
 import { startHarness, type Harness } from './helpers';
@@ -17,7 +18,7 @@ let relay: OutboxRelay;
 let redis: ReturnType<typeof createRedis>;
 let announcements: number;
 
-const keys = () => keyspace(h.env.prefix);
+const keys = () => keyspace(h.env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS });
 
 beforeAll(async () => {
   h = await startHarness({ CONSUMER_NAME: 'onboarding-test' });

@@ -34,11 +34,11 @@ export class DeviceHolders {
   }
 }
 
-export function deviceVersionKey(services: Pick<Services, 'config'>): string {
-  return `${services.config.REDIS_PREFIX}push:device-holders:version`;
+export function deviceVersionKey(services: Pick<Services, 'keys'>): string {
+  return services.keys.pushDeviceHoldersVersion();
 }
 
 /** Announces a committed change of someone's devices or tokens to every replica's cache. */
-export async function bumpDeviceVersion(services: Pick<Services, 'config' | 'redis'>): Promise<void> {
+export async function bumpDeviceVersion(services: Pick<Services, 'keys' | 'redis'>): Promise<void> {
   await services.redis.incr(deviceVersionKey(services));
 }

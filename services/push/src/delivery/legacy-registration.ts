@@ -32,7 +32,7 @@ export interface LegacyUnregisterAllJob {
 }
 
 function pendingKey(services: Services, userId: number): string {
-  return `${services.config.REDIS_PREFIX}push:legacy-pending:${userId}`;
+  return services.keys.pushLegacyPending(userId);
 }
 
 const field = (t: { kind: string; token: string }) => `${t.kind}:${t.token}`;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import nacl from 'tweetnacl';
 import { keyspace } from '@chat/bus';
+import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
 import { start, type PushHandle } from '../app';
 
@@ -97,7 +98,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 
 /** Domain events of one type that reached the realm's stream (through the outbox relay). */
 export async function streamEvents(env: TestEnv, realmId: number, type: string): Promise<Array<Record<string, unknown>>> {
-  const keys = keyspace(env.prefix);
+  const keys = keyspace(env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS });
   const entries = (await env.redis.xrange(keys.streamForRealm(realmId), '-', '+')) as Array<[string, string[]]>;
   const out: Array<Record<string, unknown>> = [];
   for (const [, fields] of entries) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
+import type { RedisKeys } from '@chat/bus';
 
 const LEASE_MS = 30_000;
 const RENEW_MS = 10_000;
@@ -25,15 +26,15 @@ export class RedisLocker implements Locker {
     private readonly redis: Redis,
     /** A connection of its own: it is put in subscriber mode. */
     private readonly subscriber: Redis,
-    private readonly prefix: string,
+    private readonly keys: Pick<RedisKeys, 'tusLock' | 'tusReleaseChannel'>,
   ) {}
 
   private lockKey(id: string): string {
-    return `${this.prefix}tus:lock:${id}`;
+    return this.keys.tusLock(id);
   }
 
   private get channel(): string {
-    return `${this.prefix}tus:release`;
+    return this.keys.tusReleaseChannel();
   }
 
   private listen(): Promise<unknown> {

@@ -27,7 +27,7 @@ export class UploadJobs {
   }
 
   private connection(name: string) {
-    const c = createBlockingRedis(this.s.config.REDIS_URL, { name, onError: (err) => this.s.log.warn({ err }, 'redis error') });
+    const c = createBlockingRedis(this.s.config.REDIS_URL, { service: this.s.config.SERVICE_NAME, name, onError: (err) => this.s.log.warn({ err }, 'redis error') });
     this.connections.push(c);
     return c;
   }

@@ -1,4 +1,5 @@
 import { ApiError, errors, type Identity } from '@chat/contracts';
+import { redisKeys } from '@chat/bus';
 import { LoginFailureLimiter } from '@chat/kit';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
@@ -17,7 +18,7 @@ export function passwordLimiter(services: Services): LoginFailureLimiter {
   let limiter = limiters.get(services);
   if (!limiter) {
     const c = services.config;
-    limiter = new LoginFailureLimiter(services.redis, `${c.REDIS_PREFIX}loginfail:password:`, {
+    limiter = new LoginFailureLimiter(services.redis, (subject) => redisKeys(c.REDIS_PREFIX).loginFailurePrefix('password', subject), {
       perIp: { failures: c.LOGIN_FAILURES_PER_IP, windowSeconds: c.LOGIN_FAILURES_PER_IP_SECONDS },
       perAccount: { failures: c.LOGIN_FAILURES_PER_ACCOUNT, windowSeconds: c.LOGIN_FAILURES_PER_ACCOUNT_SECONDS },
     });

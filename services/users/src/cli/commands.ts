@@ -70,7 +70,7 @@ export const COMMANDS: Record<string, Command> = {
       const name = required(v, 'name').trim();
       if (await services.db.realm.findUnique({ where: { stringId } })) throw new UsageError(`A realm with string id ${JSON.stringify(stringId)} exists`);
       const realm = await doCreateRealm(services.db, { stringId, name, description: typeof v.description === 'string' ? v.description : '' });
-      out(`Created realm ${realm.id} (${realm.name}) at ${realmSiteUrl(stringId)}`);
+      out(`Created realm ${realm.id} (${realm.name}) at ${realmSiteUrl(stringId, services.config)}`);
     },
   },
   'create-user': {
@@ -88,7 +88,7 @@ export const COMMANDS: Record<string, Command> = {
       const isBot = v.bot === true;
       const owner = isBot && typeof v.owner === 'string' ? await findUser(services, realm.id, v.owner) : null;
       if (isBot && !owner) throw new UsageError('--bot needs --owner <email of a user>');
-      const site = realmSiteUrl(realm.stringId);
+      const site = realmSiteUrl(realm.stringId, services.config);
       const user = await doCreateCheckedUser(services.db, {
         realmId: realm.id,
         email: required(v, 'email'),
@@ -168,7 +168,7 @@ export const COMMANDS: Record<string, Command> = {
       const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
       const user = await findUser(services, realm.id, required(v, 'email'));
       if (user.isBot || !user.isActive) throw new UsageError(`${user.deliveryEmail} is ${user.isBot ? 'a bot' : 'deactivated'}`);
-      await sendPasswordResetMail(services, (mail) => doSendPasswordReset({ ...services, mail }, { id: realm.id, url: realmSiteUrl(realm.stringId) }, user.deliveryEmail, { limit: false }));
+      await sendPasswordResetMail(services, (mail) => doSendPasswordReset({ ...services, mail }, { id: realm.id, url: realmSiteUrl(realm.stringId, services.config) }, user.deliveryEmail, { limit: false }));
       out(`Password reset link sent to ${user.deliveryEmail}`);
     },
   },
@@ -180,7 +180,7 @@ export const COMMANDS: Record<string, Command> = {
       const realm = await findRealm(services, typeof v.realm === 'string' ? v.realm : '');
       const user = await findUser(services, realm.id, required(v, 'email'));
       if (!user.isActive) throw new UsageError(`${user.deliveryEmail} is deactivated`);
-      out(zuliprc(user, realmSiteUrl(realm.stringId)).trimEnd());
+      out(zuliprc(user, realmSiteUrl(realm.stringId, services.config)).trimEnd());
     },
   },
 };

@@ -1,4 +1,4 @@
-import { keyspace } from '@chat/bus';
+import { redisKeys } from '@chat/bus';
 import type { Services } from '../context';
 import { createMailQueue, type MailQueue } from '../mail';
 
@@ -11,7 +11,7 @@ export async function sendPasswordResetMail(
   send: (mail: MailQueue) => Promise<void>,
 ): Promise<void> {
   if (services.mail) return send(services.mail);
-  const mail = createMailQueue(services.redis, keyspace(services.config.REDIS_PREFIX).bullPrefix(), services.config);
+  const mail = createMailQueue(services.redis, redisKeys(services.config.REDIS_PREFIX).bullPrefix(), services.config);
   try {
     await send(mail);
   } finally {

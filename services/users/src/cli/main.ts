@@ -12,7 +12,7 @@ async function main(): Promise<number> {
   await ensureDatabase(config.DATABASE_URL);
   await migrateDatabase(config.DATABASE_URL);
   const db = createDb(config.DATABASE_URL, { poolSize: 2 });
-  const redis = createRedis(config.REDIS_URL, { name: 'manage', onError: () => undefined });
+  const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'manage', onError: () => undefined });
   try {
     return await runCommand({ db, redis, config }, process.argv.slice(2), console.log, console.error);
   } finally {

@@ -2,10 +2,8 @@
  * URL of a realm as the gateway computes it: `<scheme>://[<string_id>.]<EXTERNAL_HOST>`, the
  * root realm (string id "") on the bare host.
  */
-export function realmSiteUrl(stringId: string, env: Record<string, string | undefined> = process.env): string {
-  const scheme = env.EXTERNAL_SCHEME ?? 'http';
-  const host = env.EXTERNAL_HOST ?? '127.0.0.1:9991';
-  return `${scheme}://${stringId ? `${stringId}.` : ''}${host}`;
+export function realmSiteUrl(stringId: string, config: { EXTERNAL_SCHEME: string; EXTERNAL_HOST: string }): string {
+  return `${config.EXTERNAL_SCHEME}://${stringId ? `${stringId}.` : ''}${config.EXTERNAL_HOST}`;
 }
 
 export function zuliprc(user: { email: string; apiKey: string }, site: string): string {

@@ -1,4 +1,4 @@
-import { authCacheKey } from '@chat/kit';
+import { redisKeys } from '@chat/bus';
 import type { Services } from '../context';
 
 /**
@@ -10,5 +10,6 @@ import type { Services } from '../context';
 export async function forgetCachedAuth(services: Pick<Services, 'redis' | 'config'>, ...apiKeys: string[]): Promise<void> {
   if (!apiKeys.length) return;
   // One DEL per key: several keys in one DEL fail on a cluster when they hash to different slots.
-  await Promise.all(apiKeys.map((k) => services.redis.del(authCacheKey(services.config.REDIS_PREFIX, k))));
+  const keys = redisKeys(services.config.REDIS_PREFIX);
+  await Promise.all(apiKeys.map((k) => services.redis.del(keys.authCache(k))));
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { redisKeys } from '@chat/bus';
 import { generateApiKey } from '@chat/realm';
 import type { Services } from '../context';
 
@@ -16,7 +17,7 @@ export type TokenKind = 'reset' | 'confirm' | 'desktop';
 export const TOKEN_SHAPE = /^[A-Za-z0-9]{32}$/;
 
 function key(services: TokenServices, kind: TokenKind, token: string): string {
-  return `${services.config.REDIS_PREFIX}token:${kind}:${token}`;
+  return redisKeys(services.config.REDIS_PREFIX).oneTimeToken(kind, token);
 }
 
 export async function issueToken(services: TokenServices, kind: TokenKind, data: object, ttlSeconds: number): Promise<string> {
@@ -45,8 +46,9 @@ export async function takeToken<T>(services: TokenServices, kind: TokenKind, tok
  */
 export async function countRequest(services: TokenServices, subject: string, windows: Array<[seconds: number, max: number]>): Promise<number> {
   let wait = 0;
+  const keys = redisKeys(services.config.REDIS_PREFIX);
   for (const [seconds, max] of windows) {
-    const k = `${services.config.REDIS_PREFIX}pagelimit:${seconds}:${subject}`;
+    const k = keys.pageLimit(seconds, subject);
     const [[, count], [, ttl]] = (await services.redis.multi().incr(k).ttl(k).exec()) as [[unknown, number], [unknown, number]];
     if (ttl < 0) await services.redis.expire(k, seconds);
     if (count > max) wait = Math.max(wait, ttl > 0 ? ttl : seconds);

@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import { doubleCsrf } from 'csrf-csrf';
 import session, { type SessionData, Store } from 'express-session';
 import helmet from 'helmet';
+import { redisKeys } from '@chat/bus';
 import { ApiError } from '@chat/contracts';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
@@ -41,13 +42,10 @@ export const CSRF_FIELD = 'csrfmiddlewaretoken';
 export class RedisSessionStore extends Store {
   constructor(
     private readonly redis: Services['redis'],
-    private readonly prefix: string,
+    /** Names the key of one session (@chat/bus keys: pageSession). */
+    private readonly key: (sid: string) => string,
   ) {
     super();
-  }
-
-  private key(sid: string): string {
-    return `${this.prefix}${sid}`;
   }
 
   private static ttl(sess: SessionData): number {
@@ -90,7 +88,7 @@ export interface PageSecurity {
 }
 
 export function pageSecurity(services: Services): PageSecurity {
-  const store = new RedisSessionStore(services.redis, `${services.config.REDIS_PREFIX}session:`);
+  const store = new RedisSessionStore(services.redis, redisKeys(services.config.REDIS_PREFIX).pageSession);
   const sessions = session({
     name: SESSION_COOKIE,
     secret: derivedSecret(services, 'session'),

@@ -1,5 +1,5 @@
 import { ROLE } from '@chat/contracts';
-import { authCacheKey } from '@chat/kit';
+import { redisKeys } from '@chat/bus';
 import { makeUser, ROLE_NAMES, startHarness, userOf, type Harness } from './support';
 
 let h: Harness;
@@ -83,10 +83,10 @@ describe('bots', () => {
 
   it('drops the cached key when a bot key is regenerated', async () => {
     const bot = await makeUser(h, ROLE.MEMBER, { botOwnerId: h.realm.member.id });
-    await h.env.redis.set(authCacheKey(h.env.prefix, bot.apiKey), '{}', 'EX', 60);
+    await h.env.redis.set(redisKeys(h.env.prefix).authCache(bot.apiKey), '{}', 'EX', 60);
     const before = await h.lastEventId();
     const res = await h.as(h.realm.member).post(`/bots/${bot.id}/api_key/regenerate`);
-    expect(await h.env.redis.exists(authCacheKey(h.env.prefix, bot.apiKey))).toBe(0);
+    expect(await h.env.redis.exists(redisKeys(h.env.prefix).authCache(bot.apiKey))).toBe(0);
     const [event] = await h.eventsSince(before);
     expect(event!.event).toEqual({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, api_key: res.body.api_key } });
   });

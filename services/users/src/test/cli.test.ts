@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createRedis } from '@chat/bus';
+import { createRedis, redisKeys } from '@chat/bus';
 import { ROLE } from '@chat/contracts';
-import { authCacheKey } from '@chat/kit';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { readConfig } from '../config';
 import { runCommand, type CliServices } from '../cli/commands';
@@ -62,7 +61,7 @@ describe('manage command line', () => {
   });
 
   it('resets an API key and drops the gateway cache entry of the old one', async () => {
-    const cacheKey = authCacheKey(env.prefix, realm.member.apiKey);
+    const cacheKey = redisKeys(env.prefix).authCache(realm.member.apiKey);
     await env.redis.set(cacheKey, '{"cached":true}', 'EX', 60);
     const res = await run('reset-api-key', '--email', realm.member.email);
     expect(res.code).toBe(0);

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { createRedis, keyspace } from '@chat/bus';
+import { createRedis, redisKeys } from '@chat/bus';
 import { identityHeaders } from '@chat/testing';
 import { readConfig } from '../config';
 import { MAIL_QUEUE } from '../mail';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   await h.db.realm.update({ where: { id: h.realm.realmId }, data: { settings: { default_stream_ids: [welcome.id] } } });
   // Reads the service's mail queue, to know when a reminder job has run.
   bullRedis = createRedis(h.env.redisUrl, { name: 'test:bull' });
-  queue = new Queue(MAIL_QUEUE, { connection: bullRedis, prefix: keyspace(h.env.prefix).bullPrefix() });
+  queue = new Queue(MAIL_QUEUE, { connection: bullRedis, prefix: redisKeys(h.env.prefix).bullPrefix() });
 });
 afterAll(async () => {
   await queue?.close();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { SMTPServer } from 'smtp-server';
-import { createBlockingRedis, keyspace } from '@chat/bus';
+import { createBlockingRedis, redisKeys } from '@chat/bus';
 import { ConfigError } from '@chat/kit';
 import { readConfig } from '../config';
 import { MAIL_QUEUE } from '../mail';
@@ -74,7 +74,7 @@ beforeAll(async () => {
     NOREPLY_EMAIL_ADDRESS: 'invitations@mail.example.org',
   });
   queueRedis = createBlockingRedis(h.env.env.REDIS_URL);
-  queue = new Queue(MAIL_QUEUE, { connection: queueRedis, prefix: keyspace(h.env.env.REDIS_PREFIX!).bullPrefix() });
+  queue = new Queue(MAIL_QUEUE, { connection: queueRedis, prefix: redisKeys(h.env.env.REDIS_PREFIX!).bullPrefix() });
 });
 afterAll(async () => {
   await queue?.close();

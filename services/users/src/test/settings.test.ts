@@ -1,6 +1,6 @@
 import { ROLE } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
-import { authCacheKey } from '@chat/kit';
+import { redisKeys } from '@chat/bus';
 import { makeUser, ROLE_NAMES, startHarness, userOf, type Harness } from './support';
 import { SETTINGS, SETTING_NAMES } from '../lib/settings-schema';
 
@@ -107,13 +107,13 @@ describe('PATCH /settings', () => {
 
   it('hides the address behind a placeholder when visibility narrows, and tells viewers', async () => {
     const me = await makeUser(h, ROLE.MEMBER);
-    await h.env.redis.set(authCacheKey(h.env.prefix, me.apiKey), '{}', 'EX', 60);
+    await h.env.redis.set(redisKeys(h.env.prefix).authCache(me.apiKey), '{}', 'EX', 60);
     const before = await h.lastEventId();
     await h.as(me).patch('/settings').send({ email_address_visibility: '3' });
     const row = await h.db.user.findUniqueOrThrow({ where: { id: me.id } });
     expect(row.email).toBe(`user${me.id}@chat.test`);
     expect(row.deliveryEmail).toBe(me.email);
-    expect(await h.env.redis.exists(authCacheKey(h.env.prefix, me.apiKey))).toBe(0);
+    expect(await h.env.redis.exists(redisKeys(h.env.prefix).authCache(me.apiKey))).toBe(0);
     const events = await h.eventsSince(before);
     const lost = events.find((e) => (e.event.person as Record<string, unknown>)?.delivery_email === null)!;
     expect(lost.users).toEqual(expect.arrayContaining([h.realm.moderator.id, h.realm.member.id, h.realm.guest.id]));

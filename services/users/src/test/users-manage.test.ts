@@ -1,5 +1,5 @@
 import { ROLE } from '@chat/contracts';
-import { authCacheKey } from '@chat/kit';
+import { redisKeys } from '@chat/bus';
 import { makeUser, ROLE_NAMES, startHarness, userOf, type Harness, type RoleName } from './support';
 
 let h: Harness;
@@ -55,7 +55,7 @@ describe('PATCH /users/{id}', () => {
   describe('role', () => {
     it('lets administrators change non-owner roles, moving system-group membership and dropping cached auth', async () => {
       const target = await makeUser(h, ROLE.MEMBER);
-      const cacheKey = authCacheKey(h.env.prefix, target.apiKey);
+      const cacheKey = redisKeys(h.env.prefix).authCache(target.apiKey);
       await h.env.redis.set(cacheKey, '{}', 'EX', 60);
       const before = await h.lastEventId();
       const res = await h.as(h.realm.admin).patch(`/users/${target.id}`).send({ role: String(ROLE.MODERATOR) });
@@ -138,7 +138,7 @@ describe('PATCH /users/{id}', () => {
       await h.db.userSpecialPermission.create({ data: { userId: h.realm.admin.id, canChangeUserEmails: true } });
       expect((await h.as(h.realm.admin).patch(`/users/${target.id}`).send({ new_email: 'new@chat.test' })).body.result).toBe('error');
       await h.db.userSpecialPermission.create({ data: { userId: h.realm.owner.id, canChangeUserEmails: true } });
-      const cacheKey = authCacheKey(h.env.prefix, target.apiKey);
+      const cacheKey = redisKeys(h.env.prefix).authCache(target.apiKey);
       await h.env.redis.set(cacheKey, '{}', 'EX', 60);
       const ok = await h.as(h.realm.owner).patch(`/users/${target.id}`).send({ new_email: 'new@chat.test' });
       expect(ok.body.result).toBe('success');
@@ -177,12 +177,12 @@ describe('deactivation and reactivation', () => {
   it("deactivates the person's bots too, revokes their cached keys and tells who could see them", async () => {
     const person = await makeUser(h, ROLE.MEMBER);
     const bot = await makeUser(h, ROLE.MEMBER, { botOwnerId: person.id });
-    for (const u of [person, bot]) await h.env.redis.set(authCacheKey(h.env.prefix, u.apiKey), '{}', 'EX', 60);
+    for (const u of [person, bot]) await h.env.redis.set(redisKeys(h.env.prefix).authCache(u.apiKey), '{}', 'EX', 60);
     const audience = await activeIds();
     const before = await h.lastEventId();
     expect((await h.as(h.realm.admin).delete(`/users/${person.id}`)).body.result).toBe('success');
     expect((await h.db.user.findUniqueOrThrow({ where: { id: bot.id } })).isActive).toBe(false);
-    for (const u of [person, bot]) expect(await h.env.redis.exists(authCacheKey(h.env.prefix, u.apiKey))).toBe(0);
+    for (const u of [person, bot]) expect(await h.env.redis.exists(redisKeys(h.env.prefix).authCache(u.apiKey))).toBe(0);
     const events = await h.eventsSince(before);
     expect(events[0]).toMatchObject({ users: audience, event: { type: 'realm_user', op: 'update', person: { user_id: person.id, is_active: false } } });
     expect(events.some((e) => e.type === 'realm_bot' && (e.event.bot as { user_id: number }).user_id === bot.id)).toBe(true);
@@ -255,7 +255,7 @@ describe('POST /users/me/api_key/regenerate', () => {
   it.each(ROLE_NAMES)('gives the %s a new key and forgets the old one', async (name) => {
     const original = userOf(h.realm, name);
     const me = await makeUser(h, original.role, original.isBot ? { botOwnerId: h.realm.member.id } : {});
-    const oldKey = authCacheKey(h.env.prefix, me.apiKey);
+    const oldKey = redisKeys(h.env.prefix).authCache(me.apiKey);
     await h.env.redis.set(oldKey, '{}', 'EX', 60);
     const res = await h.as(me).post('/users/me/api_key/regenerate');
     expect(res.body.api_key).toMatch(/^[A-Za-z0-9]{32}$/);
