@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Router } from 'express';
-import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
+import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
 import { createDb } from '@chat/db';
 import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import type { Worker } from 'bullmq';
@@ -50,16 +50,6 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
 
   const stops: Array<() => Promise<void>> = [];
   const workers: Worker[] = [];
-  if (config.OUTBOX_RELAY) {
-    const outbox = new OutboxRelay({
-      databaseUrl: config.DATABASE_URL,
-      redis,
-      keys,
-      onError: (err) => log.warn({ err }, 'outbox relay error'),
-    });
-    outbox.start();
-    stops.push(() => outbox.stop());
-  }
   if (config.PUSH_RUN_WORKERS) {
     const consumerName = config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`;
     const worker = startDeliveryWorker(services, bullRedis);

@@ -37,8 +37,6 @@ export const configSchema = baseConfigSchema.extend({
   PUSH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   /** Off: this replica serves the API only, and neither consumes streams nor runs jobs. */
   PUSH_RUN_WORKERS: bool('true'),
-  /** Runs an outbox relay in this replica (device events are written to the outbox). */
-  OUTBOX_RELAY: bool('true'),
   /**
    * Where clients reach the server, as the gateway is configured: a realm's URL is
    * <scheme>://<string_id>.<host>, and the ROOT_REALM's is <scheme>://<host>.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
+import { createBlockingRedis, createRedis, keyspace } from '@chat/bus';
 import { createApp, createLogger, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
@@ -48,11 +48,6 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const tus = createTusServer(services, locker);
 
   const stops: Array<() => Promise<void>> = [];
-  if (config.OUTBOX_RELAY) {
-    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, redis, keys, onError: (err) => log.warn({ err }, 'outbox relay error') });
-    relay.start();
-    stops.push(() => relay.stop());
-  }
   if (config.RUN_WORKERS) {
     await jobs.startWorker(services);
     const consumer = await startLinkConsumer(services, config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`);

@@ -34,8 +34,6 @@ export const configSchema = baseConfigSchema.extend({
   /** Unreferenced files older than this are deleted by the cleanup job. */
   UNCLAIMED_ATTACHMENT_DAYS: z.coerce.number().min(0).default(21),
   CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
-  /** Runs an outbox relay in this replica (attachment and avatar events go through the outbox). */
-  OUTBOX_RELAY: flag('true'),
   /** Name of this replica in the stream consumer group; defaults to host name and pid. */
   CONSUMER_NAME: z.string().default(''),
   /** Unfinished resumable uploads are dropped after this long without progress. */

@@ -142,7 +142,7 @@ describe('a user with an APNs and an FCM token', () => {
   });
 
   it('maps a refused connection to FAILED_TO_CONNECT_BOUNCER', async () => {
-    const unreachable = await startPush(env, { PUSH_RELAY_URL: await TestRelay.refusingUrl(), PUSH_RUN_WORKERS: 'false', OUTBOX_RELAY: 'false' });
+    const unreachable = await startPush(env, { PUSH_RELAY_URL: await TestRelay.refusingUrl(), PUSH_RUN_WORKERS: 'false' });
     try {
       const res = await testNotify(realm.member, {}, unreachable);
       expect(res.status).toBe(502);
@@ -153,7 +153,7 @@ describe('a user with an APNs and an FCM token', () => {
   });
 
   it('answers PUSH_SERVICE_NOT_CONFIGURED without a relay, after checking the token', async () => {
-    const unconfigured = await startPush(env, { PUSH_RUN_WORKERS: 'false', OUTBOX_RELAY: 'false' });
+    const unconfigured = await startPush(env, { PUSH_RUN_WORKERS: 'false' });
     try {
       const res = await testNotify(realm.member, {}, unconfigured);
       expect(res.status).toBe(400);

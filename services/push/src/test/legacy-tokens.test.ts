@@ -9,7 +9,7 @@ let push: PushHandle;
 beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
-  push = await startPush(env, { PUSH_RUN_WORKERS: 'false', OUTBOX_RELAY: 'false' });
+  push = await startPush(env, { PUSH_RUN_WORKERS: 'false' });
 });
 
 afterAll(async () => {

@@ -49,7 +49,7 @@ async function registered(d: ClientDevice) {
 
 describe('POST /mobile_push/register without a relay', () => {
   it('answers PUSH_SERVICE_NOT_CONFIGURED and stores nothing', async () => {
-    const unconfigured = await startPush(env, { PUSH_RUN_WORKERS: 'false', OUTBOX_RELAY: 'false' });
+    const unconfigured = await startPush(env, { PUSH_RUN_WORKERS: 'false' });
     try {
       const res = await post(unconfigured, realm.realmId, realm.member, '/mobile_push/register', fullRegistration(clientDevice(901)));
       expect(res.status).toBe(400);

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import nacl from 'tweetnacl';
-import { keyspace } from '@chat/bus';
+import { keyspace, OutboxRelay } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
 import { start, type PushHandle } from '../app';
 
-/** Starts the push service on this test file's database and Redis prefix. */
+/**
+ * Starts the push service on this test file's database and Redis prefix, with an outbox relay
+ * beside it: in a deployment the events service runs the relay, and push reads what it publishes.
+ */
 export async function startPush(env: TestEnv, overrides: Record<string, string> = {}): Promise<PushHandle> {
-  return start({
+  const push = await start({
     ...env.env,
     PORT: '0',
     PUSH_RELAY_TIMEOUT_MS: '1000',
@@ -18,6 +21,20 @@ export async function startPush(env: TestEnv, overrides: Record<string, string> 
     ...(process.env.PUSH_TEST_LOG ? { LOG_LEVEL: process.env.PUSH_TEST_LOG } : {}),
     ...overrides,
   });
+  const relay = new OutboxRelay({ databaseUrl: env.databaseUrl, redis: env.redis, keys: testKeys(env), onError: () => undefined });
+  relay.start();
+  return {
+    ...push,
+    async stop() {
+      await push.stop();
+      await relay.stop();
+    },
+  };
+}
+
+/** The test file's keys, with the partition count the services use when it is not set. */
+function testKeys(env: TestEnv) {
+  return keyspace(env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS });
 }
 
 export function post(push: PushHandle, realmId: number, user: SeededUser, path: string, form: Record<string, unknown> = {}) {
@@ -98,7 +115,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 
 /** Domain events of one type that reached the realm's stream (through the outbox relay). */
 export async function streamEvents(env: TestEnv, realmId: number, type: string): Promise<Array<Record<string, unknown>>> {
-  const keys = keyspace(env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS });
+  const keys = testKeys(env);
   const entries = (await env.redis.xrange(keys.streamForRealm(realmId), '-', '+')) as Array<[string, string[]]>;
   const out: Array<Record<string, unknown>> = [];
   for (const [, fields] of entries) {
@@ -124,5 +141,5 @@ export function clientDecrypt(pushKey: Buffer, encryptedData: string): Record<st
 
 /** Legacy tokens of a user whose relay sync has not finished (`<kind>:<token>`), as the service marks them. */
 export async function legacyPending(env: TestEnv, userId: number): Promise<string[]> {
-  return Object.keys(await env.redis.hgetall(`${env.prefix}push:legacy-pending:${userId}`));
+  return Object.keys(await env.redis.hgetall(testKeys(env).pushLegacyPending(userId)));
 }

@@ -129,7 +129,6 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     const unreachable = await startPush(env, {
       PUSH_RELAY_URL: await TestRelay.refusingUrl(),
       PUSH_RUN_WORKERS: 'false',
-      OUTBOX_RELAY: 'false',
     });
     try {
       const res = await testNotify({}, realm.member, unreachable);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '@chat/db';
 import { flagBit } from '@chat/contracts';
-import { recordEvent } from '@chat/bus';
+import { keyspace, OutboxRelay, recordEvent } from '@chat/bus';
+import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import { start, type UploadsHandle } from '../app';
 
@@ -23,6 +24,14 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   const realm = await seedRealm(env.db);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-test-'));
   const uploads = await start({ ...env.env, UPLOADS_DIR: dir, ...overrides });
+  // The events service runs the relay in a deployment; the link consumer reads what it publishes.
+  const relay = new OutboxRelay({
+    databaseUrl: env.databaseUrl,
+    redis: env.redis,
+    keys: keyspace(env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS }),
+    onError: () => undefined,
+  });
+  relay.start();
   return {
     env,
     realm,
@@ -31,6 +40,7 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
     as: (user) => identityHeaders(realm.realmId, user),
     async close() {
       await uploads.stop();
+      await relay.stop();
       await env.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

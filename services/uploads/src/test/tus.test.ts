@@ -19,7 +19,7 @@ describe.each(['local', 's3'])('tus on %s storage', (backend) => {
     s3 = backend === 's3' ? await startS3() : undefined;
     h = await startHarness({ ...(s3?.env ?? {}), MAX_FILE_UPLOAD_SIZE_MIB: '8' });
     // A second replica: same database, Redis prefix and storage, no background workers.
-    second = await start({ ...h.env.env, ...(s3?.env ?? {}), UPLOADS_DIR: h.dir, MAX_FILE_UPLOAD_SIZE_MIB: '8', RUN_WORKERS: 'false', OUTBOX_RELAY: 'false' });
+    second = await start({ ...h.env.env, ...(s3?.env ?? {}), UPLOADS_DIR: h.dir, MAX_FILE_UPLOAD_SIZE_MIB: '8', RUN_WORKERS: 'false' });
   });
   afterAll(async () => {
     await second.stop();
