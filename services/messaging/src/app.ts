@@ -15,8 +15,8 @@ import { defaultStreamRoutes } from './routes/default-streams';
 import { onboardingRoutes } from './routes/onboarding';
 import { channelExtraRoutes } from './routes/channel-extras';
 import { messageExtraRoutes } from './routes/message-extras';
-import { ScheduledDelivery } from './delivery/scheduled';
-import { startOnboardingConsumer } from './delivery/onboarding';
+import { ScheduledDelivery } from './workers/scheduled';
+import { startOnboardingConsumer } from './workers/onboarding';
 import { sweepSendKeys } from './actions/send-guarantees';
 
 export function mountRoutes(router: Router, services: Services): void {

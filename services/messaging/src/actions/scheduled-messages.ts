@@ -1,6 +1,6 @@
 /**
  * Messages scheduled to be sent later: created, edited and deleted by their sender, delivered
- * by `delivery/scheduled.ts` through the ordinary send path. Every change is a
+ * by `workers/scheduled.ts` through the ordinary send path. Every change is a
  * `scheduled_messages` event for the sender alone.
  */
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';

@@ -3,7 +3,7 @@ import { flagNames, ROLE } from '@chat/contracts';
 import type { Prisma } from '@chat/db';
 import { announceNewUser, doCreateUserInTx, type Announcement } from '@chat/realm';
 import { TEST_REALM_URL } from '@chat/testing';
-import { MESSAGING_GROUP } from '../delivery/onboarding';
+import { MESSAGING_GROUP } from '../workers/onboarding';
 import { startHarness, type Harness } from './helpers';
 
 /**

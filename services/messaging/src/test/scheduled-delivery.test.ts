@@ -2,7 +2,7 @@ import { createDb, type Db } from '@chat/db';
 import { createLogger, type ServiceHandle } from '@chat/kit';
 import { start } from '../app';
 import { readConfig } from '../config';
-import { deliverOneDue, LATE_CUTOFF_MS } from '../delivery/scheduled';
+import { deliverOneDue, LATE_CUTOFF_MS } from '../workers/scheduled';
 import type { Services } from '../context';
 import { outboxEvents, startHarness, type Harness } from './helpers';
 
