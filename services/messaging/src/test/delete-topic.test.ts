@@ -2,7 +2,7 @@
 import { TEST_REALM_URL } from '@chat/testing';
 import { doDeleteTopic } from '../actions/delete-topic';
 import { loadActor } from '../lib/context';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;

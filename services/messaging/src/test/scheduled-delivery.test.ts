@@ -4,7 +4,7 @@ import { start } from '../app';
 import { readConfig } from '../config';
 import { deliverOneDue, LATE_CUTOFF_MS } from '../workers/scheduled';
 import type { Services } from '../context';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;
