@@ -12,3 +12,4 @@ export * from './auth-cache';
 export * from './ops-metrics';
 export * from './guards';
 export * from './login-limits';
+export * from './edge';
