@@ -11,3 +11,4 @@ export * from './basic-auth';
 export * from './ops-metrics';
 export * from './guards';
 export * from './login-limits';
+export * from './edge';

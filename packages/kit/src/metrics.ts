@@ -53,10 +53,6 @@ export function gaugeOf(metrics: Metrics, name: string, help: string, read: () =
 }
 
 /** A counter, registered on the app's registry. */
-export function counterOf<L extends string = never>(metrics: Metrics, name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
-  return new client.Counter({ name, help, labelNames, registers: [metrics.registry] });
-}
-
 export interface MetricsServer {
   url: string;
   port: number;

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, errors } from '@chat/contracts';
 import type { Logger } from './logger';
@@ -47,16 +48,32 @@ function dataException(err: unknown): ApiError | null {
   return null;
 }
 
+/**
+ * Answers with `err` in the envelope, on an express response or a bare Node one (the gateway's
+ * long-poll path): logs what is a 500, and cuts off an answer that had already begun.
+ */
+export function renderError(log: Logger, res: ServerResponse, err: unknown, where: { method?: string; path?: string }): void {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) log.error({ err, ...where }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (res.destroyed) return;
+  sendError(res, apiError);
+}
+
+/** The error envelope with its status, and the headers its code asks for. */
+export function sendError(res: ServerResponse, apiError: ApiError): void {
+  const body = JSON.stringify(apiError.toJSON());
+  if (apiError.code === 'RATE_LIMIT_HIT') res.setHeader('Retry-After', String(apiError.extra['retry-after']));
+  if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="chat"');
+  res.writeHead(apiError.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 export function errorRenderer(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiError = toApiError(err);
-    if (apiError.status >= 500) log.error({ err, path: req.path, method: req.method }, 'request failed');
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (apiError.code === 'RATE_LIMIT_HIT') res.setHeader('Retry-After', String(apiError.extra['retry-after']));
-    if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="chat"');
-    res.status(apiError.status).json(apiError.toJSON());
+    renderError(log, res, err, { path: req.path, method: req.method });
   };
 }

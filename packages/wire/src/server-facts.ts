@@ -132,13 +132,6 @@ export function serverFacts(opts: ServerFactsOptions): Record<string, unknown> {
   };
 }
 
-/**
- * Backends an organization may switch on or off (PATCH /realm authentication_methods, under
- * the family's backend names). Email is on unless the realm turned it off; Dev exists only
- * outside production. The others are not offered by this server.
- */
-export const CONFIGURABLE_AUTH_BACKENDS = ['Email', 'Dev'] as const;
-
 /** The realm's stored choice (settings.authentication_methods), backend name to on/off. */
 function storedBackends(realmSettings: unknown): Record<string, unknown> {
   const stored = (realmSettings as { authentication_methods?: unknown } | null | undefined)?.authentication_methods;

@@ -9,10 +9,10 @@ import { createApp, createLogger, createMetrics, listen, type ServiceHandle } fr
 import { QueueStore } from '@chat/queues';
 import { readConfig } from './config';
 import { registerRoutes } from './routes/register';
-import { PartitionLeases } from './fanout/leases';
-import { Fanout } from './fanout/deliver';
-import { FanoutConsumer } from './fanout/consumer';
-import { IndexSweeper } from './fanout/sweeper';
+import { PartitionLeases } from './workers/fanout/leases';
+import { Fanout } from './workers/fanout/deliver';
+import { FanoutConsumer } from './workers/fanout/consumer';
+import { IndexSweeper } from './workers/fanout/sweeper';
 import { registerEventsMetrics } from './metrics';
 
 export interface EventsHandle extends ServiceHandle {

@@ -4,14 +4,14 @@ import { masters, type Keyspace } from '@chat/bus';
 import type { Db } from '@chat/db';
 import { asyncGaugeOf, counterFrom, histogramOf, outboxMetrics, streamGroupMetrics, type Metrics } from '@chat/kit';
 import type { QueueStore } from '@chat/queues';
-import type { Fanout } from './fanout/deliver';
-import type { IndexSweeper } from './fanout/sweeper';
+import type { Fanout } from './workers/fanout/deliver';
+import type { IndexSweeper } from './workers/fanout/sweeper';
 
 export function registerEventsMetrics(
   metrics: Metrics,
-  deps: { redis: Redis; keys: Keyspace; db: Db; store: QueueStore; fanout: Fanout; sweeper: IndexSweeper },
+  services: { redis: Redis; keys: Keyspace; db: Db; store: QueueStore; fanout: Fanout; sweeper: IndexSweeper },
 ): { observeDelay: (seconds: number) => void } {
-  const { redis, keys, db, store, fanout, sweeper } = deps;
+  const { redis, keys, db, store, fanout, sweeper } = services;
   counterFrom(metrics, 'events_appended_total', 'Events appended to client queues by this replica', () => fanout.appended);
   counterFrom(metrics, 'event_queue_gc_runs_total', 'Sweeps of the queue index sets that drop queues Redis has expired', () => sweeper.runs);
   counterFrom(metrics, 'event_queue_gc_removed_total', 'Expired queue ids the sweeps removed', () => sweeper.removed);

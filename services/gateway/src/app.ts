@@ -2,12 +2,16 @@ import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
-import { bodyParsers, basicAuth, createApp, createLogger, gaugeOf, listen, LoginFailureLimiter, signIdentity, type ServiceHandle } from '@chat/kit';
-import { ApiError, errors, resolveApiRoute, resolveFileRoute, type Identity, type RouteRule } from '@chat/contracts';
+import {
+  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, signIdentity, stripInternalHeaders,
+  type ServiceHandle,
+} from '@chat/kit';
+import { ApiError, errors, resolveApiRoute, resolveFileRoute, type RouteRule } from '@chat/contracts';
 import { QueueStore, QueueWaiter } from '@chat/queues';
 import { readConfig } from './config';
 import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
+import type { Services } from './context';
 import { Forwarder } from './proxy';
 import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
@@ -67,11 +71,11 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   });
   const authenticate = (req: Request, res: Response) =>
     new Promise<void>((resolve, reject) => basic(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-  const eventDeps = {
-    store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
+  const services: Services = {
+    log, realms, store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
     internalSecret: config.INTERNAL_SECRET,
   };
-  const serveDeleteEvents = deleteEvents(eventDeps);
+  const serveDeleteEvents = deleteEvents(services);
   const parseBody = bodyParsers({});
   const staticFiles = new StaticFiles();
 
@@ -88,12 +92,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
         await authenticate(req, res);
       }
       const user = authed.authUser;
-      const identity: Identity = {
-        realmId: authed.realm.id,
-        realmUrl: authed.realm.url,
-        clientIp: clientAddress(req, config.TRUSTED_PROXY_HOPS),
-        ...(user ? { userId: user.userId, email: user.email, role: user.role, isBot: user.isBot } : {}),
-      };
+      const identity = edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS));
       req.identity = identity;
       if (rule.service === 'gateway') return serveEvents(req, res, next);
       if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
@@ -122,7 +121,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
-  const intercept = longPollInterceptor({ events: eventDeps, realms, basic, metrics, log });
+  const intercept = longPollInterceptor(services, { basic, metrics });
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, intercept, metrics, metricsPort: config.METRICS_PORT });
   // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
   server.onDrain(() => waiter.closeAll());
@@ -141,8 +140,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
 }
 
 function routeOf(req: Request): RouteRule | undefined {
-  // Identity headers are the gateway's to write; never trust a client's copy.
-  for (const name of Object.keys(req.headers)) if (name.startsWith('x-chat-')) delete req.headers[name];
+  stripInternalHeaders(req.headers);
   if (req.path === API_PREFIX || req.path.startsWith(`${API_PREFIX}/`)) {
     return resolveApiRoute(req.path.slice(API_PREFIX.length) || '/', req.method);
   }

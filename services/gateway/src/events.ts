@@ -1,22 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
-import { ApiError, errors, inClientDialect, type Identity } from '@chat/contracts';
+import { ApiError, errors, IDENTITY_HEADER, inClientDialect, type Identity } from '@chat/contracts';
 import { Params, sendSuccess, signIdentity } from '@chat/kit';
-import { QueueAckError, type QueueStore, type QueueWaiter } from '@chat/queues';
+import { QueueAckError } from '@chat/queues';
 import type { AuthUser } from './auth';
-
-export interface EventsDeps {
-  store: QueueStore;
-  waiter: QueueWaiter;
-  /** Mean silence before a heartbeat; each poll draws its own within ±10%. */
-  heartbeatMs: number;
-  eventsUrl: string;
-  internalSecret: string;
-}
+import type { Services } from './context';
 
 /** One GET /events in progress. */
 interface Poll {
-  deps: EventsDeps;
+  services: Services;
   res: ServerResponse;
   queueId: string;
   userId: number;
@@ -40,7 +32,7 @@ interface Poll {
  * see longpoll.ts for why. Errors after the hold began go to `fail`.
  */
 export async function serveGetEvents(
-  deps: EventsDeps,
+  services: Services,
   p: Params,
   user: AuthUser,
   identity: Identity,
@@ -58,16 +50,16 @@ export async function serveGetEvents(
   if (queueId && lastEventId === undefined) throw errors.badRequest("Missing 'last_event_id' argument");
   if (!queueId) {
     // Registering on the fly: the register parameters ride along to the events service.
-    const registered = await registerQueue(deps, identity, query);
+    const registered = await registerQueue(services, identity, query);
     queueId = registered.queue_id;
     lastEventId = registered.last_event_id;
     p.accept(...query.keys());
   }
   const poll: Poll = {
-    deps, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(), userAgent,
+    services, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(), userAgent,
     // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
     // restart, do not all come back in the same instant.
-    deadline: Date.now() + deps.heartbeatMs * (0.9 + Math.random() * 0.2),
+    deadline: Date.now() + services.heartbeatMs * (0.9 + Math.random() * 0.2),
     cancel: noop, gone: false, fail,
   };
   res.once('close', () => {
@@ -82,7 +74,7 @@ export async function serveGetEvents(
  * so an append landing between the read and the hold is not missed (see QueueWaiter).
  */
 async function attempt(poll: Poll, dontBlock: boolean): Promise<void> {
-  const { waiter } = poll.deps;
+  const { waiter } = poll.services;
   let mark = dontBlock ? undefined : waiter.mark(poll.queueId);
   let events = await readQueue(poll);
   if (!events.length && !dontBlock && mark === undefined) {
@@ -102,14 +94,14 @@ async function attempt(poll: Poll, dontBlock: boolean): Promise<void> {
 /** Heartbeat time, or the gateway is draining: answer with whatever the queue holds. */
 async function answerNow(poll: Poll, heartbeat: boolean): Promise<void> {
   if (poll.gone) return;
-  if (heartbeat) await poll.deps.store.append(poll.queueId, [{ type: 'heartbeat' }]);
+  if (heartbeat) await poll.services.store.append(poll.queueId, [{ type: 'heartbeat' }]);
   sendEvents(poll, await readQueue(poll));
 }
 
 async function readQueue(poll: Poll): Promise<string[]> {
   let events: string[] | null;
   try {
-    events = await poll.deps.store.fetchJson(poll.queueId, poll.userId, poll.lastEventId);
+    events = await poll.services.store.fetchJson(poll.queueId, poll.userId, poll.lastEventId);
   } catch (err) {
     // A client told it lost events re-registers; BAD_REQUEST as on the family's server.
     if (err instanceof QueueAckError) throw errors.badRequest(err.message);
@@ -134,13 +126,13 @@ function sendEvents(poll: Poll, events: string[]): void {
 
 function noop(): void {}
 
-export function deleteEvents(deps: EventsDeps) {
+export function deleteEvents(services: Services) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const p = Params.fromRequest(req);
       const user = (req as Request & { authUser: AuthUser }).authUser;
       const queueId = p.reqStr('queue_id');
-      if (!(await deps.store.delete(queueId, user.userId))) throw errors.badEventQueueId(queueId);
+      if (!(await services.store.delete(queueId, user.userId))) throw errors.badEventQueueId(queueId);
       sendSuccess(res, {}, p.unsupported());
     } catch (err) {
       next(err);
@@ -148,14 +140,14 @@ export function deleteEvents(deps: EventsDeps) {
   };
 }
 
-async function registerQueue(deps: EventsDeps, identity: Identity, query: URLSearchParams): Promise<{ queue_id: string; last_event_id: number }> {
+async function registerQueue(services: Services, identity: Identity, query: URLSearchParams): Promise<{ queue_id: string; last_event_id: number }> {
   const form = new URLSearchParams();
   for (const [k, v] of query) {
     if (k !== 'last_event_id' && k !== 'dont_block') form.set(k, v);
   }
-  const answer = await fetch(`${deps.eventsUrl}/api/v1/register`, {
+  const answer = await fetch(`${services.eventsUrl}/api/v1/register`, {
     method: 'POST',
-    headers: { 'x-chat-identity': signIdentity(deps.internalSecret, identity), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { [IDENTITY_HEADER]: signIdentity(services.internalSecret, identity), 'content-type': 'application/x-www-form-urlencoded' },
     body: form,
   }).catch(() => {
     throw errors.upstreamUnavailable();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Request, Response } from 'express';
 import { errors, IDENTITY_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@chat/contracts';
-import type { Logger } from '@chat/kit';
+import { isInternalHeader, sendError, type Logger } from '@chat/kit';
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus what we replace. */
 const HOP_HEADERS = new Set([
@@ -27,7 +27,7 @@ export class Forwarder {
     const target = this.upstreams[service];
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_HEADERS.has(name) && !name.startsWith("x-chat-")) headers[name] = value as http.OutgoingHttpHeader;
+      if (!HOP_HEADERS.has(name) && !isInternalHeader(name)) headers[name] = value as http.OutgoingHttpHeader;
     }
     headers[IDENTITY_HEADER] = identityToken;
     headers[REQUEST_ID_HEADER] = requestId;
@@ -58,8 +58,7 @@ export class Forwarder {
     upstream.on('error', (err) => {
       this.log.warn({ err, service }, 'upstream request failed');
       if (res.headersSent) return void res.destroy();
-      const e = errors.upstreamUnavailable();
-      res.status(e.status).json(e.toJSON());
+      sendError(res, errors.upstreamUnavailable());
     });
     // A client that goes away takes its upstream request with it.
     res.on('close', () => {

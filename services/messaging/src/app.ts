@@ -4,7 +4,7 @@ import { createRedis, keyspace } from '@chat/bus';
 import { createDb } from '@chat/db';
 import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
-import type { Deps } from './lib/context';
+import type { Services } from './context';
 import { messageRoutes } from './routes/messages';
 import { streamRoutes } from './routes/streams';
 import { messageActionRoutes } from './routes/message-actions';
@@ -15,21 +15,21 @@ import { defaultStreamRoutes } from './routes/default-streams';
 import { onboardingRoutes } from './routes/onboarding';
 import { channelExtraRoutes } from './routes/channel-extras';
 import { messageExtraRoutes } from './routes/message-extras';
-import { ScheduledDelivery } from './delivery/scheduled';
-import { startOnboardingConsumer } from './delivery/onboarding';
+import { ScheduledDelivery } from './workers/scheduled';
+import { startOnboardingConsumer } from './workers/onboarding';
 import { sweepSendKeys } from './actions/send-guarantees';
 
-export function mountRoutes(router: Router, deps: Deps): void {
-  messageRoutes(router, deps);
-  messageActionRoutes(router, deps);
-  otherRoutes(router, deps);
-  subscriptionRoutes(router, deps);
-  streamRoutes(router, deps);
-  scheduledRoutes(router, deps);
-  defaultStreamRoutes(router, deps);
-  onboardingRoutes(router, deps);
-  channelExtraRoutes(router, deps);
-  messageExtraRoutes(router, deps);
+export function mountRoutes(router: Router, services: Services): void {
+  messageRoutes(router, services);
+  messageActionRoutes(router, services);
+  otherRoutes(router, services);
+  subscriptionRoutes(router, services);
+  streamRoutes(router, services);
+  scheduledRoutes(router, services);
+  defaultStreamRoutes(router, services);
+  onboardingRoutes(router, services);
+  channelExtraRoutes(router, services);
+  messageExtraRoutes(router, services);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
@@ -37,7 +37,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const config = readConfig(overrides);
   const log = createLogger('messaging', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
-  const deps: Deps = { db, log, config };
+  const services: Services = { db, log, config };
   const { app, state, metrics } = createApp({
     service: 'messaging',
     log,
@@ -45,7 +45,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     ready: async () => {
       await db.$queryRawUnsafe('SELECT 1');
     },
-    api: (router) => mountRoutes(router, deps),
+    api: (router) => mountRoutes(router, services),
   });
   // The first query loads the query compiler and opens a connection (seconds): done before the
   // port opens, so the service is ready the moment it serves. A database still down at start
@@ -54,11 +54,11 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, metrics, metricsPort: config.METRICS_PORT });
   const sweep = setInterval(() => void sweepSendKeys(db).catch((err) => log.warn({ err }, 'send key sweep failed')), 3600_000);
   sweep.unref();
-  const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(deps, config.SCHEDULED_DELIVERY_POLL_MS) : null;
+  const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(services, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
   const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
   const onboarding = redis
-    ? await startOnboardingConsumer(deps, {
+    ? await startOnboardingConsumer(services, {
         redis,
         keys: keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS }),
         consumer: config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`,

@@ -8,9 +8,9 @@ import { readConfig } from './config';
 import type { Services } from './context';
 import { RelayClient } from './lib/relay';
 import { RealmDirectory } from './lib/realms';
-import { createDeliveryQueue } from './delivery/jobs';
-import { startDeliveryWorker } from './delivery/worker';
-import { startMessageConsumer } from './delivery/consumer';
+import { createDeliveryQueue } from './workers/jobs';
+import { startDeliveryWorker } from './workers/worker';
+import { startMessageConsumer } from './workers/consumer';
 import { apiRoutes } from './routes';
 
 export interface PushHandle extends ServiceHandle {

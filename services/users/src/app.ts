@@ -6,8 +6,8 @@ import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type Ser
 import { readConfig } from './config';
 import type { Services } from './context';
 import { inviteMailRenderers } from './actions/invite-reminders';
-import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './exports';
-import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './mail';
+import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './workers/exports';
+import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './workers/mail';
 import { apiRoutes, siteRoutes } from './routes';
 
 /**

@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { errors, LIMITS, SERVER_VERSION, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
 import type { Db } from '@chat/db';
-import type { QueueStore } from '@chat/queues';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from '@chat/bus';
 import { versionFields } from '@chat/wire';
 import { fetchInitialState, type StateOptions } from '../state';
+import type { Services } from '../context';
 
 /** Subscriptions made for others in one request beyond which no notification messages are sent. */
 const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
@@ -127,14 +127,6 @@ export interface ServerInfo {
 
 export const DEFAULT_SERVER_INFO: ServerInfo = { mergeBase: SERVER_VERSION, pushNotificationsEnabled: false, development: true };
 
-export interface RegisterDeps {
-  server?: ServerInfo;
-  db: Db;
-  store: QueueStore;
-  redis: Redis;
-  keys: Keyspace;
-}
-
 /** Always-present response fields (limits and server facts), whatever was fetched. */
 function baseFields(realmTopicsPolicy: string, server: ServerInfo) {
   return {
@@ -173,12 +165,12 @@ async function streamPosition(redis: Redis, keys: Keyspace, realmId: number): Pr
   return { [`src:${partition}`]: last[0]?.[0] ?? '0-0' };
 }
 
-export async function doRegister(deps: RegisterDeps, identity: Identity, req: RegisterRequest): Promise<Record<string, unknown>> {
-  const realm = await deps.db.realm.findUnique({ where: { id: identity.realmId } });
+export async function doRegister(services: Services, identity: Identity, req: RegisterRequest): Promise<Record<string, unknown>> {
+  const realm = await services.db.realm.findUnique({ where: { id: identity.realmId } });
   if (!realm || realm.deactivated) throw errors.realmDeactivated();
   let queueId: string | null = null;
   if (identity.userId !== undefined) {
-    queueId = await deps.store.create({
+    queueId = await services.store.create({
       userId: identity.userId,
       realmId: identity.realmId,
       eventTypes: req.eventTypes,
@@ -190,14 +182,14 @@ export async function doRegister(deps: RegisterDeps, identity: Identity, req: Re
       slimPresence: req.slimPresence,
       idleTimeoutSecs: req.idleTimeoutSecs,
       clientName: req.clientName,
-      sources: await streamPosition(deps.redis, deps.keys, identity.realmId),
+      sources: await streamPosition(services.redis, services.keys, identity.realmId),
     });
   } else {
-    await checkSpectatorAccess(deps.db, identity.realmId);
+    await checkSpectatorAccess(services.db, identity.realmId);
   }
-  const server = deps.server ?? DEFAULT_SERVER_INFO;
+  const server = services.server ?? DEFAULT_SERVER_INFO;
   const options: StateOptions = { ...req, realm, identity, server };
-  const state = await fetchInitialState(deps.db, options);
+  const state = await fetchInitialState(services.db, options);
   return {
     ...baseFields(realm.topicsPolicy, server),
     ...state,

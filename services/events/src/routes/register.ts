@@ -1,14 +1,15 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { doRegister, parseRegister, type RegisterDeps } from '../actions/register';
+import { doRegister, parseRegister } from '../actions/register';
+import type { Services } from '../context';
 
-export function registerRoutes(router: Router, deps: RegisterDeps): void {
+export function registerRoutes(router: Router, services: Services): void {
   router.post(
     '/register',
     endpoint(
       async ({ p, identity, req }) => {
         const request = parseRegister(p, identity, req.get('user-agent'));
-        return doRegister(deps, identity, request);
+        return doRegister(services, identity, request);
       },
       { auth: 'optional' },
     ),

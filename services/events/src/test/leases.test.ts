@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { keyspace } from '@chat/bus';
-import { PartitionLeases } from '../fanout/leases';
+import { PartitionLeases } from '../workers/fanout/leases';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = `t:leases:${randomBytes(4).toString('hex')}:`;

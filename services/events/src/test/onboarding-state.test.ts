@@ -5,7 +5,7 @@
 import { ONBOARDING_STEPS } from '@chat/wire';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start, type EventsHandle } from '../app';
-import { register } from './helpers';
+import { register } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

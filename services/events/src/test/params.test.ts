@@ -1,6 +1,6 @@
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start, type EventsHandle } from '../app';
-import { register } from './helpers';
+import { register } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

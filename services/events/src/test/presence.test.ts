@@ -3,7 +3,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEn
 import type { QueueStore } from '@chat/queues';
 import type Redis from 'ioredis';
 import { start, type EventsHandle } from '../app';
-import { outboxDrained, register, storeFor } from './helpers';
+import { outboxDrained, register, storeFor } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

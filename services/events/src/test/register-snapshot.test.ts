@@ -9,7 +9,7 @@ import { seedRealm, setupTestEnv, TEST_REALM_URL, type SeededRealm, type TestEnv
 import { STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
 import { start, type EventsHandle } from '../app';
 import { MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from '../actions/register';
-import { register } from './helpers';
+import { register } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

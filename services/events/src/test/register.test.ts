@@ -3,7 +3,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/t
 import type { QueueStore } from '@chat/queues';
 import type Redis from 'ioredis';
 import { start, type EventsHandle } from '../app';
-import { recordMessage, register, storeFor, waitForEvents } from './helpers';
+import { recordMessage, register, storeFor, waitForEvents } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

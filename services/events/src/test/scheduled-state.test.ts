@@ -5,7 +5,7 @@ import { DELIVERY_TYPE, reminderObject, scheduledMessageObject } from '@chat/wir
 import type { QueueStore } from '@chat/queues';
 import type Redis from 'ioredis';
 import { start, type EventsHandle } from '../app';
-import { outboxDrained, register, storeFor, waitForEvents } from './helpers';
+import { outboxDrained, register, storeFor, waitForEvents } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

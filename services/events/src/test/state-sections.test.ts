@@ -6,7 +6,7 @@
 import { doCreateUser, DEFAULT_USER_SETTINGS } from '@chat/realm';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start, type EventsHandle } from '../app';
-import { register } from './helpers';
+import { register } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

@@ -7,7 +7,7 @@ import { flagBit, type MessageFlag } from '@chat/contracts';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start, type EventsHandle } from '../app';
 import { unreadMsgs } from '../state/unreads';
-import { register } from './helpers';
+import { register } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;

@@ -4,7 +4,8 @@
  * default channels, doSubscribeUsers), but naming subscribers by id and refusing a taken name.
  */
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { isGuest } from '../lib/context';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { checkCanCreateStream, resolvePrincipals } from './subscribe';
@@ -21,12 +22,12 @@ export interface CreateChannelRequest {
   settings: Omit<NewStream, 'name'>;
 }
 
-export async function doCreateChannel(deps: Deps, actor: Actor, req: CreateChannelRequest): Promise<{ id: number }> {
+export async function doCreateChannel(services: Services, actor: Actor, req: CreateChannelRequest): Promise<{ id: number }> {
   if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
   const name = checkStreamName(req.name);
   if (req.isDefaultStream && req.settings.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
   try {
-    return await createInTx(deps, actor, req, name);
+    return await createInTx(services, actor, req, name);
   } catch (err) {
     // Two requests racing for one name: the unique index decides, as the lookup would have.
     if ((err as { code?: string }).code === 'P2002') throw errors.channelAlreadyExists(name);
@@ -34,8 +35,8 @@ export async function doCreateChannel(deps: Deps, actor: Actor, req: CreateChann
   }
 }
 
-function createInTx(deps: Deps, actor: Actor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
-  return deps.db.$transaction(async (tx) => {
+function createInTx(services: Services, actor: Actor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
+  return services.db.$transaction(async (tx) => {
     const taken = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() }, select: { name: true } });
     if (taken) throw errors.channelAlreadyExists(name);
     await checkCanCreateStream(tx, actor, { ...req.settings, isDefaultStream: req.isDefaultStream });

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { isAdmin, type Actor, type Deps } from '../lib/context';
+import { isAdmin, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { emailGatewayDomain } from '../config';
 import { systemBot } from './move-notices';
 import { accessStream } from './streams-access';
@@ -48,9 +49,9 @@ async function accessSender(tx: Tx, actor: Actor, senderId: number | undefined):
   return bot.id;
 }
 
-export async function accessChannelEmailAddress(deps: Deps, actor: Actor, streamId: number, senderId: number | undefined): Promise<string> {
-  const { stream } = await accessStream(deps.db, actor, streamId);
-  const token = await deps.db.$transaction(async (tx) => {
+export async function accessChannelEmailAddress(services: Services, actor: Actor, streamId: number, senderId: number | undefined): Promise<string> {
+  const { stream } = await accessStream(services.db, actor, streamId);
+  const token = await services.db.$transaction(async (tx) => {
     const sender = await accessSender(tx, actor, senderId);
     const key = { channelId: stream.id, creatorId: actor.userId, senderId: sender };
     // Two first requests racing: the unique key keeps one row, and both read it back.
@@ -65,5 +66,5 @@ export async function accessChannelEmailAddress(deps: Deps, actor: Actor, stream
     );
     return (await tx.channelEmailAddress.findUniqueOrThrow({ where: { channelId_creatorId_senderId: key } })).emailToken;
   });
-  return encodeEmailAddress(stream.name, token, emailGatewayDomain(deps.config));
+  return encodeEmailAddress(stream.name, token, emailGatewayDomain(services.config));
 }

@@ -7,7 +7,8 @@
 import { errors } from '@chat/contracts';
 import type { DefaultStreamGroup, Stream, Tx } from '@chat/db';
 import { defaultStreamGroupsList, storedDefaultStreamIds } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { checkCanManageDefaults, defaultsAudience, removeDefaultStream } from './default-streams';
 
@@ -77,10 +78,10 @@ async function nameTaken(tx: Tx, realmId: number, name: string): Promise<boolean
 }
 
 /** POST /default_stream_groups/create. */
-export async function doCreateDefaultStreamGroup(deps: Deps, actor: Actor, name: string, description: string, streamNames: string[]): Promise<void> {
+export async function doCreateDefaultStreamGroup(services: Services, actor: Actor, name: string, description: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
   try {
-    await deps.db.$transaction(async (tx) => {
+    await services.db.$transaction(async (tx) => {
       const streams: Stream[] = [];
       for (const n of streamNames) streams.push(await accessStreamByName(tx, actor, n));
       await checkNotDefault(tx, actor.realmId, streams, name);
@@ -100,7 +101,7 @@ export async function doCreateDefaultStreamGroup(deps: Deps, actor: Actor, name:
 
 /** PATCH /default_stream_groups/{id}: a new name and/or description. */
 export async function doUpdateDefaultStreamGroupInfo(
-  deps: Deps,
+  services: Services,
   actor: Actor,
   groupId: number,
   newName: string | undefined,
@@ -109,7 +110,7 @@ export async function doUpdateDefaultStreamGroupInfo(
   checkCanManageDefaults(actor);
   if (!newName && !newDescription) throw errors.badRequest('You must pass "new_description" or "new_group_name".');
   try {
-    await deps.db.$transaction(async (tx) => {
+    await services.db.$transaction(async (tx) => {
       const group = await lockGroup(tx, actor.realmId, groupId);
       const data: { name?: string; description?: string } = {};
       if (newName !== undefined) {
@@ -132,9 +133,9 @@ export async function doUpdateDefaultStreamGroupInfo(
 }
 
 /** PATCH /default_stream_groups/{id}/streams: op add or remove, channels by name. */
-export async function doUpdateDefaultStreamGroupStreams(deps: Deps, actor: Actor, groupId: number, op: string, streamNames: string[]): Promise<void> {
+export async function doUpdateDefaultStreamGroupStreams(services: Services, actor: Actor, groupId: number, op: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);
     const streams: Stream[] = [];
     for (const n of streamNames) streams.push(await accessStreamByName(tx, actor, n));
@@ -165,9 +166,9 @@ export async function doUpdateDefaultStreamGroupStreams(deps: Deps, actor: Actor
 }
 
 /** DELETE /default_stream_groups/{id}. */
-export async function doRemoveDefaultStreamGroup(deps: Deps, actor: Actor, groupId: number): Promise<void> {
+export async function doRemoveDefaultStreamGroup(services: Services, actor: Actor, groupId: number): Promise<void> {
   checkCanManageDefaults(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);
     await tx.defaultStreamGroup.delete({ where: { id: group.id } });
     await announceGroups(tx, actor.realmId);

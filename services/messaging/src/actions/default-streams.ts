@@ -7,7 +7,8 @@
 import { errors, ROLE } from '@chat/contracts';
 import type { Stream, Tx } from '@chat/db';
 import { defaultStreamIdsList, storedDefaultStreamIds } from '@chat/wire';
-import { isAdmin, type Actor, type Deps } from '../lib/context';
+import { isAdmin, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 
 /** Default channels and their groups are managed by administrators (the reference's can_manage_default_streams). */
@@ -83,9 +84,9 @@ async function accessForDefaults(tx: Tx, actor: Actor, streamId: number, needCon
 }
 
 /** POST /default_streams. */
-export async function doAddDefaultStream(deps: Deps, actor: Actor, streamId: number): Promise<void> {
+export async function doAddDefaultStream(services: Services, actor: Actor, streamId: number): Promise<void> {
   checkCanManageDefaults(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const stream = await accessForDefaults(tx, actor, streamId, true);
     if (stream.inviteOnly) throw errors.badRequest('Private channels cannot be made default.');
     // New users cannot join an archived channel; it would only sit unseen in the list.
@@ -95,9 +96,9 @@ export async function doAddDefaultStream(deps: Deps, actor: Actor, streamId: num
 }
 
 /** DELETE /default_streams. */
-export async function doRemoveDefaultStream(deps: Deps, actor: Actor, streamId: number): Promise<void> {
+export async function doRemoveDefaultStream(services: Services, actor: Actor, streamId: number): Promise<void> {
   checkCanManageDefaults(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const stream = await accessForDefaults(tx, actor, streamId, false);
     await removeDefaultStream(tx, actor.realmId, stream.id);
   });

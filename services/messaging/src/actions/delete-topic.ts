@@ -5,7 +5,8 @@
  */
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { isAdmin, type Actor, type Deps } from '../lib/context';
+import { isAdmin, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { messageAudience } from './message-access';
@@ -16,19 +17,19 @@ import { doSetUserTopic, VISIBILITY } from './user-topics';
 export const DELETE_TOPIC_BATCH_SIZE = 100;
 export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
 
-export async function doDeleteTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
+export async function doDeleteTopic(services: Services, actor: Actor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
-  const access = await accessStream(deps.db, actor, streamId);
+  const access = await accessStream(services.db, actor, streamId);
   // Content access, not only metadata: an administrator outside a private channel cannot.
   if (access.stream.inviteOnly && !access.sub?.active) throw errors.invalidStreamId();
   const topic = normalizeTopic(rawTopic);
   const started = Date.now();
   for (;;) {
     if (Date.now() - started >= budgetMs) return { complete: false };
-    const deleted = await deps.db.$transaction((tx) => deleteBatch(tx, actor, streamId, topic, access.canReadHistory));
+    const deleted = await services.db.$transaction((tx) => deleteBatch(tx, actor, streamId, topic, access.canReadHistory));
     if (!deleted) break;
   }
-  await deps.db.$transaction((tx) => resetTopicVisibility(tx, actor.realmId, streamId, topic, access.stream.historyPublicToSubscribers));
+  await services.db.$transaction((tx) => resetTopicVisibility(tx, actor.realmId, streamId, topic, access.stream.historyPublicToSubscribers));
   return { complete: true };
 }
 

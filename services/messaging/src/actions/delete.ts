@@ -2,14 +2,15 @@
 import { errors } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '../lib/outbox';
 import { displayTopic } from '../lib/wire';
 import { accessMessage, messageAudience } from './message-access';
 
-export async function doDeleteMessage(deps: Deps, actor: Actor, messageId: number): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doDeleteMessage(services: Services, actor: Actor, messageId: number): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
     const mayDeleteAny = await hasRealmPermission(tx, actor.realmId, 'can_delete_any_message_group', actor.userId);
@@ -36,9 +37,9 @@ export async function deleteMessageInTx(tx: Tx, realmId: number, message: Pick<M
 }
 
 /** Snapshots oldest first, each holding the message as it was after that edit. */
-export async function messageHistory(deps: Deps, actor: Actor, messageId: number, allowEmptyTopicName: boolean) {
-  const { message } = await accessMessage(deps.db, actor, messageId);
-  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+export async function messageHistory(services: Services, actor: Actor, messageId: number, allowEmptyTopicName: boolean) {
+  const { message } = await accessMessage(services.db, actor, messageId);
+  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   if (!realm.allowEditHistory) throw errors.badRequest('Message edit history is disabled in this organization');
   const entries = Array.isArray(message.editHistory) ? (message.editHistory as Record<string, unknown>[]) : [];
   const topic = (t: string) => displayTopic(t, allowEmptyTopicName || message.streamId === null);

@@ -2,7 +2,8 @@
 import type { Draft, Tx } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessStream } from './streams-access';
 
@@ -40,14 +41,14 @@ async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
   return { type: '', streamId: null, toUserIds: [], topic: '', content: d.content, lastEditTime };
 }
 
-export async function listDrafts(deps: Deps, actor: Actor) {
-  const drafts = await deps.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
+export async function listDrafts(services: Services, actor: Actor) {
+  const drafts = await services.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
   return drafts.map(draftObject);
 }
 
-export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
+export async function doCreateDrafts(services: Services, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
   checkSyncEnabled(actor);
-  return deps.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const created: Draft[] = [];
     for (const d of inputs) {
       created.push(await tx.draft.create({ data: { realmId: actor.realmId, userId: actor.userId, ...(await checkDraft(tx, actor, d)) } }));
@@ -59,9 +60,9 @@ export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInpu
   });
 }
 
-export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, input: DraftInput): Promise<void> {
+export async function doEditDraft(services: Services, actor: Actor, draftId: number, input: DraftInput): Promise<void> {
   checkSyncEnabled(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
     if (!draft) throw errors.badRequest('Draft does not exist');
     const updated = await tx.draft.update({ where: { id: draftId }, data: await checkDraft(tx, actor, input) });
@@ -69,9 +70,9 @@ export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, inp
   });
 }
 
-export async function doDeleteDraft(deps: Deps, actor: Actor, draftId: number): Promise<void> {
+export async function doDeleteDraft(services: Services, actor: Actor, draftId: number): Promise<void> {
   checkSyncEnabled(actor);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
     if (!draft) throw errors.badRequest('Draft does not exist');
     await tx.draft.delete({ where: { id: draftId } });

@@ -5,7 +5,8 @@
 import type { Message, Stream, Tx } from '@chat/db';
 import { errors, flagBit, apiFlagNames } from '@chat/contracts';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import { isModerator, type Actor, type Deps } from '../lib/context';
+import { isModerator, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
@@ -47,13 +48,13 @@ async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind:
   }
 }
 
-export async function doEditMessage(deps: Deps, actor: Actor, messageId: number, req: EditRequest): Promise<void> {
+export async function doEditMessage(services: Services, actor: Actor, messageId: number, req: EditRequest): Promise<void> {
   if (!['change_one', 'change_later', 'change_all'].includes(req.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
   if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw errors.badRequest('Nothing to change');
   if (req.propagateMode !== 'change_one' && req.topic === undefined && req.streamId === undefined) {
     throw errors.badRequest('Invalid propagate_mode without topic edit');
   }
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
     const policies = realmPolicies(realm.settings);

@@ -9,7 +9,8 @@ import { errors, apiFlagNames, LIMITS } from '@chat/contracts';
 
 // Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
 const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { isGuest } from '../lib/context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
 import { buildWireMessages, type WireMessage } from '../lib/wire';
@@ -43,8 +44,8 @@ interface Plan {
   orderColumn: string;
 }
 
-async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
-  const { db } = deps;
+async function lookups(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
+  const { db } = services;
   const look: NarrowLookups = { viewerId: actor.userId, realmId: actor.realmId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [], flagsSql: 'um.flags' };
   for (const t of narrow) {
     if (t.operator === 'channel') {
@@ -74,8 +75,8 @@ async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<
 }
 
 /** Chooses channel-history or own-history mode and turns the narrow into conditions. */
-async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Plan> {
-  const look = await lookups(deps, actor, narrow);
+async function plan(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<Plan> {
+  const look = await lookups(services, actor, narrow);
   const sql = new SqlParams();
   const viewer = sql.add(actor.userId);
   const realm = sql.add(actor.realmId);
@@ -90,8 +91,8 @@ async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Pla
       }
       const id = look.streamIds.get(operandKey(t.operand));
       if (id === undefined || id === null) continue; // termToSql reports it
-      const stream = await deps.db.stream.findUniqueOrThrow({ where: { id } });
-      const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: id } } });
+      const stream = await services.db.stream.findUniqueOrThrow({ where: { id } });
+      const sub = await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: id } } });
       if (!streamAccessOf(actor, stream, sub).canReadHistory) historyMode = false;
     }
   }
@@ -124,16 +125,16 @@ const MESSAGE_COLUMNS = `m.id, m.realm_id AS "realmId", m.sender_id AS "senderId
 
 type Row = Message & { flags: bigint };
 
-async function select(deps: Deps, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<Row[]> {
+async function select(services: Services, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<Row[]> {
   const where = [...p.where, ...extra].join(' AND ');
   const lim = limit === null ? '' : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
-  return deps.db.$queryRawUnsafe<Row[]>(
+  return services.db.$queryRawUnsafe<Row[]>(
     `SELECT ${MESSAGE_COLUMNS}, ${p.flagsSql} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
     ...p.sql.values,
   );
 }
 
-async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor): Promise<number> {
+async function resolveAnchor(services: Services, actor: Actor, p: Plan, anchor: Anchor): Promise<number> {
   switch (anchor.kind) {
     case 'id':
       return anchor.id;
@@ -142,21 +143,21 @@ async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor):
     case 'oldest':
       return 0;
     case 'first_unread': {
-      const [row] = await select(deps, p, [`(${p.flagsSql} & 1) = 0`], 'ASC', 1);
+      const [row] = await select(services, p, [`(${p.flagsSql} & 1) = 0`], 'ASC', 1);
       return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
     }
     case 'date': {
       const q = { ...p, sql: p.sql.clone() };
-      const [row] = await select(deps, q, [`m.date_sent >= ${q.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
+      const [row] = await select(services, q, [`m.date_sent >= ${q.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
       return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
     }
   }
 }
 
-async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
+async function toWire(services: Services, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
   const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
-  const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
-  const wire = await buildWireMessages(deps.db, messages, {
+  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
+  const wire = await buildWireMessages(services.db, messages, {
     applyMarkdown: opts.applyMarkdown,
     clientGravatar: opts.clientGravatar,
     allowEmptyTopicName: opts.allowEmptyTopicName,
@@ -166,21 +167,21 @@ async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions)
   const flags = new Map(rows.map((r) => [r.id, apiFlagNames(BigInt(r.flags))]));
   for (const w of wire) w.flags = flags.get(w.id) ?? [];
   const search = opts.narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
-  if (search.length) await highlightSearch(deps, wire, messages, search.join(' '), opts);
+  if (search.length) await highlightSearch(services, wire, messages, search.join(' '), opts);
   return wire;
 }
 
 /** The window of messages around the anchor, without building message objects. */
-export async function selectMessageRange(deps: Deps, actor: Actor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
+export async function selectMessageRange(services: Services, actor: Actor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
   if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
   if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
-  const p = await plan(deps, actor, q.narrow);
-  const anchor = await resolveAnchor(deps, actor, p, q.anchor);
+  const p = await plan(services, actor, q.narrow);
+  const anchor = await resolveAnchor(services, actor, p, q.anchor);
   const anchorParam = p.sql.add(anchor);
   const [before, at, after] = await Promise.all([
-    select(deps, p, [`m.id < ${anchorParam}::bigint`], 'DESC', q.numBefore + 1),
-    q.includeAnchor ? select(deps, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : Promise.resolve([]),
-    select(deps, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1),
+    select(services, p, [`m.id < ${anchorParam}::bigint`], 'DESC', q.numBefore + 1),
+    q.includeAnchor ? select(services, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : Promise.resolve([]),
+    select(services, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1),
   ]);
   return {
     anchor,
@@ -191,15 +192,15 @@ export async function selectMessageRange(deps: Deps, actor: Actor, q: Omit<Range
   };
 }
 
-export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery) {
-  const r = await selectMessageRange(deps, actor, q);
+export async function fetchMessageRange(services: Services, actor: Actor, q: RangeQuery) {
+  const r = await selectMessageRange(services, actor, q);
   return {
     anchor: r.anchor,
     found_anchor: r.foundAnchor,
     found_oldest: r.foundOldest,
     found_newest: r.foundNewest,
     history_limited: false,
-    messages: await toWire(deps, actor, r.rows, q),
+    messages: await toWire(services, actor, r.rows, q),
   };
 }
 
@@ -207,43 +208,43 @@ export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery)
  * GET /messages/matches_narrow: which of the ids (among messages the user received) match the
  * narrow, with search highlighting.
  */
-export async function matchesNarrow(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]) {
-  const look = await lookups(deps, actor, narrow);
+export async function matchesNarrow(services: Services, actor: Actor, ids: number[], narrow: NarrowTerm[]) {
+  const look = await lookups(services, actor, narrow);
   const sql = new SqlParams();
   const where = [`um.user_id = ${sql.add(actor.userId)}`, `m.id = ANY(${sql.add(ids)}::int[])`, ...narrow.map((t) => termToSql(t, look, sql))];
-  const rows = await deps.db.$queryRawUnsafe<Row[]>(
+  const rows = await services.db.$queryRawUnsafe<Row[]>(
     `SELECT ${MESSAGE_COLUMNS}, um.flags FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE ${where.join(' AND ')}`,
     ...sql.values,
   );
   const wire = rows.map((r) => ({ id: r.id, match_content: r.renderedContent, match_subject: escapeHtml(r.topic) }) as WireMessage);
   const search = narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
-  if (search.length) await highlightSearch(deps, wire, rows, search.join(' '), { applyMarkdown: true });
+  if (search.length) await highlightSearch(services, wire, rows, search.join(' '), { applyMarkdown: true });
   return Object.fromEntries(wire.map((w) => [String(w.id), { match_content: w.match_content, match_subject: w.match_subject }]));
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export async function fetchMessagesById(deps: Deps, actor: Actor, ids: number[], opts: FetchOptions) {
+export async function fetchMessagesById(services: Services, actor: Actor, ids: number[], opts: FetchOptions) {
   if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
-  const p = await plan(deps, actor, opts.narrow);
-  let rows = await select(deps, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
+  const p = await plan(services, actor, opts.narrow);
+  let rows = await select(services, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
   // Outside channel-history mode, messages of channels whose history the viewer may read are
   // accessible too even without a row of their own.
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length && !p.from.startsWith('messages')) {
-    rows = [...rows, ...(await readableHistoryRows(deps, actor, missing, opts.narrow))].sort((a, b) => a.id - b.id);
+    rows = [...rows, ...(await readableHistoryRows(services, actor, missing, opts.narrow))].sort((a, b) => a.id - b.id);
   }
-  return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(deps, actor, rows, opts) };
+  return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(services, actor, rows, opts) };
 }
 
-async function readableHistoryRows(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
-  const candidates = await deps.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
+async function readableHistoryRows(services: Services, actor: Actor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
+  const candidates = await services.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
   const out: Row[] = [];
   for (const streamId of new Set(candidates.map((c) => c.streamId!))) {
-    const p = await plan(deps, actor, [{ operator: 'channel', operand: streamId, negated: false }, ...narrow]);
+    const p = await plan(services, actor, [{ operator: 'channel', operand: streamId, negated: false }, ...narrow]);
     if (!p.from.startsWith('messages')) continue;
     const mine = candidates.filter((c) => c.streamId === streamId).map((c) => c.id);
-    out.push(...(await select(deps, p, [`m.id = ANY(${p.sql.add(mine)}::int[])`], 'ASC', null)));
+    out.push(...(await select(services, p, [`m.id = ANY(${p.sql.add(mine)}::int[])`], 'ASC', null)));
   }
   return out;
 }

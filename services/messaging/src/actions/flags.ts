@@ -1,7 +1,8 @@
 /** Personal message flags: read, starred, collapsed and the rest a user may set. */
 import type { Tx } from '@chat/db';
 import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage } from './message-access';
 
@@ -34,8 +35,8 @@ async function messageDetails(tx: Tx, actor: Actor, ids: number[]) {
  * other than read on messages read through channel history create the missing copy (marked
  * historical) so the flag has somewhere to live.
  */
-export async function doUpdateFlags(deps: Deps, actor: Actor, ids: number[], op: 'add' | 'remove', flag: MessageFlag): Promise<number[]> {
-  return deps.db.$transaction(async (tx) => {
+export async function doUpdateFlags(services: Services, actor: Actor, ids: number[], op: 'add' | 'remove', flag: MessageFlag): Promise<number[]> {
+  return services.db.$transaction(async (tx) => {
     const bit = flagBit(flag);
     const unique = [...new Set(ids)];
     const own = await tx.userMessage.findMany({ where: { userId: actor.userId, messageId: { in: unique } } });
@@ -68,8 +69,8 @@ export async function recordFlagEvent(tx: Tx, actor: Actor, op: 'add' | 'remove'
 }
 
 /** mark_all_as_read, mark_stream_as_read, mark_topic_as_read. */
-export async function doMarkAsRead(deps: Deps, actor: Actor, scope: { streamId?: number; topic?: string }): Promise<number> {
-  return deps.db.$transaction(async (tx) => {
+export async function doMarkAsRead(services: Services, actor: Actor, scope: { streamId?: number; topic?: string }): Promise<number> {
+  return services.db.$transaction(async (tx) => {
     const params: unknown[] = [actor.userId];
     let filter = '';
     if (scope.streamId !== undefined) {

@@ -1,12 +1,13 @@
 /** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
 import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { hasRealmPermission } from '@chat/realm';
 import type { RenderResult } from '../markdown';
 
-function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
-  return hasRealmPermission(deps.db, actor.realmId, 'can_mention_many_users_group', actor.userId);
+function canMentionManyUsers(services: Services, actor: Actor): Promise<boolean> {
+  return hasRealmPermission(services.db, actor.realmId, 'can_mention_many_users_group', actor.userId);
 }
 
 /**
@@ -14,23 +15,23 @@ function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
  * participants) only members of can_mention_many_users_group may use them.
  */
 export async function checkWildcardMentions(
-  deps: Deps,
+  services: Services,
   actor: Actor,
   stream: Stream,
   topic: string,
   subscriberCount: number,
   rendered: RenderResult,
 ): Promise<void> {
-  if (rendered.streamWildcard && subscriberCount > deps.config.WILDCARD_MENTION_LARGE_STREAM_THRESHOLD) {
-    if (!(await canMentionManyUsers(deps, actor))) throw errors.streamWildcardMentionNotAllowed();
+  if (rendered.streamWildcard && subscriberCount > services.config.WILDCARD_MENTION_LARGE_STREAM_THRESHOLD) {
+    if (!(await canMentionManyUsers(services, actor))) throw errors.streamWildcardMentionNotAllowed();
   }
   if (rendered.topicWildcard) {
-    const participants = await deps.db.message.findMany({
+    const participants = await services.db.message.findMany({
       where: { streamId: stream.id, topic: { equals: topic, mode: 'insensitive' } },
       select: { senderId: true },
       distinct: ['senderId'],
     });
-    if (participants.length > deps.config.TOPIC_WILDCARD_MENTION_LARGE_THRESHOLD && !(await canMentionManyUsers(deps, actor))) {
+    if (participants.length > services.config.TOPIC_WILDCARD_MENTION_LARGE_THRESHOLD && !(await canMentionManyUsers(services, actor))) {
       throw errors.topicWildcardMentionNotAllowed();
     }
   }

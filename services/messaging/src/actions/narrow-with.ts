@@ -4,7 +4,8 @@
  * conversation), so a link to a message keeps working after the message was moved.
  */
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import type { NarrowTerm } from '../lib/narrow';
 import { accessMessage } from './message-access';
 
@@ -14,7 +15,7 @@ function definesConversation(terms: NarrowTerm[]): boolean {
   return terms.some((t) => t.operator === 'channel') && terms.some((t) => t.operator === 'topic');
 }
 
-export async function resolveWithOperator(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowTerm[]> {
+export async function resolveWithOperator(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowTerm[]> {
   const withTerms = narrow.filter((t) => t.operator === 'with');
   if (withTerms.length > 1) throw errors.badNarrowCombination("Duplicate 'with' operators.");
   if (!withTerms.length) return narrow;
@@ -24,7 +25,7 @@ export async function resolveWithOperator(deps: Deps, actor: Actor, narrow: Narr
   if (!Number.isSafeInteger(id)) throw errors.badNarrowOperator("Invalid 'with' operator");
   let message;
   try {
-    ({ message } = await accessMessage(deps.db, actor, id));
+    ({ message } = await accessMessage(services.db, actor, id));
   } catch {
     // Without access to the message, the other terms must say which conversation is meant.
     if (definesConversation(rest)) return rest;
@@ -38,6 +39,6 @@ export async function resolveWithOperator(deps: Deps, actor: Actor, narrow: Narr
       ...others,
     ];
   }
-  const conversation = message.conversationId === null ? null : await deps.db.directConversation.findUnique({ where: { id: message.conversationId } });
+  const conversation = message.conversationId === null ? null : await services.db.directConversation.findUnique({ where: { id: message.conversationId } });
   return [{ operator: 'dm', operand: [...(conversation?.memberIds ?? [message.senderId])], negated: false }, ...others];
 }

@@ -15,7 +15,8 @@
 import type { Tx, User } from '@chat/db';
 import { errors, flagBit, LIMITS, ROLE } from '@chat/contracts';
 import { realmPolicies, SYSTEM_BOTS } from '@chat/realm';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { notificationBot, silentMention, systemBot } from './move-notices';
@@ -164,22 +165,22 @@ async function sendReferrerNotice(tx: Tx, user: User, notice: NewUserNotice): Pr
  * keeps failing does not undo the others that went out). Bots, and accounts already gone or
  * deactivated by the time the event is handled, get nothing.
  */
-export async function doOnboardNewUser(deps: Pick<Deps, 'db'>, notice: NewUserNotice): Promise<void> {
+export async function doOnboardNewUser(services: Pick<Services, 'db'>, notice: NewUserNotice): Promise<void> {
   if (notice.isBot) return;
   const load = async (tx: Tx) => {
     const user = await tx.user.findUnique({ where: { id: notice.userId }, include: { realm: true } });
     if (!user || !user.isActive || user.isBot || user.realm.deactivated) return null;
     return { user, settings: (user.realm.settings ?? {}) as Record<string, unknown> };
   };
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const found = await load(tx);
     if (found) await sendWelcome(tx, found.user, notice, found.settings);
   });
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const found = await load(tx);
     if (found) await sendSignupAnnouncement(tx, found.user, notice, found.settings);
   });
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const found = await load(tx);
     if (found) await sendReferrerNotice(tx, found.user, notice);
   });
@@ -190,13 +191,13 @@ export async function doOnboardNewUser(deps: Pick<Deps, 'db'>, notice: NewUserNo
  * get it with `text`, sent to the administrator asking, so they can see it before using it.
  * Only that message (not the standard welcome), and nothing is recorded as onboarding.
  */
-export async function doSendTestWelcomeMessage(deps: Pick<Deps, 'db'>, actor: Actor, text: string): Promise<number> {
+export async function doSendTestWelcomeMessage(services: Pick<Services, 'db'>, actor: Actor, text: string): Promise<number> {
   if (actor.role > ROLE.ADMINISTRATOR) throw errors.mustBeAdmin();
   if ([...text].length > LIMITS.welcomeMessageCustomTextLength) {
     throw errors.badRequest(`welcome_message_custom_text is too long (limit: ${LIMITS.welcomeMessageCustomTextLength} characters)`);
   }
   if (text.length === 0) throw errors.badRequest('Message must not be empty');
-  return deps.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const bot = await welcomeBot(tx, actor);
     return botDirectMessage(tx, bot, { id: actor.userId, email: actor.email }, actor.realmUrl, customWelcomeText(text));
   });

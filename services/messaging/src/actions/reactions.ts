@@ -5,7 +5,8 @@
 import type { Db, Tx } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
 import { emojiCodeForName, emojiCodeSpellings, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage, messageAudience } from './message-access';
 
@@ -93,10 +94,10 @@ function storedSpellings(type: string, code: string): string[] {
   return type === 'unicode_emoji' ? emojiCodeSpellings(code) : [code];
 }
 
-export async function doAddReaction(deps: Deps, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+export async function doAddReaction(services: Services, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
   if (!req.emojiName) throw errors.missingArgument('emoji_name');
   const name = req.emojiName;
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const { message, userMessage } = await accessMessage(tx, actor, messageId);
     let code = req.emojiCode;
     let type = req.reactionType;
@@ -121,8 +122,8 @@ export async function doAddReaction(deps: Deps, actor: Actor, messageId: number,
   });
 }
 
-export async function doRemoveReaction(deps: Deps, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doRemoveReaction(services: Services, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     let code = req.emojiCode;
     let type = req.reactionType === 'zulip_extra_emoji' ? 'svc_extra_emoji' : req.reactionType;

@@ -6,7 +6,8 @@
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, reminderObject } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage } from './message-access';
 import { normalizeReminderNote, reminderContent } from './reminder-content';
@@ -21,13 +22,13 @@ export interface ReminderInput {
   client: string;
 }
 
-export async function checkCreateReminder(deps: Deps, actor: Actor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
+export async function checkCreateReminder(services: Services, actor: Actor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
-  const { message } = await accessMessage(deps.db, actor, input.messageId);
+  const { message } = await accessMessage(services.db, actor, input.messageId);
   const note = input.note ? normalizeReminderNote(input.note) : '';
-  const content = await reminderContent(deps.db, actor, message, note);
+  const content = await reminderContent(services.db, actor, message, note);
   // Checked as a direct message to oneself, though the notification bot will send it.
-  const plan = await checkSendMessage(deps, actor, { type: 'private', to: [actor.userId], content, client: input.client });
+  const plan = await checkSendMessage(services, actor, { type: 'private', to: [actor.userId], content, client: input.client });
   return {
     realmId: actor.realmId,
     senderId: actor.userId,
@@ -47,24 +48,24 @@ export async function checkCreateReminder(deps: Deps, actor: Actor, input: Remin
   };
 }
 
-export async function doCreateReminder(deps: Deps, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
-  return deps.db.$transaction(async (tx) => {
+export async function doCreateReminder(services: Services, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
+  return services.db.$transaction(async (tx) => {
     const row = await tx.scheduledMessage.create({ data });
     await announceReminder(tx, row, { op: 'add', reminders: [reminderObject(row)] });
     return row.id;
   });
 }
 
-export async function listReminders(deps: Deps, actor: Actor) {
-  const rows = await deps.db.scheduledMessage.findMany({
+export async function listReminders(services: Services, actor: Actor) {
+  const rows = await services.db.scheduledMessage.findMany({
     where: { realmId: actor.realmId, senderId: actor.userId, deliveryType: DELIVERY_TYPE.REMIND, delivered: false },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
   });
   return rows.map(reminderObject);
 }
 
-export async function doDeleteReminder(deps: Deps, actor: Actor, id: number): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doDeleteReminder(services: Services, actor: Actor, id: number): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     // Locked, so that a delivery in progress finishes first.
     const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(
       'SELECT id FROM scheduled_messages WHERE id = $1 AND sender_id = $2 AND realm_id = $3 AND delivery_type = $4 FOR UPDATE',

@@ -6,7 +6,8 @@
 import { errors, LIMITS } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { normalizeContent, truncate } from '../lib/text';
 import { accessMessage } from './message-access';
 import { notificationBot, postNotice, silentMention } from './move-notices';
@@ -35,9 +36,9 @@ export function checkReport(reportType: string, description: string): void {
 /** `<time:…>` with second precision and an explicit UTC offset, as the family writes times. */
 const globalTime = (d: Date) => `<time:${d.toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 
-export async function doReportMessage(deps: Deps, actor: Actor, messageId: number, reportType: string, description: string): Promise<void> {
+export async function doReportMessage(services: Services, actor: Actor, messageId: number, reportType: string, description: string): Promise<void> {
   checkReport(reportType, description);
-  await deps.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
     const channelId = realmPolicies(realm.settings).moderation_request_channel_id;
     const channel = channelId > 0 ? await tx.stream.findFirst({ where: { id: channelId, realmId: actor.realmId, isArchived: false } }) : null;

@@ -1,12 +1,13 @@
 /**
  * Messages scheduled to be sent later: created, edited and deleted by their sender, delivered
- * by `delivery/scheduled.ts` through the ordinary send path. Every change is a
+ * by `workers/scheduled.ts` through the ordinary send path. Every change is a
  * `scheduled_messages` event for the sender alone.
  */
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, scheduledMessageObject } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { checkSendMessage, defaultReadBySender, type SendPlan } from './send';
@@ -77,11 +78,11 @@ export interface ScheduleInput {
 }
 
 /** Validates a new scheduled message exactly as a send would be, and returns its row. */
-export async function checkScheduleMessage(deps: Deps, actor: Actor, input: ScheduleInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
+export async function checkScheduleMessage(services: Services, actor: Actor, input: ScheduleInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
   const kind = scheduledKind(input.type);
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
   const to = parseScheduledTo(input.to);
-  const plan = await checkSendMessage(deps, actor, {
+  const plan = await checkSendMessage(services, actor, {
     type: kind,
     to: kind === 'stream' ? streamIdOf(to) : recipientIdsOf(to),
     content: input.content,
@@ -108,16 +109,16 @@ async function announce(tx: Tx, actor: Actor, event: Record<string, unknown>): P
   await recordEvent(tx, { realmId: actor.realmId, type: 'scheduled_messages', users: [actor.userId], event: { type: 'scheduled_messages', ...event } });
 }
 
-export async function doScheduleMessage(deps: Deps, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
-  return deps.db.$transaction(async (tx) => {
+export async function doScheduleMessage(services: Services, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
+  return services.db.$transaction(async (tx) => {
     const row = await tx.scheduledMessage.create({ data });
     await announce(tx, actor, { op: 'add', scheduled_messages: [scheduledMessageObject(row)] });
     return row.id;
   });
 }
 
-export async function listScheduledMessages(deps: Deps, actor: Actor) {
-  const rows = await deps.db.scheduledMessage.findMany({
+export async function listScheduledMessages(services: Services, actor: Actor) {
+  const rows = await services.db.scheduledMessage.findMany({
     where: { realmId: actor.realmId, senderId: actor.userId, deliveryType: DELIVERY_TYPE.SEND_LATER, delivered: false },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
   });
@@ -162,9 +163,9 @@ async function lockScheduledMessage(tx: Tx, actor: Actor, id: number): Promise<S
   return tx.scheduledMessage.findUniqueOrThrow({ where: { id } });
 }
 
-export async function doEditScheduledMessage(deps: Deps, actor: Actor, id: number, input: EditInput): Promise<void> {
+export async function doEditScheduledMessage(services: Services, actor: Actor, id: number, input: EditInput): Promise<void> {
   const request = checkEditRequest(input);
-  await deps.db.$transaction(
+  await services.db.$transaction(
     async (tx) => {
       const row = await lockScheduledMessage(tx, actor, id);
       if (row.delivered) throw errors.badRequest('Scheduled message was already sent');
@@ -178,7 +179,7 @@ export async function doEditScheduledMessage(deps: Deps, actor: Actor, id: numbe
         let to: number | number[];
         if (request.to !== undefined) to = kind === 'stream' ? streamIdOf(request.to) : recipientIdsOf(request.to);
         else to = row.recipientType === 'stream' ? row.streamId! : row.toUserIds;
-        const plan = await checkSendMessage(deps, actor, {
+        const plan = await checkSendMessage(services, actor, {
           type: kind,
           to,
           content: input.content ?? row.content,
@@ -201,8 +202,8 @@ export async function doEditScheduledMessage(deps: Deps, actor: Actor, id: numbe
   );
 }
 
-export async function doDeleteScheduledMessage(deps: Deps, actor: Actor, id: number): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doDeleteScheduledMessage(services: Services, actor: Actor, id: number): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     await lockScheduledMessage(tx, actor, id);
     await tx.scheduledMessage.delete({ where: { id } });
     await announce(tx, actor, { op: 'remove', scheduled_message_id: id });

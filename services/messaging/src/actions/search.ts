@@ -1,5 +1,5 @@
 import type { Message } from '@chat/db';
-import type { Deps } from '../lib/context';
+import type { Services } from '../context';
 import type { WireMessage } from '../lib/wire';
 
 const START = '\uE000';
@@ -12,7 +12,7 @@ const escapeTopic = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
  * the search itself used.
  */
 export async function highlightSearch(
-  deps: Deps,
+  services: Services,
   wire: WireMessage[],
   messages: Message[],
   query: string,
@@ -21,7 +21,7 @@ export async function highlightSearch(
   if (!messages.length) return;
   // ts_headline's option syntax cannot carry the quotes of the span, so it marks matches with
   // private-use characters that are swapped for the span afterwards.
-  const rows = await deps.db.$queryRawUnsafe<Array<{ id: number; content: string; topic: string }>>(
+  const rows = await services.db.$queryRawUnsafe<Array<{ id: number; content: string; topic: string }>>(
     `SELECT m.id,
             ts_headline('english', ${opts.applyMarkdown ? 'm.rendered_content' : 'm.content'}, q, $3) AS content,
             ts_headline('english', m.topic, q, $3) AS topic

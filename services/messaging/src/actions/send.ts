@@ -6,7 +6,8 @@
  */
 import type { Stream, Tx, User } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
@@ -75,13 +76,13 @@ async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
   return others.map((u) => ({ id: u.id, email: u.email }));
 }
 
-export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInput): Promise<SendPlan> {
+export async function checkSendMessage(services: Services, actor: Actor, input: SendInput): Promise<SendPlan> {
   const kind = messageKind(input.type);
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
   }
   const content = normalizeContent(input.content);
-  const { db } = deps;
+  const { db } = services;
   let target: Target;
   if (kind === 'stream') {
     // The realm is read beside the channel rather than after it: one round trip fewer.
@@ -117,7 +118,7 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
     members.forEach((id) => rendered.mentionedUserIds.add(id));
   }
   if (target.kind === 'stream') {
-    await checkWildcardMentions(deps, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
+    await checkWildcardMentions(services, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
   return { target, content, rendered, input };
 }
@@ -127,7 +128,7 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
  * any conversation needs a participant in direct_message_permission_group. Conversations with
  * oneself or with a bot are always allowed.
  */
-async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipientIds: number[]): Promise<void> {
+async function checkDirectMessageAllowed(db: Services['db'], actor: Actor, recipientIds: number[]): Promise<void> {
   if (!recipientIds.length || actor.isBot) return;
   if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
   const members = [actor.userId, ...recipientIds];
@@ -140,24 +141,24 @@ async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipient
   }
 }
 
-export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
+export async function doSendMessage(services: Services, actor: Actor, plan: SendPlan): Promise<SendResult> {
   const key = sendKeyOf(plan.input.idempotencyKey, plan.input.queueId, plan.input.localId);
   if (key) {
-    const earlier = await earlierSend<SendResult>(deps.db, actor.userId, key);
+    const earlier = await earlierSend<SendResult>(services.db, actor.userId, key);
     if (earlier) return earlier;
   }
   // Read on the pool, in parallel, before the transaction: it then holds its connection and
   // locks only for the writes, a fixed number of statements whatever the recipient count.
-  const facts = await loadSendFacts(deps.db, actor, plan);
+  const facts = await loadSendFacts(services.db, actor, plan);
   try {
-    return await deps.db.$transaction(async (tx) => {
+    return await services.db.$transaction(async (tx) => {
       const result = await writeMessage(tx, actor, plan, facts);
       if (key) await recordSendKey(tx, actor.userId, key, result.id, result);
       return result;
     });
   } catch (err) {
     // The same send, retried while the first was still in flight, committed first.
-    const first = key && isSendKeyConflict(err) ? await earlierSend<SendResult>(deps.db, actor.userId, key) : null;
+    const first = key && isSendKeyConflict(err) ? await earlierSend<SendResult>(services.db, actor.userId, key) : null;
     if (first) return first;
     throw err;
   }

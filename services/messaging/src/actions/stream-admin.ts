@@ -1,7 +1,8 @@
 /** Changing and archiving channels (PATCH and DELETE /streams/{id}). */
 import type { Stream, Tx } from '@chat/db';
 import { errors, LIMITS } from '@chat/contracts';
-import { isAdmin, type Actor, type Deps } from '../lib/context';
+import { isAdmin, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { hasRealmPermission } from '@chat/realm';
 import { checkGroupSettingValue, settingOrDefault } from '../lib/groups';
 import { recordEvent } from '../lib/outbox';
@@ -46,8 +47,8 @@ async function emit(tx: Tx, actor: Actor, stream: Stream, users: number[], prope
   });
 }
 
-export async function doUpdateStream(deps: Deps, actor: Actor, streamId: number, c: StreamChanges): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doUpdateStream(services: Services, actor: Actor, streamId: number, c: StreamChanges): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     let stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
     if (!stream) throw errors.invalidStreamId();
     checkCanAdminister(actor);
@@ -155,8 +156,8 @@ async function changePrivacy(tx: Tx, actor: Actor, stream: Stream, c: StreamChan
 }
 
 /** Archives a channel: it keeps its messages and subscriptions but takes no new messages. */
-export async function doArchiveStream(deps: Deps, actor: Actor, streamId: number): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function doArchiveStream(services: Services, actor: Actor, streamId: number): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
     if (!stream) throw errors.invalidStreamId();
     checkCanAdminister(actor);

@@ -1,7 +1,8 @@
 /** Read side of channels: listings, one channel, subscribers, topics. */
 import type { Stream } from '@chat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
+import { isAdmin, isGuest, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
 import { canAccessUser } from '@chat/realm';
@@ -17,8 +18,8 @@ export interface StreamListQuery {
   includeCanAccessContent: boolean;
 }
 
-export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) {
-  const { db } = deps;
+export async function listStreams(services: Services, actor: Actor, q: StreamListQuery) {
+  const { db } = services;
   if (q.includeAllActive && !isAdmin(actor)) throw errors.badRequest('User not authorized for this query');
   const all = await db.stream.findMany({ where: { realmId: actor.realmId, ...(q.excludeArchived ? { isArchived: false } : {}) }, orderBy: { id: 'asc' } });
   const subs = await db.subscription.findMany({ where: { userId: actor.userId, active: true }, select: { streamId: true } });
@@ -50,55 +51,55 @@ export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) 
   return streams;
 }
 
-export async function getStream(deps: Deps, actor: Actor, streamId: number) {
-  const { stream } = await accessStream(deps.db, actor, streamId);
-  return streamDict(deps.db, stream);
+export async function getStream(services: Services, actor: Actor, streamId: number) {
+  const { stream } = await accessStream(services.db, actor, streamId);
+  return streamDict(services.db, stream);
 }
 
-export async function getStreamId(deps: Deps, actor: Actor, name: string): Promise<number> {
-  const stream = await deps.db.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
-  const sub = stream ? await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } }) : null;
+export async function getStreamId(services: Services, actor: Actor, name: string): Promise<number> {
+  const stream = await services.db.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
+  const sub = stream ? await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } }) : null;
   if (!stream || !streamAccessOf(actor, stream, sub).canSee) throw errors.badRequest(`Invalid channel name '${name}'`);
   return stream.id;
 }
 
-export async function streamMembers(deps: Deps, actor: Actor, streamId: number): Promise<number[]> {
-  const access = await accessStream(deps.db, actor, streamId);
+export async function streamMembers(services: Services, actor: Actor, streamId: number): Promise<number[]> {
+  const access = await accessStream(services.db, actor, streamId);
   if (isGuest(actor) && !access.sub?.active && !access.stream.isWebPublic) throw errors.invalidStreamId();
-  return activeSubscriberIds(deps.db, streamId);
+  return activeSubscriberIds(services.db, streamId);
 }
 
-export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number, streamId: number): Promise<boolean> {
-  const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
+export async function isUserSubscribed(services: Services, actor: Actor, userId: number, streamId: number): Promise<boolean> {
+  const user = await services.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A restricted guest learns nothing about people they may not see, not even their channels.
-  if (!(await canAccessUser(deps.db, actor.realmId, { id: actor.userId, role: actor.role }, user))) throw errors.insufficientPermission();
-  await accessStream(deps.db, actor, streamId);
-  const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
+  if (!(await canAccessUser(services.db, actor.realmId, { id: actor.userId, role: actor.role }, user))) throw errors.insufficientPermission();
+  await accessStream(services.db, actor, streamId);
+  const sub = await services.db.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
   return !!sub?.active;
 }
 
 /** The user's subscriptions with every field of the subscription object. */
-export async function listSubscriptions(deps: Deps, actor: Actor, includeSubscribers: boolean) {
-  const subs = await deps.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
+export async function listSubscriptions(services: Services, actor: Actor, includeSubscribers: boolean) {
+  const subs = await services.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
   const rows = [];
   for (const sub of subs) {
-    const subscribers = includeSubscribers ? await activeSubscriberIds(deps.db, sub.streamId) : undefined;
+    const subscribers = includeSubscribers ? await activeSubscriberIds(services.db, sub.streamId) : undefined;
     rows.push({ stream: sub.stream as Stream, sub, subscribers });
   }
-  return subscriptionDicts(deps.db, rows);
+  return subscriptionDicts(services.db, rows);
 }
 
 /** Topics of a channel the user may read, most recently active first. */
-export async function streamTopics(deps: Deps, actor: Actor, streamId: number, allowEmptyTopicName: boolean) {
-  const access = await accessStream(deps.db, actor, streamId);
+export async function streamTopics(services: Services, actor: Actor, streamId: number, allowEmptyTopicName: boolean) {
+  const access = await accessStream(services.db, actor, streamId);
   const rows = access.canReadHistory
-    ? await deps.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
+    ? await services.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
         `SELECT DISTINCT ON (lower(topic)) topic AS name, max(id) OVER (PARTITION BY lower(topic)) AS max_id
            FROM messages WHERE stream_id = $1 ORDER BY lower(topic), id DESC`,
         streamId,
       )
-    : await deps.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
+    : await services.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(
         `SELECT DISTINCT ON (lower(m.topic)) m.topic AS name, max(m.id) OVER (PARTITION BY lower(m.topic)) AS max_id
            FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = $2
           WHERE m.stream_id = $1 ORDER BY lower(m.topic), m.id DESC`,

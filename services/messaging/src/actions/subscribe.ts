@@ -4,7 +4,8 @@
  */
 import type { Stream, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
+import { isAdmin, isGuest, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { hasRealmPermission, isInGroupSetting } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
@@ -66,8 +67,8 @@ export async function checkCanCreateStream(tx: Tx, actor: Actor, kind: { inviteO
   if (kind.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
 }
 
-export async function doAddSubscriptions(deps: Deps, actor: Actor, req: SubscribeRequest) {
-  return deps.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req));
+export async function doAddSubscriptions(services: Services, actor: Actor, req: SubscribeRequest) {
+  return services.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req));
 }
 
 /** The subscribing of doAddSubscriptions inside a caller's transaction. */
@@ -120,8 +121,8 @@ async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<b
   return !!sub?.active;
 }
 
-export async function doRemoveSubscriptions(deps: Deps, actor: Actor, names: string[], principals?: Array<number | string>) {
-  return deps.db.$transaction((tx) => removeSubscriptionsInTx(tx, actor, names, principals));
+export async function doRemoveSubscriptions(services: Services, actor: Actor, names: string[], principals?: Array<number | string>) {
+  return services.db.$transaction((tx) => removeSubscriptionsInTx(tx, actor, names, principals));
 }
 
 /** The unsubscribing of doRemoveSubscriptions inside a caller's transaction. */
@@ -156,9 +157,9 @@ export async function removeSubscriptionsInTx(tx: Tx, actor: Actor, names: strin
  * refused removal undoes the additions. Every key of both answers is present, empty lists and
  * objects included, as the family's response schema requires.
  */
-export async function doUpdateOwnSubscriptions(deps: Deps, actor: Actor, add: SubscribeRequest['streams'], remove: string[]) {
+export async function doUpdateOwnSubscriptions(services: Services, actor: Actor, add: SubscribeRequest['streams'], remove: string[]) {
   if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-  return deps.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const added = add.length
       ? await addSubscriptionsInTx(tx, actor, { streams: add, authorizationErrorsFatal: true, create: {} })
       : { subscribed: {}, already_subscribed: {} };

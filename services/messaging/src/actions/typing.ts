@@ -1,6 +1,7 @@
 /** Typing notifications: composing a message, and editing one. Nothing is stored. */
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { messageKind, parseDirectTargets } from '../lib/recipients';
 import { normalizeTopic } from '../lib/text';
@@ -22,12 +23,12 @@ function checkOp(op: string): 'start' | 'stop' {
 }
 
 /** Users among `ids` who want typing notifications. */
-async function receivers(deps: Deps, ids: number[]): Promise<number[]> {
-  const users = await deps.db.user.findMany({ where: { id: { in: ids }, isActive: true }, select: { id: true, settings: true } });
+async function receivers(services: Services, ids: number[]): Promise<number[]> {
+  const users = await services.db.user.findMany({ where: { id: { in: ids }, isActive: true }, select: { id: true, settings: true } });
   return users.filter((u) => (u.settings as Record<string, unknown> | null)?.receives_typing_notifications !== false).map((u) => u.id);
 }
 
-export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Promise<void> {
+export async function doTyping(services: Services, actor: Actor, req: TypingRequest): Promise<void> {
   const op = checkOp(req.op);
   const sender = { user_id: actor.userId, email: actor.email };
   if (messageKind(req.type) === 'private') {
@@ -37,13 +38,13 @@ export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Pr
     if (req.to === undefined) throw errors.missingArgument('to');
     const parsed = parseDirectTargets(req.to);
     if (!('ids' in parsed)) throw errors.badRequest('Invalid user ID');
-    const users = await deps.db.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId, isActive: true }, select: { id: true, email: true } });
+    const users = await services.db.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId, isActive: true }, select: { id: true, email: true } });
     if (users.length !== parsed.ids.length) throw errors.badRequest('Invalid user ID');
     const all = [...new Map([...users, { id: actor.userId, email: actor.email }].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
-    await recordEvent(deps.db, {
+    await recordEvent(services.db, {
       realmId: actor.realmId,
       type: 'typing',
-      users: await receivers(deps, all.map((u) => u.id)),
+      users: await receivers(services, all.map((u) => u.id)),
       event: { type: 'typing', op, message_type: 'direct', sender, recipients: all.map((u) => ({ user_id: u.id, email: u.email })) },
     });
     return;
@@ -53,38 +54,38 @@ export async function doTyping(deps: Deps, actor: Actor, req: TypingRequest): Pr
   }
   if (req.streamId === undefined) throw errors.missingArgument('stream_id');
   if (req.topic === undefined) throw errors.missingArgument('topic');
-  const stream = await deps.db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
+  const stream = await services.db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
   if (!stream) throw errors.invalidStreamId();
-  const subscribers = await activeSubscriberIds(deps.db, stream.id);
-  const sub = await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
+  const subscribers = await activeSubscriberIds(services.db, stream.id);
+  const sub = await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
   if (!streamAccessOf(actor, stream, sub).canSee || (stream.inviteOnly && !sub?.active)) throw errors.invalidStreamId();
-  await recordEvent(deps.db, {
+  await recordEvent(services.db, {
     realmId: actor.realmId,
     type: 'typing',
     // Every subscriber, the typist included (as for direct messages): their other clients learn of it too.
-    users: await receivers(deps, subscribers),
+    users: await receivers(services, subscribers),
     event: { type: 'typing', op, message_type: 'stream', sender, stream_id: stream.id, topic: normalizeTopic(req.topic) },
   });
 }
 
 /** Someone is editing a message: the people who see the message hear about it. */
-export async function doTypingEditMessage(deps: Deps, actor: Actor, messageId: number, rawOp: string): Promise<void> {
+export async function doTypingEditMessage(services: Services, actor: Actor, messageId: number, rawOp: string): Promise<void> {
   const op = checkOp(rawOp);
-  const { message } = await accessMessage(deps.db, actor, messageId);
+  const { message } = await accessMessage(services.db, actor, messageId);
   if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
   // Like composing: everyone in the conversation who wants typing notifications, the editor included.
   let recipient: Record<string, unknown>;
   let users: number[];
   if (message.streamId !== null) {
-    users = await receivers(deps, await activeSubscriberIds(deps.db, message.streamId));
+    users = await receivers(services, await activeSubscriberIds(services.db, message.streamId));
     recipient = { type: 'channel', channel_id: message.streamId, topic: message.topic };
   } else {
-    const conv = await deps.db.directConversation.findUniqueOrThrow({ where: { id: message.conversationId! } });
-    users = (await receivers(deps, conv.memberIds)).sort((a, b) => a - b);
+    const conv = await services.db.directConversation.findUniqueOrThrow({ where: { id: message.conversationId! } });
+    users = (await receivers(services, conv.memberIds)).sort((a, b) => a - b);
     // The reference server names the notified users here, not every participant.
     recipient = { type: 'direct', user_ids: users };
   }
-  await recordEvent(deps.db, {
+  await recordEvent(services.db, {
     realmId: actor.realmId,
     type: 'typing_edit_message',
     users,

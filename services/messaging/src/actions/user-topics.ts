@@ -2,7 +2,8 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { mutedTopicsList } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { Actor } from '../lib/context';
+import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { accessStream, findStream } from './streams-access';
@@ -107,11 +108,11 @@ export async function followWhereMentioned(tx: Tx, realmId: number, streamId: nu
 }
 
 /** POST /user_topics. */
-export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
+export async function doUpdateUserTopic(services: Services, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
   if (!Object.values(VISIBILITY).includes(policy as 0)) throw errors.badRequest('Invalid visibility_policy');
   const topic = normalizeTopic(rawTopic);
-  await accessStream(deps.db, actor, streamId);
-  await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, policy));
+  await accessStream(services.db, actor, streamId);
+  await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, policy));
 }
 
 /**
@@ -120,24 +121,24 @@ export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: numb
  * of the realm, since a user may unmute a topic of a channel they have lost access to. Repeating
  * either succeeds, as the family's server does since it stored visibility policies.
  */
-export async function doLegacyMuteTopic(deps: Deps, actor: Actor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+export async function doLegacyMuteTopic(services: Services, actor: Actor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
   if (target.id === undefined && target.name === undefined) throw errors.missingArgument('stream_id');
   if (target.id !== undefined && target.name !== undefined) throw errors.incompatibleParameters(['stream_id', 'stream']);
-  const found = await findStream(deps.db, actor.realmId, target.id !== undefined ? { id: target.id } : { name: target.name! });
+  const found = await findStream(services.db, actor.realmId, target.id !== undefined ? { id: target.id } : { name: target.name! });
   const topic = normalizeTopic(rawTopic);
   if (op === 'remove') {
     if (!found) throw errors.badRequest('Topic is not muted');
-    await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.INHERIT));
+    await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.INHERIT));
     return;
   }
   const invalid = () => (target.id !== undefined ? errors.invalidStreamId() : errors.badRequest(`Invalid channel name '${target.name}'`));
   if (!found) throw invalid();
   try {
-    await accessStream(deps.db, actor, found.id);
+    await accessStream(services.db, actor, found.id);
   } catch {
     throw invalid();
   }
-  await deps.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.MUTED));
+  await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.MUTED));
 }
 
 /**

@@ -1,15 +1,6 @@
 import type { Db, User } from '@chat/db';
-import type { Logger } from '@chat/kit';
 import type { AuthedIdentity } from '@chat/kit';
 import { errors, ROLE } from '@chat/contracts';
-import type { Config } from '../config';
-
-/** What every action needs from the running service. */
-export interface Deps {
-  db: Db;
-  log: Logger;
-  config: Config;
-}
 
 /** The caller, as the database knows them right now (the identity may be up to a minute old). */
 export interface Actor {

@@ -51,8 +51,3 @@ export function renderMarkdown(source: string, ctx: RenderContext): RenderResult
     hasAttachment: env.hasAttachment,
   };
 }
-
-/** Inline-only rendering for channel descriptions and the like: no block structure kept. */
-export function renderDescription(source: string, ctx: RenderContext): string {
-  return renderMarkdown(source, ctx).html;
-}

@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { UNSTORED_STREAM_GROUP_SETTINGS } from '@chat/wire';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor } from '../lib/context';
+import type { Services } from '../context';
 import { doCreateChannel } from '../actions/channel-create';
 import { accessUserChannels } from '../actions/user-channels';
 import { doDeleteTopic } from '../actions/delete-topic';
@@ -10,15 +11,15 @@ import { accessChannelEmailAddress } from '../actions/channel-email';
 import { readNewStreamSettings } from './subscriptions';
 
 /** POST /channels/create and the smaller channel operations beside it. */
-export function channelExtraRoutes(router: Router, deps: Deps): void {
+export function channelExtraRoutes(router: Router, services: Services): void {
   router.post(
     '/channels/create',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       // Settings the channel model does not store yet are taken as the family's defaults.
       p.accept('send_new_subscription_messages', 'can_create_topic_group', ...UNSTORED_STREAM_GROUP_SETTINGS);
-      return doCreateChannel(deps, actor, {
+      return doCreateChannel(services, actor, {
         name: p.reqStr('name'),
         subscribers: p.reqJson('subscribers', z.array(z.number().int())),
         isDefaultStream: p.bool('is_default_stream', false),
@@ -31,24 +32,24 @@ export function channelExtraRoutes(router: Router, deps: Deps): void {
   router.get(
     '/users/:user_id/channels',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return { subscribed_channel_ids: await accessUserChannels(deps, actor, ctx.p.pathInt('user_id')) };
+      const actor = await loadActor(services.db, ctx.identity);
+      return { subscribed_channel_ids: await accessUserChannels(services, actor, ctx.p.pathInt('user_id')) };
     }),
   );
 
   router.post(
     '/streams/:stream_id/delete_topic',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return doDeleteTopic(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.reqStr('topic_name'));
+      const actor = await loadActor(services.db, ctx.identity);
+      return doDeleteTopic(services, actor, ctx.p.pathInt('stream_id'), ctx.p.reqStr('topic_name'));
     }),
   );
 
   router.get(
     '/streams/:stream_id/email_address',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return { email: await accessChannelEmailAddress(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.int('sender_id')) };
+      const actor = await loadActor(services.db, ctx.identity);
+      return { email: await accessChannelEmailAddress(services, actor, ctx.p.pathInt('stream_id'), ctx.p.int('sender_id')) };
     }),
   );
 }

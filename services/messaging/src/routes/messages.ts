@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor } from '../lib/context';
+import type { Services } from '../context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';
 import { checkSendMessage, doSendMessage } from '../actions/send';
@@ -32,16 +33,16 @@ function parseAnchor(raw: string, anchorDate: string | undefined): Anchor {
   throw errors.badRequest('Invalid anchor');
 }
 
-export function messageRoutes(router: Router, deps: Deps): void {
+export function messageRoutes(router: Router, services: Services): void {
   router.post(
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       // Content and topic: the action refuses NUL characters in the family's words.
       const topic = p.strNulChecked('topic');
       const subject = p.strNulChecked('subject');
-      const plan = await checkSendMessage(deps, actor, {
+      const plan = await checkSendMessage(services, actor, {
         type: p.reqStr('type'),
         to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
         content: p.reqStrNulChecked('content'),
@@ -52,7 +53,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
         client: clientName(ctx),
         idempotencyKey: ctx.req.header('idempotency-key'),
       });
-      return { ...(await doSendMessage(deps, actor, plan)) };
+      return { ...(await doSendMessage(services, actor, plan)) };
     }),
   );
 
@@ -60,9 +61,9 @@ export function messageRoutes(router: Router, deps: Deps): void {
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const opts = {
-        narrow: await resolveWithOperator(deps, actor, normalizeNarrow(p.json('narrow', narrowSchema) ?? [])),
+        narrow: await resolveWithOperator(services, actor, normalizeNarrow(p.json('narrow', narrowSchema) ?? [])),
         applyMarkdown: p.bool('apply_markdown', true),
         clientGravatar: p.bool('client_gravatar', true),
         allowEmptyTopicName: p.bool('allow_empty_topic_name', false),
@@ -78,22 +79,22 @@ export function messageRoutes(router: Router, deps: Deps): void {
         if (numBefore || numAfter || rawAnchor !== undefined || useFirstUnread) {
           throw errors.incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
         }
-        return fetchMessagesById(deps, actor, messageIds, opts);
+        return fetchMessagesById(services, actor, messageIds, opts);
       }
       if (rawAnchor === undefined && !useFirstUnread) throw errors.badRequest("Missing 'anchor' argument.");
       const anchor = useFirstUnread ? ({ kind: 'first_unread' } as const) : parseAnchor(rawAnchor!, p.str('anchor_date'));
       if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw errors.badRequest('The anchor can only be excluded at an end of the range');
-      return fetchMessageRange(deps, actor, { ...opts, anchor, includeAnchor, numBefore, numAfter });
+      return fetchMessageRange(services, actor, { ...opts, anchor, includeAnchor, numBefore, numAfter });
     }),
   );
 
   router.get(
     '/messages/matches_narrow',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const ids = ctx.p.reqJson('msg_ids', z.array(z.number().int()));
       const narrow = normalizeNarrow(ctx.p.reqJson('narrow', narrowSchema));
-      return { messages: await matchesNarrow(deps, actor, ids, narrow) };
+      return { messages: await matchesNarrow(services, actor, ids, narrow) };
     }),
   );
 
@@ -101,11 +102,11 @@ export function messageRoutes(router: Router, deps: Deps): void {
     '/messages/flags/narrow',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const op = p.reqStr('op');
       if (op !== 'add' && op !== 'remove') throw errors.badRequest(`Invalid message flag operation: '${op}'`);
       const flag = checkEditableFlag(p.reqStr('flag'));
-      const range = await selectMessageRange(deps, actor, {
+      const range = await selectMessageRange(services, actor, {
         narrow: normalizeNarrow(p.json('narrow', narrowSchema) ?? []),
         anchor: parseAnchor(p.reqStr('anchor'), p.str('anchor_date')),
         includeAnchor: p.bool('include_anchor', true),
@@ -113,7 +114,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
         numAfter: p.reqInt('num_after'),
       });
       const ids = range.rows.map((r) => r.id);
-      const updated = ids.length ? await doUpdateFlags(deps, actor, ids, op, flag) : [];
+      const updated = ids.length ? await doUpdateFlags(services, actor, ids, op, flag) : [];
       return {
         processed_count: ids.length,
         updated_count: updated.length,

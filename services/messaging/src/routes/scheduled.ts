@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor } from '../lib/context';
+import type { Services } from '../context';
 import { clientName } from './messages';
 import {
   checkScheduleMessage, doDeleteScheduledMessage, doEditScheduledMessage, doScheduleMessage, listScheduledMessages,
@@ -9,15 +10,15 @@ import {
 import { checkCreateReminder, doCreateReminder, doDeleteReminder, listReminders } from '../actions/reminders';
 
 /** Scheduled messages (send later) and message reminders. */
-export function scheduledRoutes(router: Router, deps: Deps): void {
+export function scheduledRoutes(router: Router, services: Services): void {
   router.get('/scheduled_messages', endpoint(async (ctx) => ({
-    scheduled_messages: await listScheduledMessages(deps, await loadActor(deps.db, ctx.identity)),
+    scheduled_messages: await listScheduledMessages(services, await loadActor(services.db, ctx.identity)),
   })));
 
   router.post('/scheduled_messages', endpoint(async (ctx) => {
     const { p } = ctx;
-    const actor = await loadActor(deps.db, ctx.identity);
-    const data = await checkScheduleMessage(deps, actor, {
+    const actor = await loadActor(services.db, ctx.identity);
+    const data = await checkScheduleMessage(services, actor, {
       type: p.reqStr('type'),
       to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
       content: p.reqStr('content'),
@@ -26,13 +27,13 @@ export function scheduledRoutes(router: Router, deps: Deps): void {
       readBySender: p.bool('read_by_sender'),
       client: clientName(ctx),
     });
-    return { scheduled_message_id: await doScheduleMessage(deps, actor, data) };
+    return { scheduled_message_id: await doScheduleMessage(services, actor, data) };
   }));
 
   router.patch('/scheduled_messages/:scheduled_message_id', endpoint(async (ctx) => {
     const { p } = ctx;
     const id = p.pathInt('scheduled_message_id');
-    await doEditScheduledMessage(deps, await loadActor(deps.db, ctx.identity), id, {
+    await doEditScheduledMessage(services, await loadActor(services.db, ctx.identity), id, {
       type: p.str('type'),
       to: p.raw('to'),
       topic: p.str('topic') ?? p.str('subject'),
@@ -43,26 +44,26 @@ export function scheduledRoutes(router: Router, deps: Deps): void {
   }));
 
   router.delete('/scheduled_messages/:scheduled_message_id', endpoint(async (ctx) => {
-    await doDeleteScheduledMessage(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('scheduled_message_id'));
+    await doDeleteScheduledMessage(services, await loadActor(services.db, ctx.identity), ctx.p.pathInt('scheduled_message_id'));
   }));
 
   router.get('/reminders', endpoint(async (ctx) => ({
-    reminders: await listReminders(deps, await loadActor(deps.db, ctx.identity)),
+    reminders: await listReminders(services, await loadActor(services.db, ctx.identity)),
   })));
 
   router.post('/reminders', endpoint(async (ctx) => {
     const { p } = ctx;
-    const actor = await loadActor(deps.db, ctx.identity);
-    const data = await checkCreateReminder(deps, actor, {
+    const actor = await loadActor(services.db, ctx.identity);
+    const data = await checkCreateReminder(services, actor, {
       messageId: p.reqInt('message_id'),
       deliverAt: p.reqInt('scheduled_delivery_timestamp'),
       note: p.str('note'),
       client: clientName(ctx),
     });
-    return { reminder_id: await doCreateReminder(deps, actor, data) };
+    return { reminder_id: await doCreateReminder(services, actor, data) };
   }));
 
   router.delete('/reminders/:reminder_id', endpoint(async (ctx) => {
-    await doDeleteReminder(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('reminder_id'));
+    await doDeleteReminder(services, await loadActor(services.db, ctx.identity), ctx.p.pathInt('reminder_id'));
   }));
 }

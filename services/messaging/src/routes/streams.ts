@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor } from '../lib/context';
+import type { Services } from '../context';
 import { getStream, getStreamId, isUserSubscribed, listStreams, streamMembers, streamTopics } from '../actions/stream-queries';
 import { doArchiveStream, doUpdateStream, type StreamChanges } from '../actions/stream-admin';
 
@@ -18,14 +19,14 @@ export function retentionDays(raw: string | undefined): number | null | undefine
   throw errors.badRequest('Bad value for \'message_retention_days\': ' + raw);
 }
 
-export function streamRoutes(router: Router, deps: Deps): void {
+export function streamRoutes(router: Router, services: Services): void {
   for (const path of ['/streams', '/channels']) {
     router.get(
       path,
       endpoint(async (ctx) => {
         const { p } = ctx;
-        const actor = await loadActor(deps.db, ctx.identity);
-        const streams = await listStreams(deps, actor, {
+        const actor = await loadActor(services.db, ctx.identity);
+        const streams = await listStreams(services, actor, {
           includePublic: p.bool('include_public', true),
           includeWebPublic: p.bool('include_web_public', false),
           includeSubscribed: p.bool('include_subscribed', true),
@@ -42,34 +43,34 @@ export function streamRoutes(router: Router, deps: Deps): void {
 
   router.get(
     '/streams/:stream_id',
-    endpoint(async (ctx) => ({ stream: await getStream(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('stream_id')) })),
+    endpoint(async (ctx) => ({ stream: await getStream(services, await loadActor(services.db, ctx.identity), ctx.p.pathInt('stream_id')) })),
   );
 
   router.get(
     '/get_stream_id',
-    endpoint(async (ctx) => ({ stream_id: await getStreamId(deps, await loadActor(deps.db, ctx.identity), ctx.p.reqStr('stream')) })),
+    endpoint(async (ctx) => ({ stream_id: await getStreamId(services, await loadActor(services.db, ctx.identity), ctx.p.reqStr('stream')) })),
   );
 
   router.get(
     '/streams/:stream_id/members',
-    endpoint(async (ctx) => ({ subscribers: await streamMembers(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('stream_id')) })),
+    endpoint(async (ctx) => ({ subscribers: await streamMembers(services, await loadActor(services.db, ctx.identity), ctx.p.pathInt('stream_id')) })),
   );
 
   router.get(
     '/users/:user_id/subscriptions/:stream_id',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const raw = ctx.p.pathStr('user_id');
       const userId = raw === 'me' ? actor.userId : ctx.p.pathInt('user_id');
-      return { is_subscribed: await isUserSubscribed(deps, actor, userId, ctx.p.pathInt('stream_id')) };
+      return { is_subscribed: await isUserSubscribed(services, actor, userId, ctx.p.pathInt('stream_id')) };
     }),
   );
 
   router.get(
     '/users/me/:stream_id/topics',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return { topics: await streamTopics(deps, actor, ctx.p.pathInt('stream_id'), ctx.p.bool('allow_empty_topic_name', false)) };
+      const actor = await loadActor(services.db, ctx.identity);
+      return { topics: await streamTopics(services, actor, ctx.p.pathInt('stream_id'), ctx.p.bool('allow_empty_topic_name', false)) };
     }),
   );
 
@@ -77,7 +78,7 @@ export function streamRoutes(router: Router, deps: Deps): void {
     '/streams/:stream_id',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const groups: StreamChanges['groups'] = {};
       for (const name of ['can_add_subscribers_group', 'can_remove_subscribers_group', 'can_send_message_group'] as const) {
         const v = p.json(name, groupChange);
@@ -98,14 +99,14 @@ export function streamRoutes(router: Router, deps: Deps): void {
         groups,
       };
       p.accept('stream_post_policy', 'is_announcement_only');
-      await doUpdateStream(deps, actor, p.pathInt('stream_id'), changes);
+      await doUpdateStream(services, actor, p.pathInt('stream_id'), changes);
     }),
   );
 
   router.delete(
     '/streams/:stream_id',
     endpoint(async (ctx) => {
-      await doArchiveStream(deps, await loadActor(deps.db, ctx.identity), ctx.p.pathInt('stream_id'));
+      await doArchiveStream(services, await loadActor(services.db, ctx.identity), ctx.p.pathInt('stream_id'));
     }),
   );
 }

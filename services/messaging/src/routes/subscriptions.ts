@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { endpoint, type Params } from '@chat/kit';
 import type { NewStream } from '../actions/streams';
 import { errors } from '@chat/contracts';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor } from '../lib/context';
+import type { Services } from '../context';
 import { doAddSubscriptions, doRemoveSubscriptions, doUpdateOwnSubscriptions } from '../actions/subscribe';
 import { doUpdateSubscriptionProperties } from '../actions/subscription-properties';
 import { listSubscriptions } from '../actions/stream-queries';
@@ -32,13 +33,13 @@ export function readNewStreamSettings(p: Params): Omit<NewStream, 'name' | 'desc
   };
 }
 
-export function subscriptionRoutes(router: Router, deps: Deps): void {
+export function subscriptionRoutes(router: Router, services: Services): void {
   router.get(
     '/users/me/subscriptions',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const include = ctx.p.str('include_subscribers');
-      return { subscriptions: await listSubscriptions(deps, actor, include === 'true' || include === 'partial') };
+      return { subscriptions: await listSubscriptions(services, actor, include === 'true' || include === 'partial') };
     }),
   );
 
@@ -46,9 +47,9 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
     '/users/me/subscriptions',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       p.accept('send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
-      return doAddSubscriptions(deps, actor, {
+      return doAddSubscriptions(services, actor, {
         streams: p.reqJson('subscriptions', streamSpecs),
         principals: p.json('principals', principalsSchema),
         authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
@@ -62,8 +63,8 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
   router.delete(
     '/users/me/subscriptions',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return doRemoveSubscriptions(deps, actor, ctx.p.reqJson('subscriptions', z.array(z.string())), ctx.p.json('principals', principalsSchema));
+      const actor = await loadActor(services.db, ctx.identity);
+      return doRemoveSubscriptions(services, actor, ctx.p.reqJson('subscriptions', z.array(z.string())), ctx.p.json('principals', principalsSchema));
     }),
   );
 
@@ -71,17 +72,17 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
   router.patch(
     '/users/me/subscriptions',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
-      return doUpdateOwnSubscriptions(deps, actor, ctx.p.json('add', streamSpecs) ?? [], ctx.p.json('delete', z.array(z.string())) ?? []);
+      const actor = await loadActor(services.db, ctx.identity);
+      return doUpdateOwnSubscriptions(services, actor, ctx.p.json('add', streamSpecs) ?? [], ctx.p.json('delete', z.array(z.string())) ?? []);
     }),
   );
 
   router.post(
     '/users/me/subscriptions/properties',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const changes = ctx.p.reqJson('subscription_data', propertyChanges);
-      await doUpdateSubscriptionProperties(deps, actor, changes);
+      await doUpdateSubscriptionProperties(services, actor, changes);
       return { subscription_data: changes };
     }),
   );
@@ -90,7 +91,7 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
   router.patch(
     '/users/me/subscriptions/:stream_id',
     endpoint(async (ctx) => {
-      const actor = await loadActor(deps.db, ctx.identity);
+      const actor = await loadActor(services.db, ctx.identity);
       const property = ctx.p.reqStr('property');
       let value: unknown = ctx.p.raw('value');
       if (value === undefined) throw errors.missingArgument('value');
@@ -101,7 +102,7 @@ export function subscriptionRoutes(router: Router, deps: Deps): void {
           // left as the string; the property's check reports it
         }
       }
-      await doUpdateSubscriptionProperties(deps, actor, [{ stream_id: ctx.p.pathInt('stream_id'), property, value }]);
+      await doUpdateSubscriptionProperties(services, actor, [{ stream_id: ctx.p.pathInt('stream_id'), property, value }]);
     }),
   );
 }

@@ -1,5 +1,5 @@
 // Nobody reads, reacts to, flags, edits or learns the history of a message they may not see.
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 let dm: number;

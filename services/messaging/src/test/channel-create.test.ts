@@ -1,6 +1,6 @@
 /** POST /channels/create, the bulk PATCH /users/me/subscriptions answer, and the legacy topic-mute path. */
 import { flagBit } from '@chat/contracts';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 beforeAll(async () => {

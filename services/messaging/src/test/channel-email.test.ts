@@ -1,7 +1,7 @@
 /** GET /streams/{stream_id}/email_address and the mail domain setting. */
 import { readConfig, emailGatewayDomain } from '../config';
 import { channelEmailSlug, encodeEmailAddress } from '../actions/channel-email';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;

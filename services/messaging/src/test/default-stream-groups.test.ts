@@ -1,6 +1,6 @@
 /** Default channel groups: /default_stream_groups/create, PATCH/DELETE /default_stream_groups/{id}, .../streams. */
 import type { SeededUser } from '@chat/testing';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let alpha = 0;

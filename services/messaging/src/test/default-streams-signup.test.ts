@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { identityHeaders, startService, type ServiceProcess } from '@chat/testing';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 let users: ServiceProcess;

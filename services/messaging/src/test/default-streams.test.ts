@@ -1,6 +1,6 @@
 /** Default channels: POST/DELETE /default_streams, PATCH /streams/{id} is_default_stream, archiving. */
 import type { SeededUser } from '@chat/testing';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let lobby = 0;

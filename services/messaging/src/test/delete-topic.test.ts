@@ -2,7 +2,7 @@
 import { TEST_REALM_URL } from '@chat/testing';
 import { doDeleteTopic } from '../actions/delete-topic';
 import { loadActor } from '../lib/context';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;
@@ -58,8 +58,8 @@ it('answers complete: false when the time budget runs out before the topic is go
   const id = await send('slow');
   const admin = h.realm.admin;
   const actor = await loadActor(h.env.db, { realmId: h.realm.realmId, realmUrl: TEST_REALM_URL, userId: admin.id, email: admin.email, role: admin.role, isBot: false });
-  const deps = { db: h.env.db, log: console, config: {} } as unknown as Parameters<typeof doDeleteTopic>[0];
-  expect(await doDeleteTopic(deps, actor, denmark, 'slow', 0)).toEqual({ complete: false });
+  const services = { db: h.env.db, log: console, config: {} } as unknown as Parameters<typeof doDeleteTopic>[0];
+  expect(await doDeleteTopic(services, actor, denmark, 'slow', 0)).toEqual({ complete: false });
   expect(await h.env.db.message.count({ where: { id } })).toBe(1);
   expect((await deleteTopic(denmark, 'slow')).body.complete).toBe(true);
 });

@@ -1,6 +1,6 @@
 // Reactions and rendered messages use the family's emoji names: every canonical name and alias,
 // codes with or without FE0F, and the family's errors for anything else.
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let send: (content: string) => Promise<number>;

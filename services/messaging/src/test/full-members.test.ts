@@ -5,7 +5,7 @@
  */
 import { SYSTEM_GROUPS } from '@chat/contracts';
 import { setRealmGroupSetting } from '@chat/testing';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { flagNames } from '@chat/contracts';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;

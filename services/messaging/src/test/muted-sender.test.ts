@@ -3,7 +3,7 @@
  * users service's; they are stored here as it stores them), in channels and direct messages.
  */
 import { flagBit } from '@chat/contracts';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 

@@ -1,5 +1,5 @@
 /** Setting a topic's visibility tells older clients too: a muted_topics event with the whole list. */
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;

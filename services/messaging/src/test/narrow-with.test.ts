@@ -1,5 +1,5 @@
 /** The `with` narrow operator of GET /messages: the conversation a message is in now. */
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 const ids: Record<string, number> = {};

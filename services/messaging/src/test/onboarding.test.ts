@@ -4,8 +4,8 @@ import type { Prisma } from '@chat/db';
 import { announceNewUser, doCreateUserInTx, type Announcement } from '@chat/realm';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { TEST_REALM_URL } from '@chat/testing';
-import { MESSAGING_GROUP } from '../delivery/onboarding';
-import { startHarness, type Harness } from './helpers';
+import { MESSAGING_GROUP } from '../workers/onboarding';
+import { startHarness, type Harness } from './support';
 
 /**
  * The whole path as in production: an account is created and announced the way the users

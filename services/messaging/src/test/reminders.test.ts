@@ -1,5 +1,5 @@
 import { TEST_REALM_URL } from '@chat/testing';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let verona: number;

@@ -1,5 +1,5 @@
 /** POST /messages/{message_id}/report: the notification bot's report in the moderation request channel. */
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let moderation: number;

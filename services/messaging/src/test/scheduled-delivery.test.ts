@@ -2,15 +2,15 @@ import { createDb, type Db } from '@chat/db';
 import { createLogger, type ServiceHandle } from '@chat/kit';
 import { start } from '../app';
 import { readConfig } from '../config';
-import { deliverOneDue, LATE_CUTOFF_MS } from '../delivery/scheduled';
-import type { Deps } from '../lib/context';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { deliverOneDue, LATE_CUTOFF_MS } from '../workers/scheduled';
+import type { Services } from '../context';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;
 let secret: number;
 /** Delivery driven by hand, on connections of its own (as another replica would have). */
-let deps: Deps;
+let services: Services;
 const replicas: ServiceHandle[] = [];
 
 beforeAll(async () => {
@@ -19,11 +19,11 @@ beforeAll(async () => {
   const { owner, member, member2 } = h.realm;
   denmark = await h.createStream(owner, { name: 'Denmark' }, [owner, member, member2]);
   secret = await h.createStream(owner, { name: 'Secret', inviteOnly: true }, [owner, member]);
-  deps = { db: createDb(h.env.databaseUrl), log: createLogger('messaging', 'silent'), config: readConfig(h.env.env) };
+  services = { db: createDb(h.env.databaseUrl), log: createLogger('messaging', 'silent'), config: readConfig(h.env.env) };
 });
 afterAll(async () => {
   await stopReplicas();
-  await deps?.db.$disconnect();
+  await services?.db.$disconnect();
   await h?.close();
 });
 
@@ -67,7 +67,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
 /** Delivers by hand until nothing is due. */
 async function drain(): Promise<number> {
   let n = 0;
-  while (await deliverOneDue(deps)) n++;
+  while (await deliverOneDue(services)) n++;
   return n;
 }
 
@@ -168,14 +168,14 @@ describe('exactly once', () => {
     const ids: number[] = [];
     for (let i = 0; i < 20; i++) ids.push(await schedule(channelMessage(`race ${i}`)));
     await makeDue(h.env.db, ids);
-    const other: Deps = { ...deps, db: createDb(h.env.databaseUrl) };
+    const other: Services = { ...services, db: createDb(h.env.databaseUrl) };
     try {
-      const worker = async (d: Deps) => {
+      const worker = async (d: Services) => {
         let n = 0;
         while (await deliverOneDue(d)) n++;
         return n;
       };
-      const counts = await Promise.all([deps, other, deps, other, deps, other].map(worker));
+      const counts = await Promise.all([services, other, services, other, services, other].map(worker));
       expect(counts.reduce((a, b) => a + b, 0)).toBe(ids.length);
     } finally {
       await other.db.$disconnect();
@@ -192,12 +192,12 @@ describe('exactly once', () => {
       h.env.db.$transaction(async (tx) => {
         await tx.$queryRawUnsafe('SELECT id FROM scheduled_messages WHERE id = $1 FOR UPDATE', id);
         // While it is held, nobody else may take it.
-        expect(await deliverOneDue(deps)).toBe(false);
+        expect(await deliverOneDue(services)).toBe(false);
         throw crash;
       }),
     ).rejects.toBe(crash);
-    expect(await deliverOneDue(deps)).toBe(true);
-    expect(await deliverOneDue(deps)).toBe(false);
+    expect(await deliverOneDue(services)).toBe(true);
+    expect(await deliverOneDue(services)).toBe(false);
     expect((await row(id)).delivered).toBe(true);
     expect(await h.env.db.message.count({ where: { content: 'survivor' } })).toBe(1);
   });

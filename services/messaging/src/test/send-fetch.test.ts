@@ -1,7 +1,7 @@
 import { flagBit } from '@chat/contracts';
 import { TEST_REALM_URL } from '@chat/testing';
 import { userObject } from '@chat/wire';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let denmark: number;

@@ -1,5 +1,5 @@
 /** Submessages: widget state on messages, POST /submessage, and /poll and /todo widgets at send time. */
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 import { pyJsonDumps, widgetContentOf } from '../lib/widget';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { BOT_TYPE } from '@chat/contracts';
 import { doCreateUser, SYSTEM_BOTS } from '@chat/realm';
 import { systemBot } from '../actions/move-notices';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import type { SeededUser } from '@chat/testing';
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 beforeAll(async () => {

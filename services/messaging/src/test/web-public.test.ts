@@ -1,5 +1,5 @@
 /** Guests and web-public channels: guests see them, read their history and hear of their changes. */
-import { outboxEvents, startHarness, type Harness } from './helpers';
+import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
 let globe = 0;

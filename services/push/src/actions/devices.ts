@@ -4,9 +4,9 @@ import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
 import { decodeStandardBase64, isUint32, tokenIdFromBytes, tokenIdOfToken } from '../lib/codec';
 import { isSupportedPushKey } from '../lib/crypto';
-import { enqueueRelayRegistration, type RelayRegistrationJob } from '../delivery/jobs';
+import { enqueueRelayRegistration, type RelayRegistrationJob } from '../workers/jobs';
 import { b64TokenId, recordDeviceEvent, seconds } from './device-events';
-import { bumpDeviceVersion } from '../delivery/device-holders';
+import { bumpDeviceVersion } from '../workers/device-holders';
 
 export const TOKEN_KINDS = ['fcm', 'apns'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];

@@ -1,15 +1,15 @@
 import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
-import { enqueueLegacySync, markLegacyPending } from '../delivery/legacy-registration';
-import { bumpDeviceVersion } from '../delivery/device-holders';
+import { enqueueLegacySync, markLegacyPending } from '../workers/legacy-registration';
+import { bumpDeviceVersion } from '../workers/device-holders';
 
 /**
  * The deprecated plaintext registrations (before end-to-end encrypted push). Clients still
  * register and unregister them; a later E2EE registration of the same token removes them.
  *
  * The relay delivers only to tokens it holds, so each change also goes to the relay, from a
- * `legacy-sync` job (delivery/legacy-registration.ts): the request succeeds while the relay is
+ * `legacy-sync` job (workers/legacy-registration.ts): the request succeeds while the relay is
  * away, and the job is retried until the relay has the change. The token is marked pending
  * before its row changes, so no notification lists it before the relay knows it.
  */

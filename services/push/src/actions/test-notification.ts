@@ -2,9 +2,9 @@ import { errors } from '@chat/contracts';
 import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
-import { activeDevices, pushToDevices } from '../delivery/send';
-import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../delivery/legacy';
-import { registeredLegacyTokens } from '../delivery/legacy-registration';
+import { activeDevices, pushToDevices } from '../workers/send';
+import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../workers/legacy';
+import { registeredLegacyTokens } from '../workers/legacy-registration';
 
 /**
  * Sends an encrypted test notification now, to one device or to all of the user's devices

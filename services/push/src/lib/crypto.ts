@@ -27,12 +27,3 @@ export function encryptPayload(pushKey: Uint8Array, payload: unknown): string {
   const boxed = nacl.secretbox(plaintext, nonce, pushKey.subarray(1));
   return Buffer.concat([nonce, boxed]).toString('base64');
 }
-
-/** What a client does with `encrypted_data`; null when the key does not open it. */
-export function decryptPayload(pushKey: Uint8Array, encryptedData: string): unknown {
-  if (!isSupportedPushKey(pushKey)) throw new Error('unsupported push key');
-  const bytes = Buffer.from(encryptedData, 'base64');
-  const nonce = bytes.subarray(0, nacl.secretbox.nonceLength);
-  const opened = nacl.secretbox.open(bytes.subarray(nacl.secretbox.nonceLength), nonce, pushKey.subarray(1));
-  return opened ? JSON.parse(new TextDecoder().decode(opened)) : null;
-}

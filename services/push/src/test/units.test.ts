@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeStandardBase64, tokenIdFromBytes, tokenIdOfToken, tokenIdToBase64 } from '../lib/codec';
 import { encryptPayload, isSupportedPushKey } from '../lib/crypto';
 import { realmUrl } from '../lib/realms';
-import { notificationContent, pushTrigger, type RecipientFacts } from '../delivery/triggers';
+import { notificationContent, pushTrigger, type RecipientFacts } from '../workers/triggers';
 import { clientDecrypt, newPushKey, tokenIdOf } from './support';
 
 describe('payload encryption (cryptosystem 0x31)', () => {

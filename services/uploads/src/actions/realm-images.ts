@@ -39,8 +39,6 @@ const KINDS: Record<RealmImageKind, KindSpec> = {
   },
 };
 
-export const REALM_IMAGE_KINDS = Object.keys(KINDS) as RealmImageKind[];
-
 export const realmImageKey = (realmId: number, kind: RealmImageKind) => `avatars/${realmId}/realm/${kind}.png`;
 const originalKey = (realmId: number, kind: RealmImageKind) => `avatars/${realmId}/realm/${kind}.original`;
 

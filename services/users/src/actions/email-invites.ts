@@ -6,7 +6,7 @@ import { invitationEmail } from '../lib/invitation-email';
 import { scheduleInviteReminder } from './invite-reminders';
 import { realmEmailValidator } from '../lib/email-policy';
 import { inviteeEmailProblem, parseInviteeEmails } from '../lib/invitees';
-import type { MailMessage } from '../mail';
+import type { MailMessage } from '../workers/mail';
 import { isAdmin, type Actor } from './actor';
 import {
   accessInviteForControl,

@@ -3,7 +3,7 @@ import { errors, ROLE } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { EXPORT_STATUS, EXPORT_TYPE, realmExportObject } from '@chat/wire';
 import type { Services } from '../context';
-import { exportableMessageWhere, writeRealmExport } from '../exports/writer';
+import { exportableMessageWhere, writeRealmExport } from '../workers/exports/writer';
 import { checkAdmin, type Actor } from './actor';
 
 /** Exports a realm may request in any seven days, as on the family's server. */

@@ -2,7 +2,7 @@ import type { Db, Invite } from '@chat/db';
 import type { UsersConfig } from '../config';
 import type { Services } from '../context';
 import { invitationReminderEmail } from '../lib/invitation-email';
-import type { MailMessage, MailRenderers } from '../mail';
+import type { MailMessage, MailRenderers } from '../workers/mail';
 import { inviteLink } from './invites';
 
 /** The mail job that reminds an invitee; rendered when it runs, so it can see what changed. */

@@ -1,6 +1,6 @@
 import { redisKeys } from '@chat/bus';
 import type { Services } from '../context';
-import { createMailQueue, type MailQueue } from '../mail';
+import { createMailQueue, type MailQueue } from '../workers/mail';
 
 /**
  * Runs `send` with the mail queue: the one given, or one opened for this command only. The

@@ -1,5 +1,5 @@
 import type { UsersConfig } from '../config';
-import type { MailMessage } from '../mail';
+import type { MailMessage } from '../workers/mail';
 import { escapeHtml } from './render';
 
 export interface InvitationEmail {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createRedis, redisKeys } from '@chat/bus';
 import { identityHeaders } from '@chat/testing';
 import { readConfig } from '../config';
-import { MAIL_QUEUE } from '../mail';
+import { MAIL_QUEUE } from '../workers/mail';
 import { joinKeyIn, readMailLog, tempMailDir, type LoggedMail } from './mail-log';
 import { startHarness, type Harness } from './support';
 

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { createBlockingRedis, redisKeys } from '@chat/bus';
 import { ConfigError } from '@chat/kit';
 import { readConfig } from '../config';
-import { MAIL_QUEUE } from '../mail';
+import { MAIL_QUEUE } from '../workers/mail';
 import { parseMail, type LoggedMail } from './mail-log';
 import { startHarness, type Harness } from './support';
 

@@ -14,7 +14,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { createBlockingRedis, createRedis, isCluster, keyspace, recordEvent, StreamConsumer, type StreamEntry } from '@chat/bus';
 import { QueueStore, QueueWaiter } from '@chat/queues';
 import { freePort, seedRealm, setupTestEnv, startService, type SeededRealm, type SeededUser, type ServiceProcess, type TestEnv } from '@chat/testing';
-import { IndexSweeper } from '../../fanout/sweeper';
+import { IndexSweeper } from '../../workers/fanout/sweeper';
 
 const HOST = 'chat.test';
 const PARTITIONS = 4;

@@ -12,7 +12,8 @@
 import { ApiError, errors } from '@chat/contracts';
 import type { ScheduledMessage, Tx } from '@chat/db';
 import { DELIVERY_TYPE } from '@chat/wire';
-import { actorOf, type Actor, type Deps } from '../lib/context';
+import { actorOf, type Actor } from '../lib/context';
+import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { accessMessage } from '../actions/message-access';
@@ -55,12 +56,12 @@ async function botDirectMessage(tx: Tx, bot: Actor, to: Actor, raw: string): Pro
 }
 
 /** Sends a scheduled message as its sender, checked again as if it were sent now. */
-async function sendScheduled(deps: Deps, tx: Tx, row: ScheduledMessage): Promise<number> {
+async function sendScheduled(services: Services, tx: Tx, row: ScheduledMessage): Promise<number> {
   const sender = await activeSender(tx, row);
   if (Date.now() > row.scheduledTimestamp.getTime() + LATE_CUTOFF_MS) {
     throw errors.badRequest('Message could not be sent at the scheduled time.');
   }
-  const plan = await checkSendMessage(deps, sender, {
+  const plan = await checkSendMessage(services, sender, {
     type: row.recipientType,
     to: row.recipientType === 'stream' ? row.streamId : row.toUserIds,
     content: row.content,
@@ -90,11 +91,11 @@ async function sendReminder(tx: Tx, row: ScheduledMessage, bot: Actor): Promise<
 /** Global time syntax of a UTC instant, as the reference writes it into notices. */
 const globalTime = (d: Date) => `<time:${d.toISOString().slice(0, 19)}+00:00>`;
 
-async function markFailed(deps: Deps, tx: Tx, row: ScheduledMessage, err: unknown): Promise<void> {
+async function markFailed(services: Services, tx: Tx, row: ScheduledMessage, err: unknown): Promise<void> {
   const known = err instanceof ApiError ? err : null;
-  if (!known) deps.log.error({ err, scheduledMessageId: row.id }, 'unexpected error delivering a scheduled message');
+  if (!known) services.log.error({ err, scheduledMessageId: row.id }, 'unexpected error delivering a scheduled message');
   const failureMessage = known ? known.message : 'Internal server error';
-  deps.log.info({ scheduledMessageId: row.id, failureMessage }, 'scheduled message not delivered');
+  services.log.info({ scheduledMessageId: row.id, failureMessage }, 'scheduled message not delivered');
   const updated = await tx.scheduledMessage.update({ where: { id: row.id }, data: { failed: true, failureMessage } });
   // No one to tell when the realm or the account is gone; reminders have no failure notice.
   if (row.deliveryType === DELIVERY_TYPE.REMIND || known?.code === 'REALM_DEACTIVATED' || known?.code === 'USER_DEACTIVATED') return;
@@ -109,7 +110,7 @@ async function markFailed(deps: Deps, tx: Tx, row: ScheduledMessage, err: unknow
   } catch (noticeErr) {
     // The failure itself stays recorded; only the courtesy notice is lost.
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT scheduled_failure_notice');
-    deps.log.warn({ err: noticeErr, scheduledMessageId: row.id }, 'could not send the failed scheduled message notice');
+    services.log.warn({ err: noticeErr, scheduledMessageId: row.id }, 'could not send the failed scheduled message notice');
   }
 }
 
@@ -117,8 +118,8 @@ async function markFailed(deps: Deps, tx: Tx, row: ScheduledMessage, err: unknow
  * Claims one due row and delivers it (or records its failure). False when nothing was due or
  * every due row is being delivered by another replica.
  */
-export async function deliverOneDue(deps: Deps): Promise<boolean> {
-  return deps.db.$transaction(
+export async function deliverOneDue(services: Services): Promise<boolean> {
+  return services.db.$transaction(
     async (tx) => {
       const [claimed] = await tx.$queryRawUnsafe<Array<{ id: number }>>(CLAIM_DUE_ROW);
       if (!claimed) return false;
@@ -130,13 +131,13 @@ export async function deliverOneDue(deps: Deps): Promise<boolean> {
       const bot = reminder ? await notificationBot(tx, actorOf(await tx.user.findUniqueOrThrow({ where: { id: row.senderId } }), row.realmUrl)) : null;
       await tx.$executeRawUnsafe('SAVEPOINT scheduled_delivery');
       try {
-        const messageId = bot ? await sendReminder(tx, row, bot) : await sendScheduled(deps, tx, row);
+        const messageId = bot ? await sendReminder(tx, row, bot) : await sendScheduled(services, tx, row);
         await tx.scheduledMessage.update({ where: { id: row.id }, data: { delivered: true, deliveredMessageId: messageId } });
         if (reminder) await announceReminder(tx, row, { op: 'remove', reminder_id: row.id });
         else await announceScheduledMessage(tx, row, 'remove');
       } catch (err) {
         await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT scheduled_delivery');
-        await markFailed(deps, tx, row, err);
+        await markFailed(services, tx, row, err);
       }
       return true;
     },
@@ -151,7 +152,7 @@ export class ScheduledDelivery {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly services: Services,
     private readonly pollMs: number,
   ) {}
 
@@ -165,9 +166,9 @@ export class ScheduledDelivery {
     while (this.running) {
       let delivered = false;
       try {
-        delivered = await deliverOneDue(this.deps);
+        delivered = await deliverOneDue(this.services);
       } catch (err) {
-        this.deps.log.warn({ err }, 'scheduled delivery round failed');
+        this.services.log.warn({ err }, 'scheduled delivery round failed');
       }
       if (!delivered && this.running) await this.pause();
     }

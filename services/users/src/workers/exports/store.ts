@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Response } from 'express';
-import type { UsersConfig } from '../config';
+import type { UsersConfig } from '../../config';
 
 /**
  * Where finished export tarballs are kept, by their key (exports/<realm>/<random>/<name>): a

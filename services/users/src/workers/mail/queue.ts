@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { createRedis } from '@chat/bus';
-import type { UsersConfig } from '../config';
+import type { UsersConfig } from '../../config';
 import type { MailMessage } from './transport';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { UsersConfig } from '../config';
+import type { UsersConfig } from '../../config';
 
 /** One outgoing message, fully rendered: what a mail job carries. */
 export interface MailMessage {

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { createRedis } from '@chat/bus';
 import type { Logger } from '@chat/kit';
-import type { UsersConfig } from '../config';
+import type { UsersConfig } from '../../config';
 import { MAIL_QUEUE } from './queue';
 import { PermanentMailError, type MailMessage, type MailTransport } from './transport';
 

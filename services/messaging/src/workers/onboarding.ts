@@ -5,7 +5,7 @@
  * sends nothing twice.
  */
 import { CONSUMER_GROUPS, StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
-import type { Deps } from '../lib/context';
+import type { Services } from '../context';
 import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
 
 /** Consumer group of this service on the partition streams: one per kind of consumer, not per replica. */
@@ -22,11 +22,11 @@ export interface OnboardingConsumerOptions {
   claimIdleMs?: number;
 }
 
-export async function startOnboardingConsumer(deps: Deps, o: OnboardingConsumerOptions): Promise<StreamConsumer> {
+export async function startOnboardingConsumer(services: Services, o: OnboardingConsumerOptions): Promise<StreamConsumer> {
   const attempts = new Map<string, number>();
   const handle = async (entry: StreamEntry) => {
     const notice = newUserNotice(entry.payload);
-    if (notice) await doOnboardNewUser(deps, notice);
+    if (notice) await doOnboardNewUser(services, notice);
   };
   const consumer = new StreamConsumer({
     redis: o.redis,
@@ -36,7 +36,7 @@ export async function startOnboardingConsumer(deps: Deps, o: OnboardingConsumerO
     blockMs: o.blockMs ?? 1000,
     ...(o.partitions ? { partitions: o.partitions } : {}),
     ...(o.claimIdleMs ? { claimIdleMs: o.claimIdleMs } : {}),
-    onError: (err) => deps.log.warn({ err }, 'messaging: stream consumer error'),
+    onError: (err) => services.log.warn({ err }, 'messaging: stream consumer error'),
     handler: async (entries) => {
       for (const entry of entries) {
         const key = `${entry.partition}/${entry.streamId}`;
@@ -49,7 +49,7 @@ export async function startOnboardingConsumer(deps: Deps, o: OnboardingConsumerO
             // Holding the partition back any longer would delay every later event of its realms;
             // only this account's onboarding messages are lost.
             attempts.delete(key);
-            deps.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'messaging: giving up on an event');
+            services.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'messaging: giving up on an event');
             continue;
           }
           attempts.set(key, n);

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { createRedis } from '@chat/bus';
-import type { Services } from '../context';
-import { doRunExport } from '../actions/exports';
+import type { Services } from '../../context';
+import { doRunExport } from '../../actions/exports';
 import { EXPORT_QUEUE, type ExportJob } from './queue';
 
 /** Writes queued realm exports, one at a time per replica (each reads a realm's whole history). */

@@ -1,0 +1,53 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import request from 'supertest';
+import { errors } from '@chat/contracts';
+import { createLogger, edgeIdentity, errorRenderer, isInternalHeader, renderError, stripInternalHeaders, verifyIdentity, signIdentity } from '..';
+
+const log = createLogger('kit-test', 'silent');
+
+describe('edge helpers', () => {
+  it('strips every internal header a client sent, and only those', () => {
+    const headers: http.IncomingHttpHeaders = { host: 'chat.test', 'x-chat-identity': 'forged', 'x-chat-other': 'x', 'x-request-id': 'r1', authorization: 'Basic x' };
+    stripInternalHeaders(headers);
+    expect(headers).toEqual({ host: 'chat.test', 'x-request-id': 'r1', authorization: 'Basic x' });
+    expect(isInternalHeader('x-chat-identity')).toBe(true);
+    expect(isInternalHeader('x-forwarded-for')).toBe(false);
+  });
+
+  it('builds the identity from the realm, the caller if any and the client address if known', () => {
+    const realm = { id: 3, url: 'http://sub.chat.test', deactivated: false };
+    const user = { userId: 9, email: 'a@x', role: 400, isBot: false, deliveryEmail: 'real@x', isActive: true };
+    expect(edgeIdentity(realm, user, '10.0.0.1')).toEqual({ realmId: 3, realmUrl: 'http://sub.chat.test', clientIp: '10.0.0.1', userId: 9, email: 'a@x', role: 400, isBot: false });
+    expect(edgeIdentity(realm, user)).toEqual({ realmId: 3, realmUrl: 'http://sub.chat.test', userId: 9, email: 'a@x', role: 400, isBot: false });
+    expect(edgeIdentity(realm, undefined, '10.0.0.1')).toEqual({ realmId: 3, realmUrl: 'http://sub.chat.test', clientIp: '10.0.0.1' });
+    const secret = 'test-internal-secret-0123456789';
+    expect(verifyIdentity(secret, signIdentity(secret, edgeIdentity(realm, user)))).toMatchObject({ realmId: 3, userId: 9 });
+  });
+
+  it('renders the same envelope and headers on a bare Node response as through express', async () => {
+    const failures = [errors.invalidApiKey(), errors.rateLimited(7), errors.streamDoesNotExist('nope'), new Error('kaboom')];
+    const bare = http.createServer((req, res) => renderError(log, res, failures[Number(req.url!.slice(1))], { method: req.method, path: req.url }));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const app = express();
+    app.get('/:n', (req, _res, next) => next(failures[Number(req.params.n)]));
+    app.use(errorRenderer(log));
+    try {
+      const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+      for (const n of failures.keys()) {
+        const [a, b] = await Promise.all([request(url).get(`/${n}`), request(app).get(`/${n}`)]);
+        expect(a.status).toBe(b.status);
+        expect(a.body).toEqual(b.body);
+        for (const name of ['content-type', 'content-length', 'retry-after', 'www-authenticate']) expect(a.headers[name]).toBe(b.headers[name]);
+      }
+      const limited = await request(url).get('/1');
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toBe('7');
+      expect((await request(url).get('/0')).headers['www-authenticate']).toBe('Basic realm="chat"');
+      expect((await request(url).get('/3')).body).toMatchObject({ result: 'error', code: 'INTERNAL_SERVER_ERROR' });
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+});

@@ -1,1 +1,0 @@
-export { start } from './app';

@@ -1,2 +1,0 @@
-export { start } from './app';
-export type { PushHandle } from './app';
