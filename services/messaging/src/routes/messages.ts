@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, type Deps } from '../lib/context';
+import { loadActor, loadActorRow, type Deps } from '../lib/context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';
 import { checkSendMessage, doSendMessage } from '../actions/send';
@@ -37,7 +37,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(deps.db, ctx.identity);
+      const { actor, user } = await loadActorRow(deps.db, ctx.identity);
       // Content and topic: the action refuses NUL characters in the family's words.
       const topic = p.strNulChecked('topic');
       const subject = p.strNulChecked('subject');
@@ -51,7 +51,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
         readBySender: p.bool('read_by_sender'),
         client: clientName(ctx),
         idempotencyKey: ctx.req.header('idempotency-key'),
-      });
+      }, user);
       return { ...(await doSendMessage(deps, actor, plan)) };
     }),
   );
