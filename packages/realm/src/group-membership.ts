@@ -112,7 +112,7 @@ const systemGroupCache = new Map<number, Map<string, number>>();
 const SYSTEM_GROUP_CACHE_REALMS = 10_000;
 
 /** Ids of the realm's system groups by name ("role:members" -> 12). */
-export async function systemGroupIds(db: Reader, realmId: number): Promise<Map<string, number>> {
+export async function systemGroupIds(db: Pick<Reader, 'userGroup'>, realmId: number): Promise<Map<string, number>> {
   const cached = systemGroupCache.get(realmId);
   if (cached) return cached;
   const groups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
