@@ -74,15 +74,18 @@ SELECT id::text AS id, pg_notify('outbox', '')::text AS notified FROM inserted`;
  * commits on its own and the guarantee that the event matches the change is gone.
  */
 export async function recordEvent<E extends object>(tx: SqlExecutor, e: DomainEvent<E>): Promise<string> {
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(INSERT_SQL, e.realmId, e.type, outboxPayload(e));
+  return rows[0].id;
+}
+
+/**
+ * The outbox payload of `e`, checked, as JSON: for an action that inserts its outbox row (and
+ * its NOTIFY) within a statement of its own, as messaging's single-statement send does.
+ */
+export function outboxPayload<E extends object>(e: DomainEvent<E>): string {
   validate(e);
   const payload: EventPayload<E> = { ...e.routing, event: e.event, users: e.users };
-  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-    INSERT_SQL,
-    e.realmId,
-    e.type,
-    JSON.stringify(payload),
-  );
-  return rows[0].id;
+  return JSON.stringify(payload);
 }
 
 /** The query surface of a pg Client, PoolClient or Pool. */

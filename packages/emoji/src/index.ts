@@ -112,15 +112,19 @@ export function serverEmojiData(): { code_to_names: Record<string, string[]> } {
 
 // Emoji typed as characters: each code's code points, each optionally followed by U+FE0F
 // (typed emoji usually carry it, the family's codes mostly do not). Longest first, so that
-// sequences (flags, keycaps, ZWJ sequences) win over their parts.
+// sequences (flags, keycaps, ZWJ sequences) win over their parts. Sticky: it is tried only
+// where an emoji can start (below), since an alternation of thousands of sequences tried at
+// every position of a long text costs milliseconds a message.
+const familySequences = [...familyCodes.keys()].map((norm) => norm.split('-'));
 const typedPattern = new RegExp(
-  [...familyCodes.keys()]
-    .map((norm) => norm.split('-'))
+  familySequences
     .sort((a, b) => b.length - a.length)
     .map((cps) => cps.map((cp) => `\\u{${cp}}\\u{fe0f}?`).join(''))
     .join('|'),
-  'gu',
+  'uy',
 );
+/** Code points an emoji can start with. */
+const emojiStarts = new Set(familySequences.map((cps) => parseInt(cps[0]!, 16)));
 
 function typedToCode(chars: string): string | undefined {
   const hex = [...chars].map((c) => c.codePointAt(0)!.toString(16)).join('-');
@@ -131,12 +135,24 @@ function typedToCode(chars: string): string | undefined {
 export function splitUnicodeEmoji(text: string): Array<string | { char: string; code: string }> {
   const out: Array<string | { char: string; code: string }> = [];
   let last = 0;
-  for (const m of text.matchAll(typedPattern)) {
-    const code = typedToCode(m[0]);
-    if (!code) continue;
-    if (m.index > last) out.push(text.slice(last, m.index));
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (!emojiStarts.has(cp)) {
+      i += width;
+      continue;
+    }
+    typedPattern.lastIndex = i;
+    const m = typedPattern.exec(text);
+    const code = m ? typedToCode(m[0]) : undefined;
+    if (!m || !code) {
+      i += width;
+      continue;
+    }
+    if (i > last) out.push(text.slice(last, i));
     out.push({ char: m[0], code });
-    last = m.index + m[0].length;
+    last = i + m[0].length;
+    i = last;
   }
   if (last < text.length) out.push(text.slice(last));
   return out;

@@ -8,6 +8,7 @@
 import { ROLE, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { realmGroupSettings } from './realm-settings';
+import { systemGroupIds } from './group-membership';
 
 type Reader = Pick<Db | Tx, '$queryRawUnsafe' | 'realm' | 'userGroup' | 'user'>;
 
@@ -59,9 +60,9 @@ async function guestsSharingWith(db: Pick<Db | Tx, '$queryRawUnsafe'>, realmId: 
 export async function restrictedGuestIds(db: Reader, realmId: number, among?: number[]): Promise<Set<number>> {
   const [realm, systemGroups] = await Promise.all([
     db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } }),
-    db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } }),
+    systemGroupIds(db, realmId),
   ]);
-  const value = realmGroupSettings(realm.settings, new Map(systemGroups.map((g) => [g.name, g.id]))).can_access_all_users_group!;
+  const value = realmGroupSettings(realm.settings, systemGroups).can_access_all_users_group!;
   const roots = typeof value === 'number' ? [value] : value.direct_subgroups;
   const directMembers = typeof value === 'number' ? [] : value.direct_members;
   const rows = await db.$queryRawUnsafe<Array<{ id: number }>>(

@@ -49,6 +49,13 @@ interface ResolvedSetting {
 }
 
 async function resolveGroupSetting(db: Reader, realmId: number, value: GroupSettingValue): Promise<ResolvedSetting> {
+  if (typeof value === 'number') {
+    // A system group alone (the usual value of a setting) is decided by role: its nested
+    // system groups are narrower roles, so no row needs reading. Full members also need the
+    // realm's waiting period, read below.
+    const name = systemGroupNameOf(await systemGroupIds(db, realmId), value);
+    if (name !== undefined && name !== SYSTEM_GROUPS.fullMembers) return { directMembers: new Set(), systemNames: [name], waitingPeriodDays: 0 };
+  }
   const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
   const waitingPeriodDays = Number(realmPolicies(realm.settings).waiting_period_threshold) || 0;
   const roots = typeof value === 'number' ? [value] : value.direct_subgroups;
@@ -91,10 +98,31 @@ export async function groupPredicate(db: Reader, realmId: number, value: GroupSe
   return predicateOf(await resolveGroupSetting(db, realmId, value));
 }
 
+function systemGroupNameOf(ids: Map<string, number>, groupId: number): string | undefined {
+  for (const [name, id] of ids) if (id === groupId) return name;
+  return undefined;
+}
+
+/**
+ * System groups are created with their realm, in its transaction, and can be neither renamed,
+ * deactivated nor deleted, so their ids are read once per process and realm. Bounded so a
+ * process serving very many realms does not grow without end.
+ */
+const systemGroupCache = new Map<number, Map<string, number>>();
+const SYSTEM_GROUP_CACHE_REALMS = 10_000;
+
 /** Ids of the realm's system groups by name ("role:members" -> 12). */
-export async function systemGroupIds(db: Reader, realmId: number): Promise<Map<string, number>> {
+export async function systemGroupIds(db: Pick<Reader, 'userGroup'>, realmId: number): Promise<Map<string, number>> {
+  const cached = systemGroupCache.get(realmId);
+  if (cached) return cached;
   const groups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
-  return new Map(groups.map((g) => [g.name, g.id]));
+  const ids = new Map(groups.map((g) => [g.name, g.id]));
+  // Only a complete set is kept: one read before the realm's creating transaction commits is not.
+  if (ids.size === Object.keys(SYSTEM_GROUPS).length) {
+    if (systemGroupCache.size >= SYSTEM_GROUP_CACHE_REALMS) systemGroupCache.clear();
+    systemGroupCache.set(realmId, ids);
+  }
+  return ids;
 }
 
 /** The realm's value of a group-setting policy (e.g. can_invite_users_group), defaults resolved. */

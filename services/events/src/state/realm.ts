@@ -4,7 +4,7 @@
  */
 import type { Db } from '@chat/db';
 import { LIMITS, SYSTEM_GROUPS } from '@chat/contracts';
-import { realmGroupSettings, realmPolicies, REALM_GROUP_SETTING_DEFAULTS, type GroupSettingValue } from '@chat/realm';
+import { realmGroupSettings, realmPolicies, REALM_GROUP_SETTING_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
 import {
   JITSI_SERVER_URL, passwordAuthEnabled, realmAuthenticationMethods, realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl, serverFacts,
 } from '@chat/wire';
@@ -49,8 +49,7 @@ export async function realmSection(db: Db, opts: StateOptions, want: Want): Prom
   if (!want('realm')) return out;
   const r = opts.realm;
   const stored = (r.settings ?? {}) as Record<string, unknown>;
-  const systemGroups = await db.userGroup.findMany({ where: { realmId: r.id, isSystemGroup: true }, select: { id: true, name: true } });
-  const groupIds = new Map(systemGroups.map((g) => [g.name, g.id]));
+  const groupIds = await systemGroupIds(db, r.id);
   const policies = realmPolicies(stored);
   const groupSettings = realmGroupSettings(stored, groupIds);
   // Settings without a column of their own are stored under their API names; the ones with a
@@ -82,7 +81,7 @@ export async function realmSection(db: Db, opts: StateOptions, want: Want): Prom
     realm_message_edit_history_visibility_policy: r.allowEditHistory ? 'all' : 'none',
     realm_topics_policy: r.topicsPolicy,
     realm_mandatory_topics: r.topicsPolicy === 'disable_empty_topic',
-    realm_wildcard_mention_policy: wildcardMentionPolicy(groupSettings.can_mention_many_users_group, new Map(systemGroups.map((g) => [g.id, g.name]))),
+    realm_wildcard_mention_policy: wildcardMentionPolicy(groupSettings.can_mention_many_users_group, new Map([...groupIds].map(([name, id]) => [id, name]))),
     realm_name_in_email_notifications_policy: 1,
     realm_web_public_access_enabled: policies.enable_spectator_access === true,
     realm_presence_disabled: stored.presence_disabled === true,

@@ -2,7 +2,7 @@
 import type { Db, User } from '@chat/db';
 import { ROLE } from '@chat/contracts';
 import {
-  accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies,
+  accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
 } from '@chat/realm';
 import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
 import type { StateOptions, Want } from '.';
@@ -61,8 +61,7 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
 /** What the viewer may do, from the realm's group settings, as the family's clients read it at start. */
 async function viewerPermissions(db: Db, opts: StateOptions, me: User): Promise<Record<string, boolean>> {
   const realmId = opts.realm.id;
-  const systemGroups = await db.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
-  const settings = realmGroupSettings(opts.realm.settings, new Map(systemGroups.map((g) => [g.name, g.id])));
+  const settings = realmGroupSettings(opts.realm.settings, await systemGroupIds(db, realmId));
   const allowed = async (setting: string) => (await groupPredicate(db, realmId, settings[setting]))(me);
   const [pub, priv, webPublic, subscribe, invite] = await Promise.all([
     allowed('can_create_public_channel_group'),

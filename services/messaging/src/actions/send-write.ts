@@ -5,16 +5,17 @@
  * number of recipients: the message and all its user_messages rows in one statement (unnest),
  * and the outbox row.
  */
-import type { Message, Tx } from '@chat/db';
-import { apiFlagNames, flagBit } from '@chat/contracts';
+import type { Db, Message, Tx } from '@chat/db';
+import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
+import { outboxPayload, type DomainEvent } from '@chat/bus';
 import type { Actor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { widgetContentOf } from '../lib/widget';
-import { avatarUrlOf, buildWireMessages } from '../lib/wire';
+import { avatarUrlOf, buildWireMessages, wireOfNewChannelMessage } from '../lib/wire';
 import { mentionFlags } from './mentions';
 import type { SendPlan } from './send';
 import { saveWidgetSubmessage } from './submessages';
-import { applyAutomaticTopicPolicy, followWhereMentioned, topicPolicyFacts, type TopicPolicyFacts } from './user-topics';
+import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, topicPolicyFacts, type TopicPolicyFacts } from './user-topics';
 import { claimOwnUploads } from './send-guarantees';
 
 export interface SendResult {
@@ -77,13 +78,20 @@ export async function loadSendFacts(db: Tx, actor: Actor, plan: SendPlan): Promi
   // A channel message's object is complete before the row exists; a direct message's needs its
   // conversation, and a widget's its submessage, both written in the transaction.
   const prebuild = stream !== null && !widgetContentOf(plan.content);
+  const { held } = plan;
+  // With the sender's row and the realm in hand, the object needs nothing read.
+  const wireNow = prebuild && held?.sender && held.realm
+    ? wireOfNewChannelMessage(draftMessage(actor, plan, null, dateSent), {
+        realmStringId: held.realm.stringId, streamName: stream.stream.name, sender: held.sender, linkifiers: held.linkifiers,
+      }, WIRE_OPTIONS(actor.realmUrl))
+    : null;
   const [topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire] = await Promise.all([
     stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
     usersAlertedBy(db, others, plan.content),
     usersWhoMuted(db, actor.userId),
-    senderAvatarIsPublicGravatar(db, actor.userId),
+    held?.sender ? avatarIsPublicGravatar(held.sender) : senderAvatarIsPublicGravatar(db, actor.userId),
     stream ? topicPolicyFacts(db, actor.userId, stream.stream.id, stream.topic) : null,
-    prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null,
+    wireNow ?? (prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null),
   ]);
   return { dateSent, topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire };
 }
@@ -120,11 +128,10 @@ export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Pro
   return writeMessage(tx, actor, plan, await loadSendFacts(tx, actor, plan));
 }
 
-export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+/** Each recipient's flags, as stored (bits) and as the event tells them (names). */
+function copiesOf(actor: Actor, plan: SendPlan, facts: SendFacts, recipientIds: number[]) {
   const { target, rendered, input } = plan;
   const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
-  const recipientIds = recipientsOf(actor, plan);
-  const conversationId = target.kind === 'private' ? (await conversationFor(tx, actor.realmId, recipientIds)).id : null;
   const userFlags: Record<string, string[]> = {};
   const flags = recipientIds.map((userId) => {
     let f = mentionFlags(userId, rendered, target.kind === 'stream', facts.topicParticipants);
@@ -135,25 +142,15 @@ export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: 
     userFlags[userId] = apiFlagNames(f);
     return f;
   });
-  const draft = draftMessage(actor, plan, conversationId, facts.dateSent);
-  const [{ id }] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
-    INSERT_MESSAGE_SQL,
-    draft.realmId, draft.senderId, draft.recipientType, draft.streamId, draft.conversationId, draft.topic, draft.content,
-    draft.renderedContent, draft.sendingClient, facts.dateSent.toISOString().replace('Z', ''), draft.isMeMessage, draft.hasLink,
-    draft.hasImage, draft.hasAttachment, recipientIds, flags.map(String),
-  );
-  const message = { ...draft, id };
-  // The sender's own uploads it links to are shared from the moment the send commits.
-  await claimOwnUploads(tx, actor.realmId, actor.userId, id, plan.content);
-  if (target.kind === 'stream' && target.stream.firstMessageId === null) {
-    await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: id } });
-  }
-  const widget = await saveWidgetSubmessage(tx, message);
-  const wire = facts.wire && !widget ? { ...facts.wire, id } : (await buildWireMessages(tx, [message], WIRE_OPTIONS(actor.realmUrl)))[0]!;
-  await recordEvent(tx, {
+  return { flags, userFlags };
+}
+
+function messageEvent(actor: Actor, plan: SendPlan, facts: SendFacts, wire: WireMessage, users: number[], userFlags: Record<string, string[]>): DomainEvent {
+  const { target, input } = plan;
+  return {
     realmId: actor.realmId,
     type: 'message',
-    users: recipientIds,
+    users,
     event: { type: 'message', message: wire },
     routing: {
       stream_id: target.kind === 'stream' ? target.stream.id : null,
@@ -165,7 +162,33 @@ export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: 
       raw_content: plan.content,
       topic: target.kind === 'stream' ? target.topic : '',
     },
-  });
+  };
+}
+
+function insertParams(draft: Message, facts: SendFacts, recipientIds: number[], flags: bigint[]): unknown[] {
+  return [
+    draft.realmId, draft.senderId, draft.recipientType, draft.streamId, draft.conversationId, draft.topic, draft.content,
+    draft.renderedContent, draft.sendingClient, facts.dateSent.toISOString().replace('Z', ''), draft.isMeMessage, draft.hasLink,
+    draft.hasImage, draft.hasAttachment, recipientIds, flags.map(String),
+  ];
+}
+
+export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+  const { target } = plan;
+  const recipientIds = recipientsOf(actor, plan);
+  const conversationId = target.kind === 'private' ? (await conversationFor(tx, actor.realmId, recipientIds)).id : null;
+  const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
+  const draft = draftMessage(actor, plan, conversationId, facts.dateSent);
+  const [{ id }] = await tx.$queryRawUnsafe<Array<{ id: number }>>(INSERT_MESSAGE_SQL, ...insertParams(draft, facts, recipientIds, flags));
+  const message = { ...draft, id };
+  // The sender's own uploads it links to are shared from the moment the send commits.
+  await claimOwnUploads(tx, actor.realmId, actor.userId, id, plan.content);
+  if (target.kind === 'stream' && target.stream.firstMessageId === null) {
+    await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: id } });
+  }
+  const widget = await saveWidgetSubmessage(tx, message);
+  const wire = facts.wire && !widget ? { ...facts.wire, id } : (await buildWireMessages(tx, [message], WIRE_OPTIONS(actor.realmUrl)))[0]!;
+  await recordEvent(tx, messageEvent(actor, plan, facts, wire, recipientIds, userFlags));
   const result: SendResult = { id };
   if (target.kind === 'stream') {
     const policy = await applyAutomaticTopicPolicy(tx, actor, target.stream, target.topic, id, facts.topicPolicy ?? undefined);
@@ -174,6 +197,51 @@ export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: 
     await followWhereMentioned(tx, actor.realmId, target.stream.id, target.topic, mentioned);
   }
   return result;
+}
+
+/**
+ * Whether the send writes nothing but the message, its copies and its event: a channel message
+ * with its object already built, in a channel that has had a message, linking no upload,
+ * mentioning nobody, and leaving the sender's topic policy as it is. Then writeMessageAlone
+ * does it in one statement.
+ */
+export function canWriteAlone(actor: Actor, plan: SendPlan, facts: SendFacts): boolean {
+  const { target, rendered } = plan;
+  return target.kind === 'stream'
+    && facts.wire !== null
+    && target.stream.firstMessageId !== null
+    && facts.topicPolicy !== null
+    && automaticTopicPolicy(actor.settings, facts.topicPolicy) === null
+    && rendered.mentionedUserIds.size === 0
+    && !rendered.streamWildcard && !rendered.topicWildcard
+    && linkedPathIds(plan.content).length === 0;
+}
+
+// The message, every copy and the outbox row in one statement: atomic on its own, so no
+// transaction and one round trip. The event carries the message's id, known only inside.
+const INSERT_ALONE_SQL = `
+WITH m AS (
+  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
+                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14)
+  RETURNING id
+), copies AS (
+  INSERT INTO user_messages (user_id, message_id, flags)
+  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
+), event AS (
+  INSERT INTO outbox (realm_id, type, payload)
+  SELECT $1, 'message', jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id)) FROM m
+  RETURNING id
+)
+SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+
+export async function writeMessageAlone(db: Db, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+  const recipientIds = recipientsOf(actor, plan);
+  const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
+  const draft = draftMessage(actor, plan, null, facts.dateSent);
+  const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
+  const [{ id }] = await db.$queryRawUnsafe<Array<{ id: number }>>(INSERT_ALONE_SQL, ...insertParams(draft, facts, recipientIds, flags), payload);
+  return { id };
 }
 
 /** Clients whose sender is a person looking at the conversation: their own copy starts read. */
@@ -207,7 +275,10 @@ async function usersWhoMuted(db: Tx, senderId: number): Promise<Set<number>> {
 
 /** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
 async function senderAvatarIsPublicGravatar(db: Tx, userId: number): Promise<boolean> {
-  const u = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  return avatarIsPublicGravatar(await db.user.findUniqueOrThrow({ where: { id: userId } }));
+}
+
+function avatarIsPublicGravatar(u: Parameters<typeof avatarUrlOf>[0]): boolean {
   return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
 }
 

@@ -4,17 +4,17 @@
  * message, one user_messages row per recipient and the outbox event in one short transaction
  * (send-write.ts).
  */
-import type { Stream, Tx, User } from '@chat/db';
+import type { Realm, Stream, Tx, User } from '@chat/db';
 import { errors } from '@chat/contracts';
 import type { Actor } from '../lib/context';
 import type { Services } from '../context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
-import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
-import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend } from './streams-access';
+import { loadRenderContext, renderMarkdown, type RenderContext, type RenderResult } from '../markdown';
+import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend, streamWhere } from './streams-access';
 import { checkWildcardMentions } from './mentions';
 import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
-import { loadSendFacts, writeMessage } from './send-write';
+import { canWriteAlone, loadSendFacts, writeMessage, writeMessageAlone } from './send-write';
 
 export { sendMessageInTx, usersAlertedBy, type SendResult } from './send-write';
 import type { SendResult } from './send-write';
@@ -47,6 +47,16 @@ export interface SendPlan {
    * user whose action caused them has seen it).
    */
   readFor?: Set<number>;
+  /** What the checks read that the write reuses rather than reads again (absent for notices). */
+  held?: SendHeld;
+}
+
+export interface SendHeld {
+  /** The realm, read for channel messages. */
+  realm: Realm | null;
+  linkifiers: RenderContext['linkifiers'];
+  /** The sender's row, when the caller loaded it (a send through the API). */
+  sender?: User;
 }
 
 export { defaultReadBySender } from './send-write';
@@ -76,20 +86,32 @@ async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
   return others.map((u) => ({ id: u.id, email: u.email }));
 }
 
-export async function checkSendMessage(services: Services, actor: Actor, input: SendInput): Promise<SendPlan> {
+/** `sender`, the actor's row when the caller holds it, saves the send reading it again. */
+export async function checkSendMessage(services: Services, actor: Actor, input: SendInput, sender?: User): Promise<SendPlan> {
   const kind = messageKind(input.type);
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
   }
   const content = normalizeContent(input.content);
   const { db } = services;
+  // What the content refers to is looked up beside the recipients, in the same round trip. It is
+  // awaited below; until then a failure must not count as unhandled.
+  const renderContext = loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
+  renderContext.catch(() => undefined);
   let target: Target;
+  let realm: Realm | null = null;
   if (kind === 'stream') {
-    // The realm is read beside the channel rather than after it: one round trip fewer.
-    const [stream, realm] = await Promise.all([
-      getStreamForSend(db, actor, parseStreamTarget(input.to)),
+    const to = parseStreamTarget(input.to);
+    // The channel, its realm and its subscribers are read side by side: one round trip.
+    const [stream, realmRow, subs] = await Promise.all([
+      getStreamForSend(db, actor, to),
       db.realm.findUniqueOrThrow({ where: { id: actor.realmId } }),
+      db.subscription.findMany({
+        where: { stream: streamWhere(actor.realmId, to), active: true, user: { isActive: true } },
+        select: { userId: true },
+      }),
     ]);
+    realm = realmRow;
     if (input.topic === undefined) throw errors.badRequest('Missing topic');
     const topic = normalizeTopic(input.topic);
     const policy = effectiveTopicsPolicy(stream, realm);
@@ -99,19 +121,15 @@ export async function checkSendMessage(services: Services, actor: Actor, input: 
     if (topic !== '' && policy === 'empty_topic_only') {
       throw errors.badRequest('Only the general chat topic is allowed in this channel.');
     }
-    const subs = await db.subscription.findMany({
-      where: { streamId: stream.id, active: true, user: { isActive: true } },
-      select: { userId: true },
-    });
     const subscriberIds = subs.map((s) => s.userId);
-    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId));
+    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId), sender);
     target = { kind: 'stream', stream, topic, subscriberIds };
   } else {
     const recipients = await resolveDirectRecipients(db, actor, input.to);
     await checkDirectMessageAllowed(db, actor, recipients.map((r) => r.id));
     target = { kind: 'private', recipients };
   }
-  const ctx = await loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
+  const ctx = await renderContext;
   const rendered = renderMarkdown(content, ctx);
   if (rendered.mentionedGroupIds.size) {
     const members = await groupSettingMemberIds(db, actor.realmId, { direct_members: [], direct_subgroups: [...rendered.mentionedGroupIds] });
@@ -120,7 +138,7 @@ export async function checkSendMessage(services: Services, actor: Actor, input: 
   if (target.kind === 'stream') {
     await checkWildcardMentions(services, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
-  return { target, content, rendered, input };
+  return { target, content, rendered, input, held: { realm, linkifiers: ctx.linkifiers, sender } };
 }
 
 /**
@@ -150,6 +168,8 @@ export async function doSendMessage(services: Services, actor: Actor, plan: Send
   // Read on the pool, in parallel, before the transaction: it then holds its connection and
   // locks only for the writes, a fixed number of statements whatever the recipient count.
   const facts = await loadSendFacts(services.db, actor, plan);
+  // The usual channel message needs no transaction: its rows and its event are one statement.
+  if (!key && canWriteAlone(actor, plan, facts)) return writeMessageAlone(services.db, actor, plan, facts);
   try {
     return await services.db.$transaction(async (tx) => {
       const result = await writeMessage(tx, actor, plan, facts);

@@ -2,15 +2,18 @@
 import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { isAdmin, isGuest, type Actor } from '../lib/context';
-import { isInGroupSetting, SYSTEM_GROUPS } from '@chat/realm';
+import { isInGroupSetting, SYSTEM_GROUPS, type Member } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
 
 type Client = Db | Tx;
 
+/** The filter naming one channel of the realm, by id or by name. */
+export function streamWhere(realmId: number, target: { id: number } | { name: string }) {
+  return 'id' in target ? { id: target.id, realmId } : { realmId, nameKey: target.name.trim().toLowerCase() };
+}
+
 export async function findStream(db: Client, realmId: number, target: { id: number } | { name: string }): Promise<Stream | null> {
-  return 'id' in target
-    ? db.stream.findFirst({ where: { id: target.id, realmId } })
-    : db.stream.findFirst({ where: { realmId, nameKey: target.name.trim().toLowerCase() } });
+  return db.stream.findFirst({ where: streamWhere(realmId, target) });
 }
 
 export async function getStreamForSend(db: Client, actor: Actor, target: { id: number } | { name: string }): Promise<Stream> {
@@ -23,12 +26,13 @@ export function effectiveTopicsPolicy(stream: Pick<Stream, 'topicsPolicy'>, real
   return stream.topicsPolicy === 'inherit' ? realm.topicsPolicy : stream.topicsPolicy;
 }
 
-export async function checkStreamPostAllowed(db: Client, actor: Actor, stream: Stream, subscribed: boolean): Promise<void> {
+/** `member` saves reading the actor's row when the caller holds it. */
+export async function checkStreamPostAllowed(db: Client, actor: Actor, stream: Stream, subscribed: boolean, member?: Member): Promise<void> {
   const denied = () => errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
   if (stream.isArchived) throw denied();
   if ((stream.inviteOnly || isGuest(actor)) && !subscribed) throw denied();
   const allowed = await settingOrDefault(db as Tx, stream.realmId, stream.canSendMessageGroup, SYSTEM_GROUPS.everyone);
-  if (!(await isInGroupSetting(db as Tx, actor.realmId, allowed, actor.userId))) {
+  if (!(await isInGroupSetting(db as Tx, actor.realmId, allowed, member ?? actor.userId))) {
     throw errors.badRequest('You do not have permission to post in this channel.');
   }
 }

@@ -50,46 +50,48 @@ export interface TopicPolicyFacts {
   current: number;
   /** Whether the topic has no message yet: the sender starts it. */
   isInitiator: boolean;
+  /** Whether the sender muted the channel. */
+  channelMuted: boolean;
+}
+
+// One round trip: the sender's topic policy, whether the topic has an earlier message (lower(topic)
+// matches the (stream_id, lower(topic), id) index: one probe, however long the topic), and whether
+// the sender muted the channel.
+const FACTS_SQL = `
+SELECT (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND topic_key = $4) AS current,
+       EXISTS (SELECT 1 FROM messages WHERE stream_id = $2 AND lower(topic) = lower($3) AND ($5::int IS NULL OR id < $5)) AS earlier,
+       COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = $1 AND stream_id = $2), false) AS muted`;
+
+export async function topicPolicyFacts(db: Tx, userId: number, streamId: number, topic: string, beforeId?: number): Promise<TopicPolicyFacts> {
+  const [row] = await db.$queryRawUnsafe<Array<{ current: number | null; earlier: boolean; muted: boolean }>>(
+    FACTS_SQL, userId, streamId, topic, topic.toLowerCase(), beforeId ?? null,
+  );
+  return { current: row?.current ?? VISIBILITY.INHERIT, isInitiator: !row?.earlier, channelMuted: !!row?.muted };
 }
 
 /**
- * Read before the message exists. Two first sends racing into a new topic may both count as
- * initiators; each then follows it, which is what either would have done alone.
+ * The policy a send gives its sender's topic under their automatically_follow_topics_policy and
+ * automatically_unmute_topics_in_muted_streams_policy, or null when it leaves it as it is.
  */
-export async function topicPolicyFacts(db: Tx, userId: number, streamId: number, topic: string, beforeId?: number): Promise<TopicPolicyFacts> {
-  const [current, earlier] = await Promise.all([
-    currentVisibility(db, userId, streamId, topic),
-    // lower(topic) matches the (stream_id, lower(topic), id) index: one probe, however long the topic.
-    db.$queryRawUnsafe<Array<{ one: number }>>(
-      `SELECT 1 AS one FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2) AND ($3::int IS NULL OR id < $3) LIMIT 1`,
-      streamId,
-      topic,
-      beforeId ?? null,
-    ),
-  ]);
-  return { current, isInitiator: earlier.length === 0 };
+export function automaticTopicPolicy(settings: Record<string, unknown>, facts: TopicPolicyFacts): number | null {
+  const { current, isInitiator } = facts;
+  if (current === VISIBILITY.FOLLOWED) return null;
+  if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) return VISIBILITY.FOLLOWED;
+  if (current === VISIBILITY.UNMUTED) return null;
+  const muted = facts.channelMuted || current === VISIBILITY.MUTED;
+  if (muted && policyApplies(Number(settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION), isInitiator)) {
+    return VISIBILITY.UNMUTED;
+  }
+  return null;
 }
 
 /**
  * After a send: the sender follows (or, in a muted channel, unmutes) the topic when their
- * automatically_follow_topics_policy / automatically_unmute_topics_in_muted_streams_policy say
- * so. Returns the new policy, or null when nothing changed. `facts` read before the send save
- * the transaction two round trips; without them they are read here.
+ * policies say so (automaticTopicPolicy). Returns the new policy, or null when nothing changed.
+ * `facts` read before the send save the transaction a round trip; without them they are read here.
  */
 export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<number | null> {
-  const { current, isInitiator } = facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId));
-  if (current === VISIBILITY.FOLLOWED) return null;
-  const settings = actor.settings;
-  let next: number | null = null;
-  if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) {
-    next = VISIBILITY.FOLLOWED;
-  } else if (current !== VISIBILITY.UNMUTED) {
-    const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
-    const muted = !!sub?.isMuted || current === VISIBILITY.MUTED;
-    if (muted && policyApplies(Number(settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION), isInitiator)) {
-      next = VISIBILITY.UNMUTED;
-    }
-  }
+  const next = automaticTopicPolicy(actor.settings, facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId)));
   if (next === null) return null;
   await doSetUserTopic(tx, actor.realmId, actor.userId, stream.id, topic, next);
   return next;

@@ -20,10 +20,15 @@ export const isModerator = (a: { role: number }) => a.role <= ROLE.MODERATOR;
 export const isGuest = (a: { role: number }) => a.role === ROLE.GUEST;
 
 export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor> {
+  return (await loadActorRow(db, identity)).actor;
+}
+
+/** The caller with their row, for actions that need more of it than the Actor holds (a send). */
+export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ actor: Actor; user: User }> {
   const user = await db.user.findUnique({ where: { id: identity.userId } });
   if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
   if (!user.isActive) throw errors.userDeactivated();
-  return actorOf(user, identity.realmUrl);
+  return { actor: actorOf(user, identity.realmUrl), user };
 }
 
 /** A user acting in their realm, e.g. one whose scheduled message falls due, or a system bot. */

@@ -5,7 +5,7 @@
  */
 import type { Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { GroupSettingValue } from '@chat/realm';
+import { systemGroupIds, type GroupSettingValue } from '@chat/realm';
 
 export function isGroupSettingValue(v: unknown): v is GroupSettingValue {
   if (typeof v === 'number') return Number.isSafeInteger(v);
@@ -16,9 +16,9 @@ export function isGroupSettingValue(v: unknown): v is GroupSettingValue {
 }
 
 export async function systemGroupId(tx: Tx, realmId: number, name: string): Promise<number> {
-  const g = await tx.userGroup.findFirst({ where: { realmId, name, isSystemGroup: true }, select: { id: true } });
-  if (!g) throw new Error(`realm ${realmId} has no system group ${name}`);
-  return g.id;
+  const id = (await systemGroupIds(tx, realmId)).get(name);
+  if (id === undefined) throw new Error(`realm ${realmId} has no system group ${name}`);
+  return id;
 }
 
 /** A stored setting, or the named system group when none is stored. */

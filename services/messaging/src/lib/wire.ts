@@ -65,10 +65,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     where: { id: { in: [...userIds] } },
     select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true },
   });
-  const userById = new Map(users.map((u) => [u.id, u]));
-  const realmStr = new Map(realms.map((r) => [r.id, r.stringId]));
-  const streamName = new Map(streams.map((s) => [s.id, s.name]));
-  const convMembers = new Map(convs.map((c) => [c.id, c.memberIds]));
+  const userById = new Map<number, WireUser>(users.map((u) => [u.id, u]));
   const reactionsByMessage = new Map<number, Record<string, unknown>[]>();
   for (const r of reactions) {
     const u = userById.get(r.userId);
@@ -82,50 +79,91 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     });
     reactionsByMessage.set(r.messageId, list);
   }
+  const known: Known = {
+    userById,
+    realmStr: new Map(realms.map((r) => [r.id, r.stringId])),
+    streamName: new Map(streams.map((s) => [s.id, s.name])),
+    convMembers: new Map(convs.map((c) => [c.id, c.memberIds])),
+    reactionsByMessage,
+    submessagesByMessage,
+    topicLinkers,
+  };
+  return messages.map((m) => toWire(m, known, opts));
+}
+
+/** What building a message object needs besides the message row. */
+interface Known {
+  userById: Map<number, WireUser>;
+  realmStr: Map<number, string>;
+  streamName: Map<number, string>;
+  convMembers: Map<number, number[]>;
+  reactionsByMessage: Map<number, Record<string, unknown>[]>;
+  submessagesByMessage: Map<number, unknown[]>;
+  topicLinkers: Array<{ re: RegExp | null; urlTemplate: string }>;
+}
+
+/**
+ * The object of a channel message being sent, from what the send already holds: a new message
+ * has no reactions or submessages yet, so nothing needs to be read.
+ */
+export function wireOfNewChannelMessage(
+  m: Message,
+  held: { realmStringId: string; streamName: string; sender: WireUser; linkifiers: Array<{ pattern: string; urlTemplate: string }> },
+  opts: WireOptions,
+): WireMessage {
+  return toWire(m, {
+    userById: new Map([[held.sender.id, held.sender]]),
+    realmStr: new Map([[m.realmId, held.realmStringId]]),
+    streamName: new Map([[m.streamId!, held.streamName]]),
+    convMembers: new Map(),
+    reactionsByMessage: new Map(),
+    submessagesByMessage: new Map(),
+    topicLinkers: held.linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate })),
+  }, opts);
+}
+
+function toWire(m: Message, k: Known, opts: WireOptions): WireMessage {
   const miniUser = (id: number) => {
-    const u = userById.get(id);
+    const u = k.userById.get(id);
     return { id, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false };
   };
-
-  return messages.map((m) => {
-    const sender = userById.get(m.senderId)!;
-    const isStream = m.streamId !== null;
-    const topic = isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : '';
-    const wire: WireMessage = {
-      id: m.id,
-      sender_id: m.senderId,
-      sender_full_name: sender.fullName,
-      sender_email: sender.email,
-      sender_realm_str: realmStr.get(m.realmId) ?? '',
-      avatar_url: avatarUrlOf(sender, opts),
-      client: m.sendingClient,
-      content: opts.applyMarkdown ? m.renderedContent : m.content,
-      content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
-      display_recipient: isStream
-        ? (streamName.get(m.streamId!) ?? '')
-        : [...(convMembers.get(m.conversationId!) ?? [])].sort((a, b) => a - b).map(miniUser),
-      is_me_message: m.isMeMessage,
-      reactions: reactionsByMessage.get(m.id) ?? [],
-      recipient_id: recipientIdOf(m),
-      subject: topic,
-      topic_links: isStream ? topicLinks(m.topic, topicLinkers) : [],
-      submessages: submessagesByMessage.get(m.id) ?? [],
-      timestamp: seconds(m.dateSent),
-      type: isStream ? 'stream' : 'private',
-    };
-    if (isStream) wire.stream_id = m.streamId;
-    if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
-    if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
-    if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
-      wire.edit_history = (m.editHistory as Record<string, unknown>[]).map((entry) => {
-        const e = { ...entry };
-        if (typeof e.prev_topic === 'string') e.prev_topic = displayTopic(e.prev_topic, opts.allowEmptyTopicName);
-        if (typeof e.topic === 'string') e.topic = displayTopic(e.topic, opts.allowEmptyTopicName);
-        return e;
-      });
-    }
-    return wire;
-  });
+  const sender = k.userById.get(m.senderId)!;
+  const isStream = m.streamId !== null;
+  const topic = isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : '';
+  const wire: WireMessage = {
+    id: m.id,
+    sender_id: m.senderId,
+    sender_full_name: sender.fullName,
+    sender_email: sender.email,
+    sender_realm_str: k.realmStr.get(m.realmId) ?? '',
+    avatar_url: avatarUrlOf(sender, opts),
+    client: m.sendingClient,
+    content: opts.applyMarkdown ? m.renderedContent : m.content,
+    content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    display_recipient: isStream
+      ? (k.streamName.get(m.streamId!) ?? '')
+      : [...(k.convMembers.get(m.conversationId!) ?? [])].sort((a, b) => a - b).map(miniUser),
+    is_me_message: m.isMeMessage,
+    reactions: k.reactionsByMessage.get(m.id) ?? [],
+    recipient_id: recipientIdOf(m),
+    subject: topic,
+    topic_links: isStream ? topicLinks(m.topic, k.topicLinkers) : [],
+    submessages: k.submessagesByMessage.get(m.id) ?? [],
+    timestamp: seconds(m.dateSent),
+    type: isStream ? 'stream' : 'private',
+  };
+  if (isStream) wire.stream_id = m.streamId;
+  if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
+  if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
+  if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
+    wire.edit_history = (m.editHistory as Record<string, unknown>[]).map((entry) => {
+      const e = { ...entry };
+      if (typeof e.prev_topic === 'string') e.prev_topic = displayTopic(e.prev_topic, opts.allowEmptyTopicName);
+      if (typeof e.topic === 'string') e.topic = displayTopic(e.topic, opts.allowEmptyTopicName);
+      return e;
+    });
+  }
+  return wire;
 }
 
 /** Links the realm's linkifiers find in a topic, in the order they appear. */

@@ -32,54 +32,63 @@ export async function loadRenderContext(db: Db | Tx, realmId: number, realmUrl: 
     if (bar >= 0 && /^\d+$/.test(text.slice(bar + 1))) ids.add(Number(text.slice(bar + 1)));
     else names.add(text.toLowerCase());
   }
-  if (names.size || ids.size) {
-    const users = await db.$queryRawUnsafe<MentionableUser[]>(
-      `SELECT id, full_name AS "fullName", email FROM users
-        WHERE realm_id = $1 AND is_active AND (lower(full_name) = ANY($2::text[]) OR id = ANY($3::int[]))`,
-      realmId,
-      [...names],
-      [...ids],
-    );
-    for (const u of users) {
-      ctx.usersById.set(u.id, u);
-      const key = u.fullName.toLowerCase();
-      ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), u]);
-    }
-  }
+  // The lookups are independent: one round trip of parallel queries, not one after another.
   const groupNames = [...source.matchAll(GROUP_SYNTAX)].map((m) => m[1].trim().toLowerCase());
-  if (groupNames.length) {
-    const groups = await db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
-      `SELECT id, name FROM user_groups WHERE realm_id = $1 AND NOT deactivated AND NOT is_system_group AND lower(name) = ANY($2::text[])`,
-      realmId,
-      groupNames,
-    );
-    for (const g of groups) ctx.groupsByName.set(g.name.toLowerCase(), g);
-  }
   const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
-  if (channelNames.length) {
-    // Private channels are linked only when the author is subscribed to them.
-    const streams = await db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
-      `SELECT s.id, s.name FROM streams s
-        WHERE s.realm_id = $1 AND s.name_key = ANY($2::text[])
-          AND (NOT s.invite_only OR EXISTS (SELECT 1 FROM subscriptions sub WHERE sub.stream_id = s.id AND sub.user_id = $3 AND sub.active))`,
-      realmId,
-      channelNames,
-      authorId ?? 0,
-    );
-    for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
-  }
   const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
-  if (emojiNames.length) {
-    for (const e of await customEmoji(db, realmId, emojiNames)) ctx.realmEmoji.set(e.name, e);
+  const [users, groups, streams, emoji, linkers] = await Promise.all([
+    names.size || ids.size
+      ? db.$queryRawUnsafe<MentionableUser[]>(
+          `SELECT id, full_name AS "fullName", email FROM users
+            WHERE realm_id = $1 AND is_active AND (lower(full_name) = ANY($2::text[]) OR id = ANY($3::int[]))`,
+          realmId,
+          [...names],
+          [...ids],
+        )
+      : [],
+    groupNames.length
+      ? db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
+          `SELECT id, name FROM user_groups WHERE realm_id = $1 AND NOT deactivated AND NOT is_system_group AND lower(name) = ANY($2::text[])`,
+          realmId,
+          groupNames,
+        )
+      : [],
+    // Private channels are linked only when the author is subscribed to them.
+    channelNames.length
+      ? db.$queryRawUnsafe<Array<{ id: number; name: string }>>(
+          `SELECT s.id, s.name FROM streams s
+            WHERE s.realm_id = $1 AND s.name_key = ANY($2::text[])
+              AND (NOT s.invite_only OR EXISTS (SELECT 1 FROM subscriptions sub WHERE sub.stream_id = s.id AND sub.user_id = $3 AND sub.active))`,
+          realmId,
+          channelNames,
+          authorId ?? 0,
+        )
+      : [],
+    emojiNames.length ? customEmoji(db, realmId, emojiNames) : [],
+    linkifiers(db, realmId),
+  ]);
+  for (const u of users) {
+    ctx.usersById.set(u.id, u);
+    const key = u.fullName.toLowerCase();
+    ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), u]);
   }
-  ctx.linkifiers = await linkifiers(db, realmId);
+  for (const g of groups) ctx.groupsByName.set(g.name.toLowerCase(), g);
+  for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
+  for (const e of emoji) ctx.realmEmoji.set(e.name, e);
+  ctx.linkifiers = linkers;
   return ctx;
 }
 
 /** Custom emoji of the realm, where the uploads area has created its table. */
+let emojiTableSeen = false;
+
 async function customEmoji(db: Db | Tx, realmId: number, names: string[]) {
-  const [exists] = await db.$queryRawUnsafe<Array<{ t: string | null }>>(`SELECT to_regclass('realm_emoji')::text AS t`);
-  if (!exists?.t) return [];
+  if (!emojiTableSeen) {
+    // Once the table exists it stays: asked until then only.
+    const [exists] = await db.$queryRawUnsafe<Array<{ t: string | null }>>(`SELECT to_regclass('realm_emoji')::text AS t`);
+    if (!exists?.t) return [];
+    emojiTableSeen = true;
+  }
   const rows = await db.$queryRawUnsafe<Array<{ id: number; name: string; file_name: string | null }>>(
     `SELECT id, name, file_name FROM realm_emoji WHERE realm_id = $1 AND NOT deactivated AND name = ANY($2::text[])`,
     realmId,

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor } from '../lib/context';
+import { loadActor, loadActorRow } from '../lib/context';
 import type { Services } from '../context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';
@@ -38,7 +38,7 @@ export function messageRoutes(router: Router, services: Services): void {
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(services.db, ctx.identity);
+      const { actor, user } = await loadActorRow(services.db, ctx.identity);
       // Content and topic: the action refuses NUL characters in the family's words.
       const topic = p.strNulChecked('topic');
       const subject = p.strNulChecked('subject');
@@ -52,7 +52,7 @@ export function messageRoutes(router: Router, services: Services): void {
         readBySender: p.bool('read_by_sender'),
         client: clientName(ctx),
         idempotencyKey: ctx.req.header('idempotency-key'),
-      });
+      }, user);
       return { ...(await doSendMessage(services, actor, plan)) };
     }),
   );
