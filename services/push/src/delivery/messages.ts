@@ -1,4 +1,4 @@
-import { flagBit } from '@chat/contracts';
+import { flagBit, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import type { Services } from '../context';
 import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
@@ -33,8 +33,12 @@ interface WireMessage {
 
 const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
 
-/** Topic visibility policies, as the user_topics table stores them. */
-const POLICIES: Record<number, RecipientFacts['topicPolicy']> = { 1: 'muted', 2: 'unmuted', 3: 'followed' };
+/** The trigger rules' names for the stored topic visibility policies (INHERIT has no row). */
+const POLICIES: Record<number, RecipientFacts['topicPolicy']> = {
+  [TOPIC_VISIBILITY.MUTED]: 'muted',
+  [TOPIC_VISIBILITY.UNMUTED]: 'unmuted',
+  [TOPIC_VISIBILITY.FOLLOWED]: 'followed',
+};
 
 /**
  * `holders`: the users with a device or token (DeviceHolders); no one else can be notified, so
