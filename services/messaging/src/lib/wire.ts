@@ -4,7 +4,7 @@
  */
 import type { Message, Tx, User } from '@chat/db';
 import { avatarUrlField, EMAIL_VISIBILITY, emailVisibilityOf } from '@chat/wire';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME, type MessageObject, type MessageReaction } from '@chat/contracts';
 import { compileLinkifier, expandTemplate } from '../markdown/dialect';
 import { loadSubmessages } from '../actions/submessages';
 
@@ -17,7 +17,8 @@ export interface WireOptions {
   allowEditHistory: boolean;
 }
 
-export type WireMessage = Record<string, unknown> & { id: number };
+/** The message object, as its event carries it (@chat/contracts). */
+export type WireMessage = MessageObject;
 
 type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
 
@@ -69,7 +70,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
   const realmStr = new Map(realms.map((r) => [r.id, r.stringId]));
   const streamName = new Map(streams.map((s) => [s.id, s.name]));
   const convMembers = new Map(convs.map((c) => [c.id, c.memberIds]));
-  const reactionsByMessage = new Map<number, Record<string, unknown>[]>();
+  const reactionsByMessage = new Map<number, MessageReaction[]>();
   for (const r of reactions) {
     const u = userById.get(r.userId);
     const list = reactionsByMessage.get(r.messageId) ?? [];
@@ -113,7 +114,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
       timestamp: seconds(m.dateSent),
       type: isStream ? 'stream' : 'private',
     };
-    if (isStream) wire.stream_id = m.streamId;
+    if (m.streamId !== null) wire.stream_id = m.streamId;
     if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
     if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
     if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
