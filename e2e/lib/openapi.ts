@@ -115,3 +115,59 @@ export function responseErrors(method: string, template: string, status: number,
   if (validate(body)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
 }
+
+/** The values a schema allows for `field`, looked up through $refs and allOf (undefined: any). */
+function allowedValues(node: Node, field: string): unknown[] | undefined {
+  const enumOf = (n: Node): unknown[] | undefined => {
+    const d = deref(n);
+    return (d.enum as unknown[] | undefined) ?? ((d.allOf ?? []) as Node[]).map(enumOf).find(Boolean);
+  };
+  const s = deref(node);
+  const own = s.properties?.[field] ? enumOf(s.properties[field]) : undefined;
+  if (own) return own;
+  for (const part of (s.allOf ?? []) as Node[]) {
+    const found = allowedValues(part, field);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The top-level property names a schema declares, through $refs and allOf. */
+function declaredProperties(node: Node): Set<string> {
+  const s = deref(node);
+  const out = new Set<string>(Object.keys(s.properties ?? {}));
+  for (const part of (s.allOf ?? []) as Node[]) for (const name of declaredProperties(part)) out.add(name);
+  return out;
+}
+
+/**
+ * The schema errors of one event as GET /events returns it, against the family's schema for its
+ * type (and op, where the family has one schema per op): an empty list when it conforms. An
+ * event of a type or op the file does not describe is an error too. The family's event schemas
+ * mark no field required and forbid undeclared ones instead, so besides the types of the fields
+ * present, every top-level field must be one the schema declares.
+ */
+export function eventErrors(event: Record<string, any>): string[] {
+  const { ajv, cache } = load();
+  const union = openapi().components.schemas.get_events_200_response_allOf_events_inner.oneOf as Node[];
+  const candidates = union.filter((branch) => {
+    const types = allowedValues(branch, 'type');
+    const ops = allowedValues(branch, 'op');
+    return types?.includes(event.type) && (ops === undefined || event.op === undefined || ops.includes(event.op));
+  });
+  if (!candidates.length) return [`the OpenAPI file describes no ${event.type} event${event.op ? ` with op ${String(event.op)}` : ''}`];
+  const errors: string[] = [];
+  for (const branch of candidates) {
+    const key = `event ${String(branch.$ref)}`;
+    let validate = cache.get(key);
+    if (!validate) {
+      validate = ajv.compile(convert(branch) as Node);
+      cache.set(key, validate);
+    }
+    const undeclared = Object.keys(event).filter((k) => !declaredProperties(branch).has(k));
+    if (validate(event) && !undeclared.length) return [];
+    if (undeclared.length) errors.push(`${branch.$ref}: undeclared fields ${undeclared.join(', ')}`);
+    errors.push(...(validate.errors ?? []).map((e) => `${branch.$ref}: ${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`));
+  }
+  return errors;
+}

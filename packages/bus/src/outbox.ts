@@ -2,6 +2,7 @@
  * The write side of the outbox: an action records its domain event in the same transaction as
  * the change it describes, so the event exists exactly when the change does.
  */
+import type { EventRecipients, OutboxEvents, OutboxType } from '@chat/contracts';
 
 /**
  * The slice of a database client the outbox needs. A Prisma client and a Prisma interactive
@@ -16,9 +17,10 @@ export interface SqlExecutor {
  * Who receives an event: explicit user ids, computed by the action that made the change, or
  * 'realm' for events every user of the realm gets (realm settings, new users, emoji). 'realm'
  * exists because listing every id of a 10 000-user realm in each such event costs more than it
- * tells; the events service resolves it to the realm's queues.
+ * tells; the events service resolves it to the realm's queues. Defined in @chat/contracts with
+ * the event types (contracts/src/events.ts).
  */
-export type EventRecipients = number[] | 'realm';
+export type { EventRecipients };
 
 /**
  * The JSON stored in outbox.payload and carried by the stream entry.
@@ -29,6 +31,9 @@ export type EventRecipients = number[] | 'realm';
  *   `stream_id` (channel, for narrow and all_public_streams queues), `sender_id`,
  *   `sender_queue_id` and `local_id` (to echo a client's local id back to its own queue), or
  *   `user_flags: { [userId]: string[] }` (per-recipient message flags).
+ *
+ * The payload of each type named in @chat/contracts `OutboxEvents` is typed there
+ * (`OutboxPayload<T>`); this is the shape common to all.
  */
 export interface EventPayload<E extends object = Record<string, unknown>> {
   event: E;
@@ -36,17 +41,22 @@ export interface EventPayload<E extends object = Record<string, unknown>> {
   [routing: string]: unknown;
 }
 
-export interface DomainEvent<E extends object = Record<string, unknown>> {
+/**
+ * A domain event to record. For a type named in @chat/contracts `OutboxEvents` (message,
+ * update_message, reaction, subscription, ...), `event` and `routing` must have that type's
+ * shape, so the producer and every consumer agree on it; other types take any event.
+ */
+export interface DomainEvent<T extends string = string> {
   realmId: number;
   /** The event type as clients see it ("message", "update_message", ...). */
-  type: string;
-  event: E;
+  type: T;
+  event: T extends OutboxType ? OutboxEvents[T]['event'] : object;
   users: EventRecipients;
   /** Extra routing fields, merged into the payload beside `event` and `users`. */
-  routing?: Record<string, unknown>;
+  routing?: T extends OutboxType ? OutboxEvents[T]['routing'] : Record<string, unknown>;
 }
 
-function validate(e: DomainEvent<object>): void {
+function validate(e: DomainEvent): void {
   if (!Number.isSafeInteger(e.realmId) || e.realmId < 0) {
     throw new Error(`outbox: realmId must be a non-negative integer, got ${e.realmId}`);
   }
@@ -73,7 +83,7 @@ SELECT id::text AS id, pg_notify('outbox', '')::text AS notified FROM inserted`;
  * transaction client (`prisma.$transaction(async (tx) => ...)`): called with a bare client it
  * commits on its own and the guarantee that the event matches the change is gone.
  */
-export async function recordEvent<E extends object>(tx: SqlExecutor, e: DomainEvent<E>): Promise<string> {
+export async function recordEvent<T extends string>(tx: SqlExecutor, e: DomainEvent<T>): Promise<string> {
   const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(INSERT_SQL, e.realmId, e.type, outboxPayload(e));
   return rows[0].id;
 }
@@ -82,9 +92,9 @@ export async function recordEvent<E extends object>(tx: SqlExecutor, e: DomainEv
  * The outbox payload of `e`, checked, as JSON: for an action that inserts its outbox row (and
  * its NOTIFY) within a statement of its own, as messaging's single-statement send does.
  */
-export function outboxPayload<E extends object>(e: DomainEvent<E>): string {
+export function outboxPayload<T extends string>(e: DomainEvent<T>): string {
   validate(e);
-  const payload: EventPayload<E> = { ...e.routing, event: e.event, users: e.users };
+  const payload = { ...e.routing, event: e.event, users: e.users };
   return JSON.stringify(payload);
 }
 

@@ -25,6 +25,18 @@ export const SYSTEM_GROUPS = {
   internet: 'role:internet',
 } as const;
 
+/**
+ * A user's visibility policy for one topic (`visibility_policy` of user_topic events, of the
+ * `user_topics` register section and of POST /user_topics, and the user_topics table's column).
+ * INHERIT (the API's "none") means no row: the channel's muting applies.
+ */
+export const TOPIC_VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export type TopicVisibility = (typeof TOPIC_VISIBILITY)[keyof typeof TOPIC_VISIBILITY];
+
+export function isTopicVisibility(value: unknown): value is TopicVisibility {
+  return (Object.values(TOPIC_VISIBILITY) as unknown[]).includes(value);
+}
+
 export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
 
 export const LIMITS = {

@@ -4,3 +4,4 @@ export * from './identity';
 export * from './routes';
 export * from './dialect';
 export * from './upload-links';
+export * from './events';

@@ -4,7 +4,7 @@
  * `subscriptions` and `unsubscribed` give them.
  */
 import type { Stream, Subscription } from '@chat/db';
-import { SYSTEM_GROUPS } from '@chat/contracts';
+import { SYSTEM_GROUPS, type StreamObject, type SubscriptionObject } from '@chat/contracts';
 import { unixSeconds } from './time';
 
 /** A channel with a message this recent is "recently active". */
@@ -66,7 +66,7 @@ const DAY_MS = 86_400_000;
  * One channel. Weekly traffic is null for a channel younger than a week (too young for a rate)
  * or when the caller did not count its messages.
  */
-export function streamObject(s: Stream, facts: StreamFacts, subscribers?: SubscriberList): Record<string, unknown> {
+export function streamObject(s: Stream, facts: StreamFacts, subscribers?: SubscriberList): StreamObject {
   const now = (facts.now ?? new Date()).getTime();
   const group = (stored: unknown, setting: keyof typeof STREAM_GROUP_SETTING_DEFAULTS) =>
     stored ?? facts.systemGroups.get(STREAM_GROUP_SETTING_DEFAULTS[setting]) ?? null;
@@ -115,7 +115,7 @@ export function subscriptionObject(
   sub: SubscriptionRow,
   facts: StreamFacts,
   subscribers?: SubscriberList,
-): Record<string, unknown> {
+): SubscriptionObject {
   return {
     ...streamObject(s, facts, subscribers),
     color: sub.color,

@@ -1,11 +1,9 @@
 /** Topic visibility lists shared by the messaging service's events and register. */
+import { TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { unixSeconds } from './time';
 
 type Reader = Db | Tx;
-
-/** visibility_policy values, as the messaging service stores them (no row means "inherit"). */
-export const TOPIC_VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
 
 /**
  * The older clients' `muted_topics`: `[channel name, topic, muted at]` for each muted topic

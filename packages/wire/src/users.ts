@@ -2,7 +2,7 @@
  * The User object (GET /users, register's realm_users, the JWT login's user) and what it is made
  * of: who may see a real address, the join time, custom profile data.
  */
-import { ROLE } from '@chat/contracts';
+import { ROLE, type UserObject } from '@chat/contracts';
 import type { CustomProfileFieldValue, User } from '@chat/db';
 import { avatarUrlField } from './avatars';
 
@@ -87,9 +87,9 @@ export interface UserObjectOptions {
 }
 
 /** The User object as `viewer` (null for a spectator) may see it. */
-export function userObject(user: UserObjectRow, viewer: Viewer | null, opts: UserObjectOptions): Record<string, unknown> {
+export function userObject(user: UserObjectRow, viewer: Viewer | null, opts: UserObjectOptions): UserObject {
   const visibility = emailVisibilityOf(user);
-  const out: Record<string, unknown> = {
+  const out: UserObject = {
     user_id: user.id,
     delivery_email: canSeeDeliveryEmail(viewer, { id: user.id, isBot: user.isBot, visibility }) ? user.deliveryEmail : null,
     email: user.email,

@@ -10,6 +10,7 @@
  * (5), BENCH_SECONDS of sending (15), BENCH_CLIENT_THREADS (4). Uses the local Postgres and Redis (DATABASE_URL,
  * REDIS_URL) with a throwaway database and key prefix.
  */
+import type { MessageObject } from '@chat/contracts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -158,10 +159,14 @@ async function main() {
       sent++;
       expected += Math.ceil(CLIENTS / USERS);
       lastSentTo.set(to.id, Date.now());
-      const message = { id: sent, type: 'private', sender_id: to.id, content: '<p>bench</p>', content_type: 'text/html', subject: '', sent_at: Date.now() };
+      const message: MessageObject = {
+        id: sent, type: 'private', sender_id: to.id, sender_full_name: '', sender_email: '', sender_realm_str: '', avatar_url: null, client: 'bench',
+        content: '<p>bench</p>', content_type: 'text/html', display_recipient: [], is_me_message: false, reactions: [], recipient_id: 0,
+        subject: '', topic_links: [], submessages: [], timestamp: Math.floor(Date.now() / 1000), sent_at: Date.now(),
+      };
       // Routing as the messaging service records it for a direct message.
       await database.db.$transaction((tx) =>
-        recordEvent(tx, { realmId: realm.id, type: 'message', users: [to.id], event: { type: 'message', message }, routing: { stream_id: null, sender_id: to.id, sender_gravatar: false, user_flags: {}, raw_content: 'bench', topic: '' } }),
+        recordEvent(tx, { realmId: realm.id, type: 'message', users: [to.id], event: { type: 'message', message }, routing: { stream_id: null, public_stream: false, sender_id: to.id, sender_gravatar: false, user_flags: {}, raw_content: 'bench', topic: '' } }),
       );
     };
     const waitForDeliveries = async (ms: number) => {

@@ -11,7 +11,7 @@
  * again on it without rebuilding.
  */
 import { performance } from 'node:perf_hooks';
-import { flagBit } from '@chat/contracts';
+import { flagBit, TOPIC_VISIBILITY } from '@chat/contracts';
 import { createDb, type Db } from '@chat/db';
 import { createTestDatabase } from '@chat/db/testing';
 import { seedRealm } from '@chat/testing';
@@ -52,7 +52,7 @@ async function build(db: Db): Promise<Built> {
   await db.userTopic.createMany({
     data: Array.from({ length: 120 }, (_, i) => ({
       realmId: realm.realmId, userId: heavy.id, streamId: streams[i % STREAMS], topicName: `topic ${i % TOPICS_PER_STREAM}`,
-      topicKey: `topic ${i % TOPICS_PER_STREAM}`, visibilityPolicy: i < 100 ? 1 : 3,
+      topicKey: `topic ${i % TOPICS_PER_STREAM}`, visibilityPolicy: i < 100 ? TOPIC_VISIBILITY.MUTED : TOPIC_VISIBILITY.FOLLOWED,
     })),
     skipDuplicates: true,
   });

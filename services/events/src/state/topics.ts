@@ -5,10 +5,8 @@
  */
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import { mutedTopicsList, TOPIC_VISIBILITY, unixSeconds } from '@chat/wire';
+import { mutedTopicsList, unixSeconds } from '@chat/wire';
 import type { StateOptions, Want } from '.';
-
-export { TOPIC_VISIBILITY };
 
 /** The user's topic policies, leaving out those in archived channels, in the order they were first set. */
 async function userTopicRows(db: Db, userId: number) {

@@ -7,9 +7,8 @@
  * (user_messages_unread_idx, newest first, at most MAX_UNREAD_MESSAGES). Muting is decided
  * here afterwards, from the user's subscriptions and topic visibility policies, which are few.
  */
-import { EMPTY_TOPIC_DISPLAY_NAME, flagBit } from '@chat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME, flagBit, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import { TOPIC_VISIBILITY } from './topics';
 import type { StateOptions, Want } from '.';
 
 /** The API family's cap: clients are told (old_unreads_missing) when older unreads are left out. */

@@ -1,3 +1,4 @@
+import type { MessageObject } from '@chat/contracts';
 import { recordEvent } from '@chat/bus';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import type { QueueStore } from '@chat/queues';
@@ -126,8 +127,8 @@ it('nulls avatar_url for client_gravatar queues when the producer left the grava
   const plainQ = await queueOf(realm.member, { client_gravatar: 'false' });
   await env.db.$transaction((tx) => recordEvent(tx, {
     realmId: realm.realmId, type: 'message', users: [realm.member.id],
-    event: { type: 'message', message: { id: 77, type: 'private', sender_id: realm.owner.id, avatar_url: 'https://secure.gravatar.com/avatar/x', content: '<p>x</p>', content_type: 'text/html', subject: '' } },
-    routing: { stream_id: null, sender_id: realm.owner.id, user_flags: {}, raw_content: 'x', topic: '' },
+    event: { type: 'message', message: { id: 77, type: 'private', sender_id: realm.owner.id, avatar_url: 'https://secure.gravatar.com/avatar/x', content: '<p>x</p>', content_type: 'text/html', subject: '' } as MessageObject },
+    routing: { stream_id: null, public_stream: false, sender_id: realm.owner.id, user_flags: {}, raw_content: 'x', topic: '' },
   }));
   expect((await drain(gravatarQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: null } });
   expect((await drain(plainQ, realm.member.id))[0]).toMatchObject({ message: { id: 77, avatar_url: 'https://secure.gravatar.com/avatar/x' } });

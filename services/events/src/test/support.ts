@@ -1,4 +1,5 @@
 /** Shared by the events component tests: a running service, registration, queue reads. */
+import type { MessageObject } from '@chat/contracts';
 import request from 'supertest';
 import Redis from 'ioredis';
 import { recordEvent } from '@chat/bus';
@@ -52,7 +53,8 @@ export async function recordMessage(
       realmId,
       type: 'message',
       users: opts.users,
-      event: { type: 'message', message },
+      // The fields the fan-out reads; the rest of the message object does not matter here.
+      event: { type: 'message', message: message as MessageObject },
       routing: {
         stream_id: opts.streamId ?? null,
         public_stream: opts.publicStream ?? false,

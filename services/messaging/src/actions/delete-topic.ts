@@ -3,7 +3,7 @@
  * reach, newest first, in batches that each commit on their own, so a huge topic makes
  * progress even when the request runs out of time (the client repeats it on `complete: false`).
  */
-import { errors } from '@chat/contracts';
+import { errors, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { isAdmin, type Actor } from '../lib/context';
 import type { Services } from '../context';
@@ -11,7 +11,7 @@ import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { messageAudience } from './message-access';
 import { accessStream } from './streams-access';
-import { doSetUserTopic, VISIBILITY } from './user-topics';
+import { doSetUserTopic } from './user-topics';
 
 /** As the family's server: batches of its retention size, and stop starting new ones after 50 s. */
 export const DELETE_TOPIC_BATCH_SIZE = 100;
@@ -76,6 +76,6 @@ async function resetTopicVisibility(tx: Tx, realmId: number, streamId: number, t
       );
       if (left.length) continue;
     }
-    await doSetUserTopic(tx, realmId, row.userId, streamId, row.topicName, VISIBILITY.INHERIT);
+    await doSetUserTopic(tx, realmId, row.userId, streamId, row.topicName, TOPIC_VISIBILITY.INHERIT);
   }
 }

@@ -1,5 +1,5 @@
 /** DELETE /messages/{id} and GET /messages/{id}/history. */
-import { errors } from '@chat/contracts';
+import { errors, type DeleteMessageEvent } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import type { Actor } from '../lib/context';
@@ -30,9 +30,10 @@ export async function doDeleteMessage(services: Services, actor: Actor, messageI
 export async function deleteMessageInTx(tx: Tx, realmId: number, message: Pick<Message, 'id' | 'streamId' | 'topic'>): Promise<void> {
   const audience = await messageAudience(tx, [message.id], [message.streamId]);
   await tx.message.delete({ where: { id: message.id } });
-  const event: Record<string, unknown> = { type: 'delete_message', message_ids: [message.id] };
-  if (message.streamId !== null) Object.assign(event, { message_type: 'stream', stream_id: message.streamId, topic: message.topic });
-  else event.message_type = 'private';
+  const event: DeleteMessageEvent =
+    message.streamId !== null
+      ? { type: 'delete_message', message_ids: [message.id], message_type: 'stream', stream_id: message.streamId, topic: message.topic }
+      : { type: 'delete_message', message_ids: [message.id], message_type: 'private' };
   await recordEvent(tx, { realmId, type: 'delete_message', users: audience, event });
 }
 

@@ -3,7 +3,7 @@
  * it and later ones, or the whole topic), with edit history and one update_message event.
  */
 import type { Message, Stream, Tx } from '@chat/db';
-import { errors, flagBit, apiFlagNames } from '@chat/contracts';
+import { errors, flagBit, apiFlagNames, type UpdateMessageEvent } from '@chat/contracts';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import { isModerator, type Actor } from '../lib/context';
 import type { Services } from '../context';
@@ -66,14 +66,16 @@ export async function doEditMessage(services: Services, actor: Actor, messageId:
       throw errors.badRequest('Cannot change message content while changing channel');
     }
     const now = new Date();
-    const event: Record<string, unknown> = {
+    const event: UpdateMessageEvent = {
       type: 'update_message',
       user_id: actor.userId,
       edit_timestamp: Math.floor(now.getTime() / 1000),
       message_id: message.id,
+      // Every message the edit touched, known once the move (if any) is done.
+      message_ids: [message.id],
       rendering_only: false,
     };
-    if (isStream) event.stream_id = message.streamId;
+    if (message.streamId !== null) event.stream_id = message.streamId;
     let historyEntry: Record<string, unknown> = { user_id: actor.userId, timestamp: Math.floor(now.getTime() / 1000) };
     let rendered: RenderResult | null = null;
 

@@ -216,7 +216,7 @@ export async function matchesNarrow(services: Services, actor: Actor, ids: numbe
     `SELECT ${MESSAGE_COLUMNS}, um.flags FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE ${where.join(' AND ')}`,
     ...sql.values,
   );
-  const wire = rows.map((r) => ({ id: r.id, match_content: r.renderedContent, match_subject: escapeHtml(r.topic) }) as WireMessage);
+  const wire = rows.map((r) => ({ id: r.id, match_content: r.renderedContent, match_subject: escapeHtml(r.topic) }));
   const search = narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
   if (search.length) await highlightSearch(services, wire, rows, search.join(' '), { applyMarkdown: true });
   return Object.fromEntries(wire.map((w) => [String(w.id), { match_content: w.match_content, match_subject: w.match_subject }]));

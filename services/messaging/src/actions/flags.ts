@@ -1,6 +1,6 @@
 /** Personal message flags: read, starred, collapsed and the rest a user may set. */
 import type { Tx } from '@chat/db';
-import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag } from '@chat/contracts';
+import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag, type UpdateMessageFlagsEvent } from '@chat/contracts';
 import type { Actor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
@@ -63,7 +63,7 @@ export async function doUpdateFlags(services: Services, actor: Actor, ids: numbe
 }
 
 export async function recordFlagEvent(tx: Tx, actor: Actor, op: 'add' | 'remove', flag: string, messages: number[]): Promise<void> {
-  const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
+  const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
   if (op === 'remove' && flag === 'read') event.message_details = await messageDetails(tx, actor, messages);
   await recordEvent(tx, { realmId: actor.realmId, type: 'update_message_flags', users: [actor.userId], event });
 }

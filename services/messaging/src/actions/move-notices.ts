@@ -4,7 +4,7 @@
  * topic, "moved to" in the old one, and "marked as resolved/unresolved" for resolving moves.
  */
 import type { Stream, Tx } from '@chat/db';
-import { BOT_TYPE } from '@chat/contracts';
+import { BOT_TYPE, TOPIC_VISIBILITY } from '@chat/contracts';
 import { doCreateUserInTx, SYSTEM_BOTS } from '@chat/realm';
 import { actorOf, type Actor } from '../lib/context';
 import { loadRenderContext, renderMarkdown } from '../markdown';
@@ -13,7 +13,6 @@ import { deleteMessageInTx } from './delete';
 import { sendMessageInTx } from './send';
 import { streamAccessOf } from './streams-access';
 import { RESOLVED_PREFIX } from './move';
-import { VISIBILITY } from './user-topics';
 
 export const NOTIFICATION_BOT_NAME = SYSTEM_BOTS.notification.fullName;
 
@@ -137,7 +136,7 @@ async function resolveNoticeReaders(tx: Tx, actor: Actor, stream: Stream, topic:
     select: { user: { select: { id: true, isBot: true, settings: true } } },
   });
   const followers = new Set(
-    (await tx.userTopic.findMany({ where: { streamId: stream.id, topicKey: topic.toLowerCase(), visibilityPolicy: VISIBILITY.FOLLOWED }, select: { userId: true } })).map((r) => r.userId),
+    (await tx.userTopic.findMany({ where: { streamId: stream.id, topicKey: topic.toLowerCase(), visibilityPolicy: TOPIC_VISIBILITY.FOLLOWED }, select: { userId: true } })).map((r) => r.userId),
   );
   const readers = new Set<number>([actor.userId]);
   for (const { user } of subs) {

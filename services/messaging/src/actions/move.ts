@@ -86,7 +86,7 @@ async function dropCopiesOfUsersWithoutAccess(tx: Tx, actor: Actor, ids: number[
     realmId: actor.realmId,
     type: 'delete_message',
     users: losers,
-    event: { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: message.streamId, topic: message.topic },
+    event: { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: message.streamId!, topic: message.topic },
   });
   return losers;
 }

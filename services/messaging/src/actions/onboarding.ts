@@ -13,7 +13,7 @@
  * concurrent repeat waits on the row's key and then finds it.
  */
 import type { Tx, User } from '@chat/db';
-import { errors, flagBit, LIMITS, ROLE } from '@chat/contracts';
+import { errors, flagBit, LIMITS, ROLE, type OutboxPayload } from '@chat/contracts';
 import { realmPolicies, SYSTEM_BOTS } from '@chat/realm';
 import type { Actor } from '../lib/context';
 import type { Services } from '../context';
@@ -41,9 +41,8 @@ export interface NewUserNotice {
 }
 
 /** The `new_user` routing of a realm_user add event, or null when the event is anything else. */
-export function newUserNotice(payload: Record<string, unknown>): NewUserNotice | null {
-  const event = payload.event as { type?: unknown; op?: unknown } | undefined;
-  const r = payload.new_user as Record<string, unknown> | undefined;
+export function newUserNotice(payload: Pick<OutboxPayload<'realm_user'>, 'event' | 'new_user'>): NewUserNotice | null {
+  const { event, new_user: r } = payload;
   if (event?.type !== 'realm_user' || event.op !== 'add' || !r || typeof r !== 'object') return null;
   if (typeof r.user_id !== 'number' || !Number.isSafeInteger(r.user_id)) return null;
   return {

@@ -13,7 +13,7 @@ const escapeTopic = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
  */
 export async function highlightSearch(
   services: Services,
-  wire: WireMessage[],
+  wire: Array<Pick<WireMessage, 'id'> & { match_content?: string; match_subject?: string }>,
   messages: Message[],
   query: string,
   opts: { applyMarkdown: boolean },

@@ -3,19 +3,19 @@
  * gathered here), and who may see a channel.
  */
 import type { Stream, Subscription, Tx } from '@chat/db';
-import { ROLE } from '@chat/contracts';
+import { ROLE, type StreamObject, type SubscriptionObject } from '@chat/contracts';
 import { loadStreamFacts, streamObject, subscriptionObject, STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
 
 /** Defaults of a channel's group settings when none was chosen. */
 export const STREAM_GROUP_DEFAULTS = STREAM_GROUP_SETTING_DEFAULTS;
 
 /** Channel objects of `streams` (all of one realm), in their order. */
-export async function streamDicts(tx: Tx, streams: Stream[]): Promise<Record<string, unknown>[]> {
+export async function streamDicts(tx: Tx, streams: Stream[]): Promise<StreamObject[]> {
   const facts = await loadStreamFacts(tx, streams);
   return streams.map((s) => streamObject(s, facts.get(s.id)!));
 }
 
-export async function streamDict(tx: Tx, s: Stream): Promise<Record<string, unknown>> {
+export async function streamDict(tx: Tx, s: Stream): Promise<StreamObject> {
   return (await streamDicts(tx, [s]))[0]!;
 }
 
@@ -23,7 +23,7 @@ export async function streamDict(tx: Tx, s: Stream): Promise<Record<string, unkn
 export async function subscriptionDicts(
   tx: Tx,
   subs: Array<{ stream: Stream; sub: Subscription; subscribers?: number[] }>,
-): Promise<Record<string, unknown>[]> {
+): Promise<SubscriptionObject[]> {
   const facts = await loadStreamFacts(tx, subs.map((x) => x.stream));
   return subs.map(({ stream, sub, subscribers }) =>
     subscriptionObject(stream, sub, facts.get(stream.id)!, subscribers ? { subscribers } : undefined),
@@ -35,7 +35,7 @@ export async function subscriptionDict(
   s: Stream,
   sub: Subscription,
   subscribers?: number[],
-): Promise<Record<string, unknown>> {
+): Promise<SubscriptionObject> {
   return (await subscriptionDicts(tx, [{ stream: s, sub, subscribers }]))[0]!;
 }
 

@@ -1,6 +1,6 @@
 /** Per-user topic visibility: muted, unmuted, followed, set by hand or automatically on send. */
 import type { Stream, Tx } from '@chat/db';
-import { errors } from '@chat/contracts';
+import { errors, isTopicVisibility, TOPIC_VISIBILITY, type TopicVisibility } from '@chat/contracts';
 import { mutedTopicsList } from '@chat/wire';
 import type { Actor } from '../lib/context';
 import type { Services } from '../context';
@@ -8,20 +8,19 @@ import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { accessStream, findStream } from './streams-access';
 
-export const VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
 /** automatically_*_policy values: 1 on participation, 2 on send, 3 on initiation, 4 never. */
 const AUTO = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
 
 export async function currentVisibility(tx: Tx, userId: number, streamId: number, topic: string): Promise<number> {
   const row = await tx.userTopic.findUnique({ where: { userId_streamId_topicKey: { userId, streamId, topicKey: topic.toLowerCase() } } });
-  return row?.visibilityPolicy ?? VISIBILITY.INHERIT;
+  return row?.visibilityPolicy ?? TOPIC_VISIBILITY.INHERIT;
 }
 
 /** Stores the policy and tells the user's clients. */
-export async function doSetUserTopic(tx: Tx, realmId: number, userId: number, streamId: number, topic: string, policy: number): Promise<void> {
+export async function doSetUserTopic(tx: Tx, realmId: number, userId: number, streamId: number, topic: string, policy: TopicVisibility): Promise<void> {
   const now = new Date();
   const key = { userId_streamId_topicKey: { userId, streamId, topicKey: topic.toLowerCase() } };
-  if (policy === VISIBILITY.INHERIT) await tx.userTopic.deleteMany({ where: { userId, streamId, topicKey: topic.toLowerCase() } });
+  if (policy === TOPIC_VISIBILITY.INHERIT) await tx.userTopic.deleteMany({ where: { userId, streamId, topicKey: topic.toLowerCase() } });
   else {
     await tx.userTopic.upsert({
       where: key,
@@ -66,21 +65,21 @@ export async function topicPolicyFacts(db: Tx, userId: number, streamId: number,
   const [row] = await db.$queryRawUnsafe<Array<{ current: number | null; earlier: boolean; muted: boolean }>>(
     FACTS_SQL, userId, streamId, topic, topic.toLowerCase(), beforeId ?? null,
   );
-  return { current: row?.current ?? VISIBILITY.INHERIT, isInitiator: !row?.earlier, channelMuted: !!row?.muted };
+  return { current: row?.current ?? TOPIC_VISIBILITY.INHERIT, isInitiator: !row?.earlier, channelMuted: !!row?.muted };
 }
 
 /**
  * The policy a send gives its sender's topic under their automatically_follow_topics_policy and
  * automatically_unmute_topics_in_muted_streams_policy, or null when it leaves it as it is.
  */
-export function automaticTopicPolicy(settings: Record<string, unknown>, facts: TopicPolicyFacts): number | null {
+export function automaticTopicPolicy(settings: Record<string, unknown>, facts: TopicPolicyFacts): TopicVisibility | null {
   const { current, isInitiator } = facts;
-  if (current === VISIBILITY.FOLLOWED) return null;
-  if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) return VISIBILITY.FOLLOWED;
-  if (current === VISIBILITY.UNMUTED) return null;
-  const muted = facts.channelMuted || current === VISIBILITY.MUTED;
+  if (current === TOPIC_VISIBILITY.FOLLOWED) return null;
+  if (policyApplies(Number(settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION), isInitiator)) return TOPIC_VISIBILITY.FOLLOWED;
+  if (current === TOPIC_VISIBILITY.UNMUTED) return null;
+  const muted = facts.channelMuted || current === TOPIC_VISIBILITY.MUTED;
   if (muted && policyApplies(Number(settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION), isInitiator)) {
-    return VISIBILITY.UNMUTED;
+    return TOPIC_VISIBILITY.UNMUTED;
   }
   return null;
 }
@@ -90,7 +89,7 @@ export function automaticTopicPolicy(settings: Record<string, unknown>, facts: T
  * policies say so (automaticTopicPolicy). Returns the new policy, or null when nothing changed.
  * `facts` read before the send save the transaction a round trip; without them they are read here.
  */
-export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<number | null> {
+export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<TopicVisibility | null> {
   const next = automaticTopicPolicy(actor.settings, facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId)));
   if (next === null) return null;
   await doSetUserTopic(tx, actor.realmId, actor.userId, stream.id, topic, next);
@@ -104,14 +103,14 @@ export async function followWhereMentioned(tx: Tx, realmId: number, streamId: nu
   for (const u of users) {
     const settings = (u.settings ?? {}) as Record<string, unknown>;
     if (settings.automatically_follow_topics_where_mentioned === false) continue;
-    if ((await currentVisibility(tx, u.id, streamId, topic)) === VISIBILITY.FOLLOWED) continue;
-    await doSetUserTopic(tx, realmId, u.id, streamId, topic, VISIBILITY.FOLLOWED);
+    if ((await currentVisibility(tx, u.id, streamId, topic)) === TOPIC_VISIBILITY.FOLLOWED) continue;
+    await doSetUserTopic(tx, realmId, u.id, streamId, topic, TOPIC_VISIBILITY.FOLLOWED);
   }
 }
 
 /** POST /user_topics. */
 export async function doUpdateUserTopic(services: Services, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
-  if (!Object.values(VISIBILITY).includes(policy as 0)) throw errors.badRequest('Invalid visibility_policy');
+  if (!isTopicVisibility(policy)) throw errors.badRequest('Invalid visibility_policy');
   const topic = normalizeTopic(rawTopic);
   await accessStream(services.db, actor, streamId);
   await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, policy));
@@ -130,7 +129,7 @@ export async function doLegacyMuteTopic(services: Services, actor: Actor, target
   const topic = normalizeTopic(rawTopic);
   if (op === 'remove') {
     if (!found) throw errors.badRequest('Topic is not muted');
-    await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.INHERIT));
+    await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, TOPIC_VISIBILITY.INHERIT));
     return;
   }
   const invalid = () => (target.id !== undefined ? errors.invalidStreamId() : errors.badRequest(`Invalid channel name '${target.name}'`));
@@ -140,7 +139,7 @@ export async function doLegacyMuteTopic(services: Services, actor: Actor, target
   } catch {
     throw invalid();
   }
-  await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, VISIBILITY.MUTED));
+  await services.db.$transaction((tx) => doSetUserTopic(tx, actor.realmId, actor.userId, found.id, topic, TOPIC_VISIBILITY.MUTED));
 }
 
 /**
@@ -155,9 +154,9 @@ export async function applyParticipationTopicPolicy(tx: Tx, actor: Actor, stream
   if (follow !== AUTO.ON_PARTICIPATION && unmute !== AUTO.ON_PARTICIPATION) return;
   const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId } } });
   if (!sub?.active) return;
-  const next = follow === AUTO.ON_PARTICIPATION ? VISIBILITY.FOLLOWED : sub.isMuted && unmute === AUTO.ON_PARTICIPATION ? VISIBILITY.UNMUTED : null;
+  const next = follow === AUTO.ON_PARTICIPATION ? TOPIC_VISIBILITY.FOLLOWED : sub.isMuted && unmute === AUTO.ON_PARTICIPATION ? TOPIC_VISIBILITY.UNMUTED : null;
   if (next === null) return;
   const row = await tx.userTopic.findUnique({ where: { userId_streamId_topicKey: { userId: actor.userId, streamId, topicKey: topic.toLowerCase() } } });
-  if (row && (row.visibilityPolicy === next || row.visibilityPolicy === VISIBILITY.FOLLOWED)) return;
+  if (row && (row.visibilityPolicy === next || row.visibilityPolicy === TOPIC_VISIBILITY.FOLLOWED)) return;
   await doSetUserTopic(tx, actor.realmId, actor.userId, streamId, topic, next);
 }

@@ -4,7 +4,7 @@
  */
 import type { Message, Tx, User } from '@chat/db';
 import { avatarUrlField, EMAIL_VISIBILITY, emailVisibilityOf } from '@chat/wire';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME, type MessageObject, type MessageReaction } from '@chat/contracts';
 import { compileLinkifier, expandTemplate } from '../markdown/dialect';
 import { loadSubmessages } from '../actions/submessages';
 
@@ -17,7 +17,8 @@ export interface WireOptions {
   allowEditHistory: boolean;
 }
 
-export type WireMessage = Record<string, unknown> & { id: number };
+/** The message object, as its event carries it (@chat/contracts). */
+export type WireMessage = MessageObject;
 
 type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
 
@@ -66,7 +67,7 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true },
   });
   const userById = new Map<number, WireUser>(users.map((u) => [u.id, u]));
-  const reactionsByMessage = new Map<number, Record<string, unknown>[]>();
+  const reactionsByMessage = new Map<number, MessageReaction[]>();
   for (const r of reactions) {
     const u = userById.get(r.userId);
     const list = reactionsByMessage.get(r.messageId) ?? [];
@@ -97,7 +98,7 @@ interface Known {
   realmStr: Map<number, string>;
   streamName: Map<number, string>;
   convMembers: Map<number, number[]>;
-  reactionsByMessage: Map<number, Record<string, unknown>[]>;
+  reactionsByMessage: Map<number, MessageReaction[]>;
   submessagesByMessage: Map<number, unknown[]>;
   topicLinkers: Array<{ re: RegExp | null; urlTemplate: string }>;
 }
@@ -152,7 +153,7 @@ function toWire(m: Message, k: Known, opts: WireOptions): WireMessage {
     timestamp: seconds(m.dateSent),
     type: isStream ? 'stream' : 'private',
   };
-  if (isStream) wire.stream_id = m.streamId;
+  if (m.streamId !== null) wire.stream_id = m.streamId;
   if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
   if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
   if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {

@@ -5,6 +5,7 @@
  * sends nothing twice.
  */
 import { CONSUMER_GROUPS, StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
+import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
 
@@ -25,7 +26,7 @@ export interface OnboardingConsumerOptions {
 export async function startOnboardingConsumer(services: Services, o: OnboardingConsumerOptions): Promise<StreamConsumer> {
   const attempts = new Map<string, number>();
   const handle = async (entry: StreamEntry) => {
-    const notice = newUserNotice(entry.payload);
+    const notice = isOutboxType(entry, 'realm_user') ? newUserNotice(entry.payload) : null;
     if (notice) await doOnboardNewUser(services, notice);
   };
   const consumer = new StreamConsumer({

@@ -65,11 +65,19 @@ export async function sendMessage(
           type: opts.channel ? 'stream' : 'private',
           display_recipient: opts.channel
             ? opts.channel.name
-            : everyone.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })),
+            : everyone.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false })),
           stream_id: opts.channel?.id,
           subject: opts.channel?.topic ?? '',
           timestamp: Math.floor(message.dateSent.getTime() / 1000),
           content: `<p>${opts.content}</p>`,
+          content_type: 'text/html',
+          sender_realm_str: '',
+          client: 'test',
+          is_me_message: false,
+          reactions: [],
+          recipient_id: 0,
+          topic_links: [],
+          submessages: [],
         },
       },
       routing: {

@@ -1,9 +1,10 @@
 import { StreamConsumer, type StreamEntry } from '@chat/bus';
+import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { ActiveClients } from './active-clients';
 import { DeviceHolders } from './device-holders';
 import { handleUserDeactivated } from './legacy-registration';
-import { handleDeletion, handleFlags, handleNewMessage, type MessagePayload } from './messages';
+import { handleDeletion, handleFlags, handleNewMessage } from './messages';
 
 /** Times one entry is tried (the batch is retried with backoff in between) before it is skipped. */
 const MAX_ENTRY_ATTEMPTS = 5;
@@ -33,19 +34,11 @@ export async function startMessageConsumer(services: Services, consumerName: str
   const holders = new DeviceHolders(services);
 
   const handleEntry = async (entry: StreamEntry, reach: Set<number>) => {
-    const payload = entry.payload as unknown as Record<string, unknown> & { event: Record<string, unknown>; users: unknown };
-    switch (entry.type) {
-      case 'message':
-        return handleNewMessage(services, active, entry.realmId, payload as unknown as MessagePayload, reach);
-      case 'update_message_flags':
-        return handleFlags(services, entry.realmId, payload, reach);
-      case 'delete_message':
-        return handleDeletion(services, entry.realmId, payload, reach);
-      case 'realm_user':
-        return handleUserDeactivated(services, entry.realmId, payload);
-      default:
-        return undefined;
-    }
+    if (isOutboxType(entry, 'message')) return handleNewMessage(services, active, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'update_message_flags')) return handleFlags(services, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'delete_message')) return handleDeletion(services, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'realm_user')) return handleUserDeactivated(services, entry.realmId, entry.payload);
+    return undefined;
   };
 
   const consumer = new StreamConsumer({

@@ -1,3 +1,4 @@
+import type { OutboxPayload } from '@chat/contracts';
 import type { Services } from '../context';
 import { LEGACY_TOKEN_KIND, RelayError, type RelayClient } from '../lib/relay';
 import type { LegacyToken } from './legacy';
@@ -122,9 +123,9 @@ export async function registeredLegacyTokens(
  * A deactivated user's legacy tokens: forgotten here, and at the relay with one
  * `remotes/push/unregister/all` (which also clears anything an interrupted sync left behind).
  */
-export async function handleUserDeactivated(services: Services, realmId: number, payload: { event: Record<string, unknown> }) {
-  const event = payload.event as { op?: string; person?: { user_id?: unknown; is_active?: unknown } };
-  if (event.op !== 'update' || event.person?.is_active !== false || typeof event.person.user_id !== 'number') return;
+export async function handleUserDeactivated(services: Services, realmId: number, payload: Pick<OutboxPayload<'realm_user'>, 'event'>) {
+  const { event } = payload;
+  if (event.op !== 'update' || event.person.is_active !== false) return;
   const userId = event.person.user_id;
   const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId } });
   if (removed.count) services.log.info({ userId, removed: removed.count }, 'push: deactivated user; legacy tokens removed');

@@ -1,40 +1,23 @@
-import { flagBit } from '@chat/contracts';
+import { flagBit, TOPIC_VISIBILITY, type MessageObject, type OutboxPayload } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import type { Services } from '../context';
 import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
 import { pushTrigger, truncatedContent, type RecipientFacts } from './triggers';
 import type { ActiveClients } from './active-clients';
 
-/** The routing payload the messaging service writes for a new message (see docs/push.md). */
-export interface MessagePayload {
-  event: { type: 'message'; message: WireMessage };
-  users: number[] | 'realm';
-  stream_id?: number | null;
-  sender_id?: number;
-  user_flags?: Record<string, string[]>;
-  raw_content?: string;
-  topic?: string;
-}
+/** What a notification is made of: the message payload the messaging service writes (see docs/push.md). */
+export type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream_id' | 'sender_id' | 'user_flags' | 'raw_content' | 'topic'>;
 
-interface WireMessage {
-  id: number;
-  sender_id: number;
-  sender_full_name?: string;
-  sender_email?: string;
-  avatar_url?: string | null;
-  type: 'stream' | 'private';
-  stream_id?: number;
-  display_recipient?: string | Array<{ id: number; full_name?: string }>;
-  subject?: string;
-  topic?: string;
-  timestamp?: number;
-  content?: string;
-}
+type WireMessage = MessageObject;
 
 const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
 
-/** Topic visibility policies, as the user_topics table stores them. */
-const POLICIES: Record<number, RecipientFacts['topicPolicy']> = { 1: 'muted', 2: 'unmuted', 3: 'followed' };
+/** The trigger rules' names for the stored topic visibility policies (INHERIT has no row). */
+const POLICIES: Record<number, RecipientFacts['topicPolicy']> = {
+  [TOPIC_VISIBILITY.MUTED]: 'muted',
+  [TOPIC_VISIBILITY.UNMUTED]: 'unmuted',
+  [TOPIC_VISIBILITY.FOLLOWED]: 'followed',
+};
 
 /**
  * `holders`: the users with a device or token (DeviceHolders); no one else can be notified, so
@@ -43,12 +26,12 @@ const POLICIES: Record<number, RecipientFacts['topicPolicy']> = { 1: 'muted', 2:
 export async function handleNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload, holders: Set<number>) {
   const message = payload.event?.message;
   if (!message || payload.users === 'realm' || !Array.isArray(payload.users)) return;
-  const senderId = payload.sender_id ?? message.sender_id;
+  const senderId = payload.sender_id;
   const candidates = payload.users.filter((id) => id !== senderId && holders.has(id));
   if (!candidates.length) return;
   const isDirect = message.type === 'private';
-  const streamId = isDirect ? null : (payload.stream_id ?? message.stream_id ?? null);
-  const topic = payload.topic ?? message.topic ?? message.subject ?? '';
+  const streamId = isDirect ? null : payload.stream_id;
+  const topic = payload.topic;
 
   const users = await services.db.user.findMany({
     where: { id: { in: candidates }, realmId, isActive: true, isBot: false },
@@ -143,23 +126,20 @@ async function topicPolicies(db: Db, streamId: number, topic: string, userIds: n
 }
 
 /** update_message_flags: a message read on any client withdraws its notification everywhere. */
-export async function handleFlags(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }, holders: Set<number>) {
-  const event = payload.event;
-  const op = event.op ?? event.operation;
-  if (event.flag !== 'read' || op !== 'add' || !Array.isArray(payload.users)) return;
-  const messageIds = Array.isArray(event.messages) ? (event.messages as unknown[]).filter(Number.isSafeInteger) as number[] : [];
-  for (const userId of payload.users as number[]) {
+export async function handleFlags(services: Services, realmId: number, payload: Pick<OutboxPayload<'update_message_flags'>, 'event' | 'users'>, holders: Set<number>) {
+  const { event } = payload;
+  if (event.flag !== 'read' || event.op !== 'add' || !Array.isArray(payload.users)) return;
+  const messageIds = event.messages.filter(Number.isSafeInteger);
+  for (const userId of payload.users) {
     if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);
   }
 }
 
 /** delete_message: deleted messages must not stay on lock screens. */
-export async function handleDeletion(services: Services, realmId: number, payload: { event: Record<string, unknown>; users: unknown }, holders: Set<number>) {
-  const event = payload.event;
-  const ids = Array.isArray(event.message_ids) ? event.message_ids : event.message_id !== undefined ? [event.message_id] : [];
-  const messageIds = (ids as unknown[]).filter(Number.isSafeInteger) as number[];
+export async function handleDeletion(services: Services, realmId: number, payload: Pick<OutboxPayload<'delete_message'>, 'event' | 'users'>, holders: Set<number>) {
+  const messageIds = payload.event.message_ids.filter(Number.isSafeInteger);
   if (!Array.isArray(payload.users)) return;
-  for (const userId of payload.users as number[]) if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);
+  for (const userId of payload.users) if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '@chat/db';
-import { flagBit } from '@chat/contracts';
+import { flagBit, type MessageObject } from '@chat/contracts';
 import { keyspace, OutboxRelay, recordEvent } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
@@ -95,7 +95,7 @@ export interface SendOptions {
 
 async function announce(db: Db, message: { id: number; realmId: number }, users: number[]) {
   await db.$transaction((tx) =>
-    recordEvent(tx, { realmId: message.realmId, type: 'message', users, event: { type: 'message', message: { id: message.id } } }),
+    recordEvent(tx, { realmId: message.realmId, type: 'message', users, event: { type: 'message', message: { id: message.id } as MessageObject } }),
   );
 }
 

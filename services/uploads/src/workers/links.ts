@@ -1,4 +1,5 @@
 import { StreamConsumer, type StreamEntry } from '@chat/bus';
+import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { syncMessageLinks } from '../actions/links';
 import { linkedPathIds } from '../lib/files';
@@ -7,15 +8,14 @@ import { linkedPathIds } from '../lib/files';
 const MAX_ENTRY_ATTEMPTS = 5;
 
 function messageIds(entry: StreamEntry): number[] {
-  const event = (entry.payload.event ?? {}) as Record<string, unknown>;
-  const ids = new Set<number>();
-  const add = (v: unknown) => {
-    if (typeof v === 'number' && Number.isSafeInteger(v)) ids.add(v);
-  };
-  if (entry.type === 'message') add((event.message as { id?: unknown } | undefined)?.id);
-  add(event.message_id);
-  if (Array.isArray(event.message_ids)) event.message_ids.forEach(add);
-  return [...ids];
+  const ids: unknown[] = isOutboxType(entry, 'message')
+    ? [entry.payload.event.message?.id]
+    : isOutboxType(entry, 'update_message')
+      ? [entry.payload.event.message_id, ...(entry.payload.event.message_ids ?? [])]
+      : isOutboxType(entry, 'delete_message')
+        ? (entry.payload.event.message_ids ?? [])
+        : [];
+  return [...new Set(ids.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v)))];
 }
 
 /**
@@ -24,8 +24,7 @@ function messageIds(entry: StreamEntry): number[] {
  * always handled, as they may drop links the message had.
  */
 function linksNothingNew(entry: StreamEntry): boolean {
-  const raw = entry.payload.raw_content;
-  return entry.type === 'message' && typeof raw === 'string' && linkedPathIds(raw).length === 0;
+  return isOutboxType(entry, 'message') && typeof entry.payload.raw_content === 'string' && linkedPathIds(entry.payload.raw_content).length === 0;
 }
 
 /**

@@ -82,7 +82,6 @@ export async function doSubscribeNewUser(tx: Tx, realmId: number, userId: number
       type: 'subscription',
       users: audience,
       event: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [userId] },
-      routing: { stream_id: stream.id },
     });
   }
 }

@@ -9,6 +9,7 @@
 import type { Db } from '@chat/db';
 import type { Redis } from 'ioredis';
 import { crossSlot, isTransientRedisError } from '@chat/bus';
+import { isMessagePayload } from '@chat/contracts';
 import type { QueueInfo, QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
 import { formatMessage, formatOther, type Payload } from './format';
@@ -172,7 +173,7 @@ export class Fanout {
   }
 
   private eventsFor(q: QueueInfo, p: Payload): object[] {
-    if (p.event.type === 'message') {
+    if (isMessagePayload(p)) {
       const isRecipient = p.users !== 'realm' && p.users.includes(q.userId);
       if (!isRecipient && !(q.allPublicStreams && p.public_stream)) return [];
       const e = formatMessage(q, p);

@@ -4,31 +4,15 @@
  * empty-topic display, the sender's local id, per-recipient flags). Pure functions of the
  * queue's registration and the outbox payload, so every replica formats identically.
  */
-import { EMPTY_TOPIC_DISPLAY_NAME } from '@chat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME, type AnyOutboxPayload, type ClientEvent, type ClientMessageEvent, type MessagePayload } from '@chat/contracts';
 import type { QueueInfo } from '@chat/queues';
 import { matchesNarrow } from './narrow';
 
-/** An outbox payload as it arrives from the stream (see docs/events.md for the routing fields). */
-export interface Payload {
-  event: Record<string, unknown> & { type: string };
-  users: number[] | 'realm';
-  stream_id?: number | null;
-  public_stream?: boolean;
-  sender_id?: number;
-  sender_queue_id?: string;
-  local_id?: string;
-  user_flags?: Record<string, string[]>;
-  raw_content?: string;
-  topic?: string;
-  /** Sender's avatar is a gravatar visible to everyone: client_gravatar queues get null. */
-  sender_gravatar?: boolean;
-  /** Only queues that declared this client capability get `event`... */
-  capability?: string;
-  /** ...and the others get this instead (absent or null: nothing). */
-  fallback_event?: (Record<string, unknown> & { type: string }) | null;
-  /** Event fields holding a topic name, shown as the display name to queues without empty_topic_name. */
-  topic_fields?: string[];
-}
+/** An outbox payload as it arrives from the stream (@chat/contracts events.ts; docs/events.md). */
+export type Payload = AnyOutboxPayload;
+
+/** What formatMessage reads of a message payload. */
+type MessageParts = Pick<MessagePayload, 'event' | 'user_flags' | 'topic' | 'raw_content' | 'sender_gravatar' | 'sender_queue_id' | 'local_id'>;
 
 const capable = (q: QueueInfo, name: string) => q.clientCapabilities[name] === true;
 
@@ -57,13 +41,13 @@ function showEmptyTopics(q: QueueInfo, event: Record<string, unknown>, fields: s
 }
 
 /** The message event one queue gets, or null when it does not match the queue. */
-export function formatMessage(q: QueueInfo, p: Payload): Record<string, unknown> | null {
+export function formatMessage(q: QueueInfo, p: MessageParts): ClientMessageEvent | null {
   if (!wantsType(q, 'message')) return null;
-  const message = { ...(p.event.message as Record<string, unknown>) };
+  const message = { ...p.event.message };
   const flags = p.user_flags?.[String(q.userId)] ?? [];
   const isStream = message.type === 'stream';
   // Narrows name the topic as stored, so match on the raw topic before it is displayed.
-  const topic = typeof p.topic === 'string' ? p.topic : (message.subject as string);
+  const topic = typeof p.topic === 'string' ? p.topic : message.subject;
   if (isStream) message.subject = topic;
   if (!matchesNarrow(q.narrow, message, flags)) return null;
   if (!q.applyMarkdown && typeof p.raw_content === 'string') {
@@ -72,7 +56,7 @@ export function formatMessage(q: QueueInfo, p: Payload): Record<string, unknown>
   }
   if (q.clientGravatar && p.sender_gravatar) message.avatar_url = null;
   if (isStream && topic === '' && !capable(q, 'empty_topic_name')) message.subject = EMPTY_TOPIC_DISPLAY_NAME;
-  const event: Record<string, unknown> = { type: 'message', message, flags };
+  const event: ClientMessageEvent = { type: 'message', message, flags };
   if (p.sender_queue_id !== undefined && p.sender_queue_id === q.queueId && p.local_id !== undefined) {
     event.local_message_id = p.local_id;
   }
@@ -81,7 +65,7 @@ export function formatMessage(q: QueueInfo, p: Payload): Record<string, unknown>
 
 /** The events one queue gets for a non-message domain event (possibly none, possibly several). */
 export function formatOther(q: QueueInfo, p: Payload): Array<Record<string, unknown>> {
-  let event: (Record<string, unknown> & { type: string }) | null | undefined = p.event;
+  let event: ClientEvent | null | undefined = p.event;
   if (p.capability && !capable(q, p.capability)) event = p.fallback_event;
   if (!event || !wantsType(q, event.type)) return [];
 
