@@ -3,9 +3,8 @@
  * actions as the create-by-subscribe path (name check, creation permissions, doCreateStream,
  * default channels, doSubscribeUsers), but naming subscribers by id and refusing a taken name.
  */
-import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
-import { isGuest } from '../lib/context';
+import { errors, isGuest } from '@chat/contracts';
+import type { LoadedActor, Deps } from '../lib/context';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { checkCanCreateStream, resolvePrincipals } from './subscribe';
 import { doSubscribeUsers } from './subscriptions';
@@ -21,7 +20,7 @@ export interface CreateChannelRequest {
   settings: Omit<NewStream, 'name'>;
 }
 
-export async function doCreateChannel(deps: Deps, actor: Actor, req: CreateChannelRequest): Promise<{ id: number }> {
+export async function doCreateChannel(deps: Deps, actor: LoadedActor, req: CreateChannelRequest): Promise<{ id: number }> {
   if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
   const name = checkStreamName(req.name);
   if (req.isDefaultStream && req.settings.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
@@ -34,7 +33,7 @@ export async function doCreateChannel(deps: Deps, actor: Actor, req: CreateChann
   }
 }
 
-function createInTx(deps: Deps, actor: Actor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
+function createInTx(deps: Deps, actor: LoadedActor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
   return deps.db.$transaction(async (tx) => {
     const taken = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() }, select: { name: true } });
     if (taken) throw errors.channelAlreadyExists(name);

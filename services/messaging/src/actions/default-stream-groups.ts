@@ -7,7 +7,7 @@
 import { errors } from '@chat/contracts';
 import type { DefaultStreamGroup, Stream, Tx } from '@chat/db';
 import { defaultStreamGroupsList, storedDefaultStreamIds } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { checkCanManageDefaults, defaultsAudience, removeDefaultStream } from './default-streams';
 
@@ -34,7 +34,7 @@ function checkGroupDescription(description: string): void {
  * A channel named in a group request, as the reference's access_stream_by_name sees it: public
  * channels, and private ones the administrator is subscribed to; archived ones cannot be offered.
  */
-async function accessStreamByName(tx: Tx, actor: Actor, name: string): Promise<Stream> {
+async function accessStreamByName(tx: Tx, actor: LoadedActor, name: string): Promise<Stream> {
   const invalid = () => errors.badRequest(`Invalid channel name '${name}'`);
   const stream = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
   if (!stream || stream.isArchived) throw invalid();
@@ -77,7 +77,7 @@ async function nameTaken(tx: Tx, realmId: number, name: string): Promise<boolean
 }
 
 /** POST /default_stream_groups/create. */
-export async function doCreateDefaultStreamGroup(deps: Deps, actor: Actor, name: string, description: string, streamNames: string[]): Promise<void> {
+export async function doCreateDefaultStreamGroup(deps: Deps, actor: LoadedActor, name: string, description: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
   try {
     await deps.db.$transaction(async (tx) => {
@@ -101,7 +101,7 @@ export async function doCreateDefaultStreamGroup(deps: Deps, actor: Actor, name:
 /** PATCH /default_stream_groups/{id}: a new name and/or description. */
 export async function doUpdateDefaultStreamGroupInfo(
   deps: Deps,
-  actor: Actor,
+  actor: LoadedActor,
   groupId: number,
   newName: string | undefined,
   newDescription: string | undefined,
@@ -132,7 +132,7 @@ export async function doUpdateDefaultStreamGroupInfo(
 }
 
 /** PATCH /default_stream_groups/{id}/streams: op add or remove, channels by name. */
-export async function doUpdateDefaultStreamGroupStreams(deps: Deps, actor: Actor, groupId: number, op: string, streamNames: string[]): Promise<void> {
+export async function doUpdateDefaultStreamGroupStreams(deps: Deps, actor: LoadedActor, groupId: number, op: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
   await deps.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);
@@ -165,7 +165,7 @@ export async function doUpdateDefaultStreamGroupStreams(deps: Deps, actor: Actor
 }
 
 /** DELETE /default_stream_groups/{id}. */
-export async function doRemoveDefaultStreamGroup(deps: Deps, actor: Actor, groupId: number): Promise<void> {
+export async function doRemoveDefaultStreamGroup(deps: Deps, actor: LoadedActor, groupId: number): Promise<void> {
   checkCanManageDefaults(actor);
   await deps.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);

@@ -3,9 +3,9 @@
  * reach, newest first, in batches that each commit on their own, so a huge topic makes
  * progress even when the request runs out of time (the client repeats it on `complete: false`).
  */
-import { errors } from '@chat/contracts';
+import { errors, isAdmin } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { isAdmin, type Actor, type Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { messageAudience } from './message-access';
@@ -16,7 +16,7 @@ import { doSetUserTopic, VISIBILITY } from './user-topics';
 export const DELETE_TOPIC_BATCH_SIZE = 100;
 export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
 
-export async function doDeleteTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
+export async function doDeleteTopic(deps: Deps, actor: LoadedActor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const access = await accessStream(deps.db, actor, streamId);
   // Content access, not only metadata: an administrator outside a private channel cannot.
@@ -33,7 +33,7 @@ export async function doDeleteTopic(deps: Deps, actor: Actor, streamId: number, 
 }
 
 /** One batch: the newest accessible messages of the topic, locked, deleted, announced together. */
-async function deleteBatch(tx: Tx, actor: Actor, streamId: number, topic: string, wholeHistory: boolean): Promise<number> {
+async function deleteBatch(tx: Tx, actor: LoadedActor, streamId: number, topic: string, wholeHistory: boolean): Promise<number> {
   // Without access to the whole history, only messages the administrator has a copy of.
   const rows = await tx.$queryRawUnsafe<Array<{ id: number; topic: string }>>(
     `SELECT m.id, m.topic FROM messages m

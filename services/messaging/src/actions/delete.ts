@@ -2,13 +2,13 @@
 import { errors } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '../lib/outbox';
 import { displayTopic } from '../lib/wire';
 import { accessMessage, messageAudience } from './message-access';
 
-export async function doDeleteMessage(deps: Deps, actor: Actor, messageId: number): Promise<void> {
+export async function doDeleteMessage(deps: Deps, actor: LoadedActor, messageId: number): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
@@ -36,7 +36,7 @@ export async function deleteMessageInTx(tx: Tx, realmId: number, message: Pick<M
 }
 
 /** Snapshots oldest first, each holding the message as it was after that edit. */
-export async function messageHistory(deps: Deps, actor: Actor, messageId: number, allowEmptyTopicName: boolean) {
+export async function messageHistory(deps: Deps, actor: LoadedActor, messageId: number, allowEmptyTopicName: boolean) {
   const { message } = await accessMessage(deps.db, actor, messageId);
   const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   if (!realm.allowEditHistory) throw errors.badRequest('Message edit history is disabled in this organization');

@@ -2,7 +2,7 @@
 import type { Draft, Tx } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { accessStream } from './streams-access';
 
@@ -14,12 +14,12 @@ export interface DraftInput {
   timestamp?: number;
 }
 
-function checkSyncEnabled(actor: Actor): void {
+function checkSyncEnabled(actor: LoadedActor): void {
   if (actor.settings.enable_drafts_synchronization === false) throw errors.badRequest('User has disabled synchronizing drafts.');
 }
 
 /** The columns of a valid draft, or the error the API gives for it. */
-async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
+async function checkDraft(tx: Tx, actor: LoadedActor, d: DraftInput) {
   if (!['', 'stream', 'private'].includes(d.type)) throw errors.badRequest('Invalid draft type');
   if (d.content.includes('\u0000')) throw errors.badRequest('Content must not contain null bytes');
   if (d.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
@@ -40,12 +40,12 @@ async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
   return { type: '', streamId: null, toUserIds: [], topic: '', content: d.content, lastEditTime };
 }
 
-export async function listDrafts(deps: Deps, actor: Actor) {
+export async function listDrafts(deps: Deps, actor: LoadedActor) {
   const drafts = await deps.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
   return drafts.map(draftObject);
 }
 
-export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
+export async function doCreateDrafts(deps: Deps, actor: LoadedActor, inputs: DraftInput[]): Promise<number[]> {
   checkSyncEnabled(actor);
   return deps.db.$transaction(async (tx) => {
     const created: Draft[] = [];
@@ -59,7 +59,7 @@ export async function doCreateDrafts(deps: Deps, actor: Actor, inputs: DraftInpu
   });
 }
 
-export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, input: DraftInput): Promise<void> {
+export async function doEditDraft(deps: Deps, actor: LoadedActor, draftId: number, input: DraftInput): Promise<void> {
   checkSyncEnabled(actor);
   await deps.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
@@ -69,7 +69,7 @@ export async function doEditDraft(deps: Deps, actor: Actor, draftId: number, inp
   });
 }
 
-export async function doDeleteDraft(deps: Deps, actor: Actor, draftId: number): Promise<void> {
+export async function doDeleteDraft(deps: Deps, actor: LoadedActor, draftId: number): Promise<void> {
   checkSyncEnabled(actor);
   await deps.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });

@@ -3,9 +3,9 @@
  * it and later ones, or the whole topic), with edit history and one update_message event.
  */
 import type { Message, Stream, Tx } from '@chat/db';
-import { errors, flagBit, apiFlagNames } from '@chat/contracts';
+import { errors, flagBit, apiFlagNames, isModerator } from '@chat/contracts';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import { isModerator, type Actor, type Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
@@ -36,7 +36,7 @@ function overLimit(message: Message, limitSeconds: number | null): boolean {
   return limitSeconds !== null && limitSeconds > 0 && Date.now() - message.dateSent.getTime() > limitSeconds * 1000;
 }
 
-async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
+async function checkMovePermission(tx: Tx, actor: LoadedActor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
   const key = resolving ? 'can_resolve_topics_group' : kind === 'topic' ? 'can_move_messages_between_topics_group' : 'can_move_messages_between_channels_group';
   const allowed = await hasRealmPermission(tx, actor.realmId, key, actor.userId);
   if (!allowed) throw errors.badRequest(kind === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
@@ -47,7 +47,7 @@ async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind:
   }
 }
 
-export async function doEditMessage(deps: Deps, actor: Actor, messageId: number, req: EditRequest): Promise<void> {
+export async function doEditMessage(deps: Deps, actor: LoadedActor, messageId: number, req: EditRequest): Promise<void> {
   if (!['change_one', 'change_later', 'change_all'].includes(req.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
   if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw errors.badRequest('Nothing to change');
   if (req.propagateMode !== 'change_one' && req.topic === undefined && req.streamId === undefined) {

@@ -1,12 +1,12 @@
 /** Single-message reads: by id list, and who has read a message. */
 import { errors, flagBit } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { accessMessage } from './message-access';
 
 export { fetchMessagesById } from './fetch';
 
 /** Users who have read the message, without the caller and the sender, when receipts are on. */
-export async function readReceipts(deps: Deps, actor: Actor, messageId: number): Promise<number[]> {
+export async function readReceipts(deps: Deps, actor: LoadedActor, messageId: number): Promise<number[]> {
   const { message } = await accessMessage(deps.db, actor, messageId);
   const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   if ((realm.settings as Record<string, unknown> | null)?.enable_read_receipts === false) {

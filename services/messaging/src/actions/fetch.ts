@@ -5,12 +5,11 @@
  * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
  */
 import type { Message } from '@chat/db';
-import { errors, apiFlagNames, LIMITS } from '@chat/contracts';
+import { errors, apiFlagNames, LIMITS, isGuest } from '@chat/contracts';
 
 // Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
 const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
-import type { Actor, Deps } from '../lib/context';
-import { isGuest } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
 import { buildWireMessages, type WireMessage } from '../lib/wire';
 import { streamAccessOf } from './streams-access';
@@ -43,7 +42,7 @@ interface Plan {
   orderColumn: string;
 }
 
-async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
+async function lookups(deps: Deps, actor: LoadedActor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
   const { db } = deps;
   const look: NarrowLookups = { viewerId: actor.userId, realmId: actor.realmId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [], flagsSql: 'um.flags' };
   for (const t of narrow) {
@@ -74,7 +73,7 @@ async function lookups(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<
 }
 
 /** Chooses channel-history or own-history mode and turns the narrow into conditions. */
-async function plan(deps: Deps, actor: Actor, narrow: NarrowTerm[]): Promise<Plan> {
+async function plan(deps: Deps, actor: LoadedActor, narrow: NarrowTerm[]): Promise<Plan> {
   const look = await lookups(deps, actor, narrow);
   const sql = new SqlParams();
   const viewer = sql.add(actor.userId);
@@ -133,7 +132,7 @@ async function select(deps: Deps, p: Plan, extra: string[], order: 'ASC' | 'DESC
   );
 }
 
-async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor): Promise<number> {
+async function resolveAnchor(deps: Deps, actor: LoadedActor, p: Plan, anchor: Anchor): Promise<number> {
   switch (anchor.kind) {
     case 'id':
       return anchor.id;
@@ -153,7 +152,7 @@ async function resolveAnchor(deps: Deps, actor: Actor, p: Plan, anchor: Anchor):
   }
 }
 
-async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
+async function toWire(deps: Deps, actor: LoadedActor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
   const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
   const realm = await deps.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
   const wire = await buildWireMessages(deps.db, messages, {
@@ -171,7 +170,7 @@ async function toWire(deps: Deps, actor: Actor, rows: Row[], opts: FetchOptions)
 }
 
 /** The window of messages around the anchor, without building message objects. */
-export async function selectMessageRange(deps: Deps, actor: Actor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
+export async function selectMessageRange(deps: Deps, actor: LoadedActor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
   if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
   if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
   const p = await plan(deps, actor, q.narrow);
@@ -191,7 +190,7 @@ export async function selectMessageRange(deps: Deps, actor: Actor, q: Omit<Range
   };
 }
 
-export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery) {
+export async function fetchMessageRange(deps: Deps, actor: LoadedActor, q: RangeQuery) {
   const r = await selectMessageRange(deps, actor, q);
   return {
     anchor: r.anchor,
@@ -207,7 +206,7 @@ export async function fetchMessageRange(deps: Deps, actor: Actor, q: RangeQuery)
  * GET /messages/matches_narrow: which of the ids (among messages the user received) match the
  * narrow, with search highlighting.
  */
-export async function matchesNarrow(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]) {
+export async function matchesNarrow(deps: Deps, actor: LoadedActor, ids: number[], narrow: NarrowTerm[]) {
   const look = await lookups(deps, actor, narrow);
   const sql = new SqlParams();
   const where = [`um.user_id = ${sql.add(actor.userId)}`, `m.id = ANY(${sql.add(ids)}::int[])`, ...narrow.map((t) => termToSql(t, look, sql))];
@@ -223,7 +222,7 @@ export async function matchesNarrow(deps: Deps, actor: Actor, ids: number[], nar
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export async function fetchMessagesById(deps: Deps, actor: Actor, ids: number[], opts: FetchOptions) {
+export async function fetchMessagesById(deps: Deps, actor: LoadedActor, ids: number[], opts: FetchOptions) {
   if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
   const p = await plan(deps, actor, opts.narrow);
   let rows = await select(deps, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
@@ -236,7 +235,7 @@ export async function fetchMessagesById(deps: Deps, actor: Actor, ids: number[],
   return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(deps, actor, rows, opts) };
 }
 
-async function readableHistoryRows(deps: Deps, actor: Actor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
+async function readableHistoryRows(deps: Deps, actor: LoadedActor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
   const candidates = await deps.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
   const out: Row[] = [];
   for (const streamId of new Set(candidates.map((c) => c.streamId!))) {

@@ -1,11 +1,11 @@
 /** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
 import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { hasRealmPermission } from '@chat/realm';
 import type { RenderResult } from '../markdown';
 
-function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
+function canMentionManyUsers(deps: Deps, actor: LoadedActor): Promise<boolean> {
   return hasRealmPermission(deps.db, actor.realmId, 'can_mention_many_users_group', actor.userId);
 }
 
@@ -15,7 +15,7 @@ function canMentionManyUsers(deps: Deps, actor: Actor): Promise<boolean> {
  */
 export async function checkWildcardMentions(
   deps: Deps,
-  actor: Actor,
+  actor: LoadedActor,
   stream: Stream,
   topic: string,
   subscriberCount: number,

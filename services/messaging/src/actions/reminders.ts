@@ -6,7 +6,7 @@
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, reminderObject } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage } from './message-access';
 import { normalizeReminderNote, reminderContent } from './reminder-content';
@@ -21,7 +21,7 @@ export interface ReminderInput {
   client: string;
 }
 
-export async function checkCreateReminder(deps: Deps, actor: Actor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
+export async function checkCreateReminder(deps: Deps, actor: LoadedActor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
   const { message } = await accessMessage(deps.db, actor, input.messageId);
   const note = input.note ? normalizeReminderNote(input.note) : '';
@@ -47,7 +47,7 @@ export async function checkCreateReminder(deps: Deps, actor: Actor, input: Remin
   };
 }
 
-export async function doCreateReminder(deps: Deps, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
+export async function doCreateReminder(deps: Deps, actor: LoadedActor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
   return deps.db.$transaction(async (tx) => {
     const row = await tx.scheduledMessage.create({ data });
     await announceReminder(tx, row, { op: 'add', reminders: [reminderObject(row)] });
@@ -55,7 +55,7 @@ export async function doCreateReminder(deps: Deps, actor: Actor, data: Prisma.Sc
   });
 }
 
-export async function listReminders(deps: Deps, actor: Actor) {
+export async function listReminders(deps: Deps, actor: LoadedActor) {
   const rows = await deps.db.scheduledMessage.findMany({
     where: { realmId: actor.realmId, senderId: actor.userId, deliveryType: DELIVERY_TYPE.REMIND, delivered: false },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
@@ -63,7 +63,7 @@ export async function listReminders(deps: Deps, actor: Actor) {
   return rows.map(reminderObject);
 }
 
-export async function doDeleteReminder(deps: Deps, actor: Actor, id: number): Promise<void> {
+export async function doDeleteReminder(deps: Deps, actor: LoadedActor, id: number): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     // Locked, so that a delivery in progress finishes first.
     const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(

@@ -7,7 +7,7 @@
  */
 import type { Message, Tx } from '@chat/db';
 import { apiFlagNames, flagBit } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { widgetContentOf } from '../lib/widget';
 import { avatarUrlOf, buildWireMessages } from '../lib/wire';
@@ -36,13 +36,13 @@ export interface SendFacts {
   wire: WireMessage | null;
 }
 
-function recipientsOf(actor: Actor, plan: SendPlan): number[] {
+function recipientsOf(actor: LoadedActor, plan: SendPlan): number[] {
   const t = plan.target;
   return t.kind === 'stream' ? [...new Set([...t.subscriberIds, actor.userId])] : [...new Set([actor.userId, ...t.recipients.map((r) => r.id)])];
 }
 
 /** The row as Prisma would return it, before it is inserted (id 0). */
-function draftMessage(actor: Actor, plan: SendPlan, conversationId: number | null, dateSent: Date, id = 0): Message {
+function draftMessage(actor: LoadedActor, plan: SendPlan, conversationId: number | null, dateSent: Date, id = 0): Message {
   const { target, rendered } = plan;
   return {
     id,
@@ -68,7 +68,7 @@ function draftMessage(actor: Actor, plan: SendPlan, conversationId: number | nul
 
 const WIRE_OPTIONS = (realmUrl: string) => ({ applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true, realmUrl, allowEditHistory: true });
 
-export async function loadSendFacts(db: Tx, actor: Actor, plan: SendPlan): Promise<SendFacts> {
+export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan): Promise<SendFacts> {
   const { target, rendered } = plan;
   // Whole milliseconds: the column keeps milliseconds, and the event must say what the row says.
   const dateSent = new Date(Math.floor(Date.now()));
@@ -116,11 +116,11 @@ WITH m AS (
 SELECT id FROM m`;
 
 /** The send path, in the caller's transaction (also used for server-generated notices). */
-export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Promise<SendResult> {
+export async function sendMessageInTx(tx: Tx, actor: LoadedActor, plan: SendPlan): Promise<SendResult> {
   return writeMessage(tx, actor, plan, await loadSendFacts(tx, actor, plan));
 }
 
-export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+export async function writeMessage(tx: Tx, actor: LoadedActor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
   const { target, rendered, input } = plan;
   const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
   const recipientIds = recipientsOf(actor, plan);

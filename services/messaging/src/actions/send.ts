@@ -6,7 +6,7 @@
  */
 import type { Stream, Tx, User } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
@@ -50,7 +50,7 @@ export interface SendPlan {
 
 export { defaultReadBySender } from './send-write';
 
-async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
+async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) {
   const parsed = parseDirectTargets(to);
   const select = { id: true, email: true, isActive: true, realmId: true } as const;
   let users: Array<{ id: number; email: string; isActive: boolean; realmId: number }>;
@@ -75,7 +75,7 @@ async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
   return others.map((u) => ({ id: u.id, email: u.email }));
 }
 
-export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInput): Promise<SendPlan> {
+export async function checkSendMessage(deps: Deps, actor: LoadedActor, input: SendInput): Promise<SendPlan> {
   const kind = messageKind(input.type);
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
@@ -127,7 +127,7 @@ export async function checkSendMessage(deps: Deps, actor: Actor, input: SendInpu
  * any conversation needs a participant in direct_message_permission_group. Conversations with
  * oneself or with a bot are always allowed.
  */
-async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipientIds: number[]): Promise<void> {
+async function checkDirectMessageAllowed(db: Deps['db'], actor: LoadedActor, recipientIds: number[]): Promise<void> {
   if (!recipientIds.length || actor.isBot) return;
   if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
   const members = [actor.userId, ...recipientIds];
@@ -140,7 +140,7 @@ async function checkDirectMessageAllowed(db: Deps['db'], actor: Actor, recipient
   }
 }
 
-export async function doSendMessage(deps: Deps, actor: Actor, plan: SendPlan): Promise<SendResult> {
+export async function doSendMessage(deps: Deps, actor: LoadedActor, plan: SendPlan): Promise<SendResult> {
   const key = sendKeyOf(plan.input.idempotencyKey, plan.input.queueId, plan.input.localId);
   if (key) {
     const earlier = await earlierSend<SendResult>(deps.db, actor.userId, key);

@@ -1,7 +1,7 @@
 /** Read side of channels: listings, one channel, subscribers, topics. */
 import type { Stream } from '@chat/db';
-import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor, type Deps } from '../lib/context';
+import { EMPTY_TOPIC_DISPLAY_NAME, errors, isAdmin, isGuest } from '@chat/contracts';
+import type { LoadedActor, Deps } from '../lib/context';
 import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
 import { canAccessUser } from '@chat/realm';
@@ -17,7 +17,7 @@ export interface StreamListQuery {
   includeCanAccessContent: boolean;
 }
 
-export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) {
+export async function listStreams(deps: Deps, actor: LoadedActor, q: StreamListQuery) {
   const { db } = deps;
   if (q.includeAllActive && !isAdmin(actor)) throw errors.badRequest('User not authorized for this query');
   const all = await db.stream.findMany({ where: { realmId: actor.realmId, ...(q.excludeArchived ? { isArchived: false } : {}) }, orderBy: { id: 'asc' } });
@@ -50,25 +50,25 @@ export async function listStreams(deps: Deps, actor: Actor, q: StreamListQuery) 
   return streams;
 }
 
-export async function getStream(deps: Deps, actor: Actor, streamId: number) {
+export async function getStream(deps: Deps, actor: LoadedActor, streamId: number) {
   const { stream } = await accessStream(deps.db, actor, streamId);
   return streamDict(deps.db, stream);
 }
 
-export async function getStreamId(deps: Deps, actor: Actor, name: string): Promise<number> {
+export async function getStreamId(deps: Deps, actor: LoadedActor, name: string): Promise<number> {
   const stream = await deps.db.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
   const sub = stream ? await deps.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } }) : null;
   if (!stream || !streamAccessOf(actor, stream, sub).canSee) throw errors.badRequest(`Invalid channel name '${name}'`);
   return stream.id;
 }
 
-export async function streamMembers(deps: Deps, actor: Actor, streamId: number): Promise<number[]> {
+export async function streamMembers(deps: Deps, actor: LoadedActor, streamId: number): Promise<number[]> {
   const access = await accessStream(deps.db, actor, streamId);
   if (isGuest(actor) && !access.sub?.active && !access.stream.isWebPublic) throw errors.invalidStreamId();
   return activeSubscriberIds(deps.db, streamId);
 }
 
-export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number, streamId: number): Promise<boolean> {
+export async function isUserSubscribed(deps: Deps, actor: LoadedActor, userId: number, streamId: number): Promise<boolean> {
   const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A restricted guest learns nothing about people they may not see, not even their channels.
@@ -79,7 +79,7 @@ export async function isUserSubscribed(deps: Deps, actor: Actor, userId: number,
 }
 
 /** The user's subscriptions with every field of the subscription object. */
-export async function listSubscriptions(deps: Deps, actor: Actor, includeSubscribers: boolean) {
+export async function listSubscriptions(deps: Deps, actor: LoadedActor, includeSubscribers: boolean) {
   const subs = await deps.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
   const rows = [];
   for (const sub of subs) {
@@ -90,7 +90,7 @@ export async function listSubscriptions(deps: Deps, actor: Actor, includeSubscri
 }
 
 /** Topics of a channel the user may read, most recently active first. */
-export async function streamTopics(deps: Deps, actor: Actor, streamId: number, allowEmptyTopicName: boolean) {
+export async function streamTopics(deps: Deps, actor: LoadedActor, streamId: number, allowEmptyTopicName: boolean) {
   const access = await accessStream(deps.db, actor, streamId);
   const rows = access.canReadHistory
     ? await deps.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(

@@ -5,7 +5,7 @@
  */
 import { errors } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { checkPollData, checkTodoData, pyJsonDumps, widgetContentOf, widgetTypeOf } from '../lib/widget';
 import { accessMessage, messageAudience } from './message-access';
@@ -37,7 +37,7 @@ export async function saveWidgetSubmessage(tx: Tx, message: Pick<Message, 'id' |
   return true;
 }
 
-export async function doAddSubmessage(deps: Deps, actor: Actor, input: SubmessageInput): Promise<void> {
+export async function doAddSubmessage(deps: Deps, actor: LoadedActor, input: SubmessageInput): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     // The message row is locked so that concurrent submessages see each other's first one.
     await tx.$queryRawUnsafe('SELECT id FROM messages WHERE id = $1 AND realm_id = $2 FOR UPDATE', input.messageId, actor.realmId);

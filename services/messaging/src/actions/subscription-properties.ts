@@ -1,6 +1,6 @@
 /** A user's personal settings for one channel (color, muting, notifications). */
 import { errors } from '@chat/contracts';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 
 const BOOLEAN_PROPERTIES = {
@@ -48,7 +48,7 @@ function interpret(change: PropertyChange): { data: Record<string, unknown>; eve
   throw errors.badRequest(`Unknown subscription property: ${property}`);
 }
 
-export async function doUpdateSubscriptionProperties(deps: Deps, actor: Actor, changes: PropertyChange[]): Promise<void> {
+export async function doUpdateSubscriptionProperties(deps: Deps, actor: LoadedActor, changes: PropertyChange[]): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     for (const change of changes) {
       const stream = await tx.stream.findFirst({ where: { id: change.stream_id, realmId: actor.realmId } });

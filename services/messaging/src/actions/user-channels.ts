@@ -1,10 +1,10 @@
 /** GET /users/{user_id}/channels: the channels someone is subscribed to, as far as the caller may see them. */
 import { errors } from '@chat/contracts';
 import { canAccessUser } from '@chat/realm';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { streamAccessOf } from './streams-access';
 
-export async function accessUserChannels(deps: Deps, actor: Actor, userId: number): Promise<number[]> {
+export async function accessUserChannels(deps: Deps, actor: LoadedActor, userId: number): Promise<number[]> {
   const user = await deps.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A guest restricted to the people they share conversations with learns nothing of others.

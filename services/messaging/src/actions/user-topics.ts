@@ -2,7 +2,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { mutedTopicsList } from '@chat/wire';
-import type { Actor, Deps } from '../lib/context';
+import type { LoadedActor, Deps } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
 import { accessStream, findStream } from './streams-access';
@@ -75,7 +75,7 @@ export async function topicPolicyFacts(db: Tx, userId: number, streamId: number,
  * so. Returns the new policy, or null when nothing changed. `facts` read before the send save
  * the transaction two round trips; without them they are read here.
  */
-export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<number | null> {
+export async function applyAutomaticTopicPolicy(tx: Tx, actor: LoadedActor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<number | null> {
   const { current, isInitiator } = facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId));
   if (current === VISIBILITY.FOLLOWED) return null;
   const settings = actor.settings;
@@ -107,7 +107,7 @@ export async function followWhereMentioned(tx: Tx, realmId: number, streamId: nu
 }
 
 /** POST /user_topics. */
-export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
+export async function doUpdateUserTopic(deps: Deps, actor: LoadedActor, streamId: number, rawTopic: string, policy: number): Promise<void> {
   if (!Object.values(VISIBILITY).includes(policy as 0)) throw errors.badRequest('Invalid visibility_policy');
   const topic = normalizeTopic(rawTopic);
   await accessStream(deps.db, actor, streamId);
@@ -120,7 +120,7 @@ export async function doUpdateUserTopic(deps: Deps, actor: Actor, streamId: numb
  * of the realm, since a user may unmute a topic of a channel they have lost access to. Repeating
  * either succeeds, as the family's server does since it stored visibility policies.
  */
-export async function doLegacyMuteTopic(deps: Deps, actor: Actor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+export async function doLegacyMuteTopic(deps: Deps, actor: LoadedActor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
   if (target.id === undefined && target.name === undefined) throw errors.missingArgument('stream_id');
   if (target.id !== undefined && target.name !== undefined) throw errors.incompatibleParameters(['stream_id', 'stream']);
   const found = await findStream(deps.db, actor.realmId, target.id !== undefined ? { id: target.id } : { name: target.name! });
@@ -145,7 +145,7 @@ export async function doLegacyMuteTopic(deps: Deps, actor: Actor, target: { id?:
  * participant follows the topic, or unmutes it in a muted channel, when their automatic policy
  * is "on participation". The automatic policies only raise visibility: a followed topic stays.
  */
-export async function applyParticipationTopicPolicy(tx: Tx, actor: Actor, streamId: number, topic: string): Promise<void> {
+export async function applyParticipationTopicPolicy(tx: Tx, actor: LoadedActor, streamId: number, topic: string): Promise<void> {
   if (actor.isBot) return;
   const follow = Number(actor.settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION);
   const unmute = Number(actor.settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION);

@@ -1,7 +1,7 @@
 import type { Db, User } from '@chat/db';
 import type { Logger } from '@chat/kit';
 import type { AuthedIdentity } from '@chat/kit';
-import { errors, ROLE } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 import type { Config } from '../config';
 
 /** What every action needs from the running service. */
@@ -11,24 +11,18 @@ export interface Deps {
   config: Config;
 }
 
-/** The caller, as the database knows them right now (the identity may be up to a minute old). */
-export interface Actor {
-  realmId: number;
-  realmUrl: string;
-  userId: number;
-  email: string;
+/**
+ * The caller, as the database knows them right now rather than as the identity says (it may be
+ * up to a minute old: a role or a deactivation since then counts): the shared Actor, plus what
+ * sending, typing and reactions need of the person.
+ */
+export interface LoadedActor extends Actor {
   fullName: string;
-  role: number;
-  isBot: boolean;
   botType: number | null;
   settings: Record<string, unknown>;
 }
 
-export const isAdmin = (a: { role: number }) => a.role <= ROLE.ADMINISTRATOR;
-export const isModerator = (a: { role: number }) => a.role <= ROLE.MODERATOR;
-export const isGuest = (a: { role: number }) => a.role === ROLE.GUEST;
-
-export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor> {
+export async function loadActor(db: Db, identity: AuthedIdentity): Promise<LoadedActor> {
   const user = await db.user.findUnique({ where: { id: identity.userId } });
   if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
   if (!user.isActive) throw errors.userDeactivated();
@@ -36,7 +30,7 @@ export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor
 }
 
 /** A user acting in their realm, e.g. one whose scheduled message falls due, or a system bot. */
-export function actorOf(user: User, realmUrl: string): Actor {
+export function actorOf(user: User, realmUrl: string): LoadedActor {
   return {
     realmId: user.realmId,
     realmUrl,
