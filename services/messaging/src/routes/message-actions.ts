@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
 import { loadActor, type Deps } from '../lib/context';
-import { doEditMessage } from '../actions/edit';
+import { checkEditMessage, doEditMessage } from '../actions/edit';
 import { doDeleteMessage, messageHistory } from '../actions/delete';
 import { checkEditableFlag, doMarkAsRead, doUpdateFlags } from '../actions/flags';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions';
@@ -35,7 +35,7 @@ export function messageActionRoutes(router: Router, deps: Deps): void {
       const { p } = ctx;
       const actor = await loadActor(deps.db, ctx.identity);
       p.accept('prev_content_sha256');
-      await doEditMessage(deps, actor, p.pathInt('message_id'), {
+      const plan = await checkEditMessage(deps.db, actor, p.pathInt('message_id'), {
         content: p.strNulChecked('content'),
         topic: p.strNulChecked('topic') ?? p.strNulChecked('subject'),
         streamId: p.int('stream_id'),
@@ -43,6 +43,7 @@ export function messageActionRoutes(router: Router, deps: Deps): void {
         notifyOldThread: p.bool('send_notification_to_old_thread'),
         notifyNewThread: p.bool('send_notification_to_new_thread'),
       });
+      await doEditMessage(deps, actor, plan);
     }),
   );
 
