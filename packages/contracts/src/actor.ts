@@ -58,3 +58,8 @@ export function actorFromIdentity(identity: Identity): Actor {
   if (userId === undefined || email === undefined || role === undefined || isBot === undefined) throw errors.notLoggedIn();
   return { realmId, realmUrl, userId, email, role, isBot };
 }
+
+/** For routes open to spectators: the caller when someone is signed in, null for a spectator. */
+export function optionalActor(identity: Identity): Actor | null {
+  return identity.userId === undefined ? null : actorFromIdentity(identity);
+}

@@ -1,6 +1,6 @@
 import {
   actorFromIdentity, ApiError, checkAdmin, checkNotBot, checkNotGuest, checkOwner,
-  isAdmin, isGuest, isMember, isModerator, isOwner, ROLE,
+  isAdmin, isGuest, isMember, isModerator, isOwner, optionalActor, ROLE,
 } from '..';
 
 const { OWNER, ADMINISTRATOR, MODERATOR, MEMBER, GUEST } = ROLE;
@@ -52,5 +52,10 @@ describe('actorFromIdentity', () => {
     const err = errorOf(() => actorFromIdentity(base));
     expect(err).toBeInstanceOf(ApiError);
     expect(err!.status).toBe(401);
+  });
+
+  it('gives spectators no actor where a route allows them', () => {
+    expect(optionalActor(base)).toBeNull();
+    expect(optionalActor({ ...base, userId: 7, email: 'a@example.com', role: GUEST, isBot: false })).toMatchObject({ userId: 7, role: GUEST });
   });
 });
