@@ -5,7 +5,7 @@
  * One file, used in both directions (what a viewer may read, who hears about a person), by
  * register, the users service and anything else that answers with people, so they agree.
  */
-import { ROLE, SYSTEM_GROUPS } from '@chat/contracts';
+import { ROLE, SYSTEM_GROUPS, isGuest } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { realmGroupSettings } from './realm-settings';
 import { systemGroupIds } from './group-membership';
@@ -95,7 +95,7 @@ export async function restrictedGuestIds(db: Reader, realmId: number, among?: nu
 
 /** The ids `viewer` may know about, or null when they may see everyone (all but restricted guests). */
 export async function accessibleUserIds(db: Reader, realmId: number, viewer: { id: number; role: number }): Promise<Set<number> | null> {
-  if (viewer.role !== ROLE.GUEST) return null;
+  if (!isGuest(viewer)) return null;
   const restricted = await restrictedGuestIds(db, realmId, [viewer.id]);
   if (!restricted.has(viewer.id)) return null;
   return usersSharingWithGuest(db, realmId, viewer.id);
@@ -108,7 +108,7 @@ export async function canAccessUser(
   viewer: { id: number; role: number },
   target: { id: number; isBot: boolean },
 ): Promise<boolean> {
-  if (target.isBot || target.id === viewer.id || viewer.role !== ROLE.GUEST) return true;
+  if (target.isBot || target.id === viewer.id || !isGuest(viewer)) return true;
   const allowed = await accessibleUserIds(db, realmId, viewer);
   return allowed === null || allowed.has(target.id);
 }

@@ -3,7 +3,7 @@
  * age for full members), user groups by their members, subgroups followed transitively. Shared
  * by the users service's permission checks and register's can_* facts about the viewer.
  */
-import { ROLE } from '@chat/contracts';
+import { ROLE, isAdmin, isMember, isModerator, isOwner } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { SYSTEM_GROUPS } from './groups';
 import { realmGroupSettings, realmPolicies, type GroupSettingValue } from './realm-settings';
@@ -20,19 +20,19 @@ export interface Member {
 function inSystemGroup(name: string, user: Member, waitingPeriodDays: number): boolean {
   switch (name) {
     case SYSTEM_GROUPS.owners:
-      return user.role === ROLE.OWNER;
+      return isOwner(user);
     case SYSTEM_GROUPS.administrators:
-      return user.role <= ROLE.ADMINISTRATOR;
+      return isAdmin(user);
     case SYSTEM_GROUPS.moderators:
-      return user.role <= ROLE.MODERATOR;
+      return isModerator(user);
     case SYSTEM_GROUPS.fullMembers: {
-      if (user.role <= ROLE.MODERATOR) return true;
+      if (isModerator(user)) return true;
       if (user.role !== ROLE.MEMBER) return false;
       const ageDays = (Date.now() - user.dateJoined.getTime()) / 86_400_000;
       return ageDays >= waitingPeriodDays;
     }
     case SYSTEM_GROUPS.members:
-      return user.role <= ROLE.MEMBER;
+      return isMember(user);
     case SYSTEM_GROUPS.everyone:
     case SYSTEM_GROUPS.internet:
       return true;

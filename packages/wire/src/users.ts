@@ -2,7 +2,7 @@
  * The User object (GET /users, register's realm_users, the JWT login's user) and what it is made
  * of: who may see a real address, the join time, custom profile data.
  */
-import { ROLE, type UserObject } from '@chat/contracts';
+import { isAdmin, isGuest, isMember, isModerator, isOwner, type UserObject } from '@chat/contracts';
 import type { CustomProfileFieldValue, User } from '@chat/db';
 import { avatarUrlField } from './avatars';
 
@@ -31,11 +31,11 @@ export function canSeeDeliveryEmail(viewer: Viewer | null, target: { id: number;
     case EMAIL_VISIBILITY.EVERYONE:
       return true;
     case EMAIL_VISIBILITY.MEMBERS:
-      return viewer.role <= ROLE.MEMBER;
+      return isMember(viewer);
     case EMAIL_VISIBILITY.MODERATORS:
-      return viewer.role <= ROLE.MODERATOR;
+      return isModerator(viewer);
     case EMAIL_VISIBILITY.ADMINS:
-      return viewer.role <= ROLE.ADMINISTRATOR;
+      return isAdmin(viewer);
     default:
       return false;
   }
@@ -96,9 +96,9 @@ export function userObject(user: UserObjectRow, viewer: Viewer | null, opts: Use
     full_name: user.fullName,
     date_joined: isoMinutes(user.dateJoined),
     is_active: user.isActive,
-    is_owner: user.role === ROLE.OWNER,
-    is_admin: user.role <= ROLE.ADMINISTRATOR,
-    is_guest: user.role === ROLE.GUEST,
+    is_owner: isOwner(user),
+    is_admin: isAdmin(user),
+    is_guest: isGuest(user),
     is_billing_admin: false,
     is_bot: user.isBot,
     bot_type: user.isBot ? user.botType : null,

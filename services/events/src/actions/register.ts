@@ -5,7 +5,7 @@
  * of this API apply such duplicates idempotently.
  */
 import { z } from 'zod';
-import { errors, LIMITS, SERVER_VERSION, EMPTY_TOPIC_DISPLAY_NAME, ROLE, type Identity } from '@chat/contracts';
+import { errors, isGuest, LIMITS, optionalActor, SERVER_VERSION, EMPTY_TOPIC_DISPLAY_NAME, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
 import type { Db } from '@chat/db';
 import type { Redis } from 'ioredis';
@@ -73,8 +73,9 @@ function parseIdleTimeout(p: Params): number {
 
 /** Reads every register parameter; `authenticated` decides defaults and what is allowed. */
 export function parseRegister(p: Params, identity: Identity, userAgent: string | undefined): RegisterRequest {
-  const authenticated = identity.userId !== undefined;
-  const guest = identity.role === ROLE.GUEST;
+  const caller = optionalActor(identity);
+  const authenticated = caller !== null;
+  const guest = caller !== null && isGuest(caller);
   const gravatar = p.bool('client_gravatar');
   const includeSubscribers = parseIncludeSubscribers(p);
   if (!authenticated) {

@@ -4,7 +4,7 @@
  * groups (messaging service), and the sections of features this cluster does not have yet, which
  * are honestly empty (docs/events.md, "Initial state").
  */
-import { ROLE } from '@chat/contracts';
+import { isAdmin, isGuest, optionalActor } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
 import { botObject, defaultStreamGroupsList, defaultStreamIdsList, realmDomainsList, realmEmojiMap } from '@chat/wire';
@@ -12,11 +12,10 @@ import type { StateOptions, Want } from '.';
 
 /** Administrators manage every bot of the realm, others their own; deactivated bots included. */
 async function realmBots(db: Db, opts: StateOptions) {
-  const { userId, role } = opts.identity;
-  if (userId === undefined) return [];
-  const isAdmin = role !== undefined && role <= ROLE.ADMINISTRATOR;
+  const caller = optionalActor(opts.identity);
+  if (!caller) return [];
   const bots = await db.user.findMany({
-    where: { realmId: opts.realm.id, isBot: true, ...(isAdmin ? {} : { botOwnerId: userId }) },
+    where: { realmId: opts.realm.id, isBot: true, ...(isAdmin(caller) ? {} : { botOwnerId: caller.userId }) },
     orderBy: { id: 'asc' },
   });
   return bots.map((b) => botObject(b, opts.identity.realmUrl));
@@ -28,8 +27,8 @@ async function realmBots(db: Db, opts: StateOptions) {
  * organization has none, as in the API family; the events about them go to non-guests only.
  */
 function seesDefaults(opts: StateOptions): boolean {
-  const { userId, role } = opts.identity;
-  return userId !== undefined && role !== ROLE.GUEST;
+  const caller = optionalActor(opts.identity);
+  return caller !== null && !isGuest(caller);
 }
 
 export async function organizationSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {

@@ -1,6 +1,6 @@
 /** subscription and stream: channels as the viewer sees them, with their subscriber lists. */
 import type { Db, Subscription } from '@chat/db';
-import { LIMITS, ROLE } from '@chat/contracts';
+import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
 import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type SubscriberList } from '@chat/wire';
 import type { StateOptions } from '.';
@@ -21,8 +21,9 @@ function subscriberList(
 export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<Record<string, unknown>> {
   const realmId = opts.realm.id;
   const userId = opts.identity.userId;
-  const isAdmin = (opts.identity.role ?? ROLE.GUEST) <= ROLE.ADMINISTRATOR;
-  const isGuest = opts.identity.role === ROLE.GUEST || userId === undefined;
+  const viewer = optionalActor(opts.identity);
+  const admin = viewer !== null && isAdmin(viewer);
+  const guest = viewer === null || isGuest(viewer);
   const archived = opts.clientCapabilities.archived_channels === true;
   const [streams, subs, user] = await Promise.all([
     db.stream.findMany({ where: { realmId, ...(archived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }),
@@ -49,12 +50,12 @@ export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<
   for (const s of streams) {
     const subscribers = (subscribersOf.get(s.id) ?? []).sort((a, b) => a - b);
     const sub = mySub.get(s.id);
-    const canSeeSubscribers = !s.inviteOnly || isAdmin || sub?.active === true;
+    const canSeeSubscribers = !s.inviteOnly || admin || sub?.active === true;
     const list = canSeeSubscribers ? subscriberList(opts.includeSubscribers, subscribers, partial) : undefined;
     if (sub) {
       const full = subscriptionObject(s, sub, facts.get(s.id)!, list);
       (sub.active ? subscriptions : unsubscribed).push(nullable ? full : inheritNotificationSettings(full, settings));
-    } else if (!isGuest && (!s.inviteOnly || isAdmin)) {
+    } else if (!guest && (!s.inviteOnly || admin)) {
       neverSubscribed.push(streamObject(s, facts.get(s.id)!, list));
     } else if (s.isWebPublic && !s.inviteOnly) {
       // Web-public channels: guests see them and their subscribers; spectators only the channel.
@@ -81,7 +82,8 @@ async function partialSubscriberPicker(db: Db, realmId: number, needed: boolean)
 
 export async function streamsSection(db: Db, opts: StateOptions): Promise<Record<string, unknown>> {
   const realmId = opts.realm.id;
-  const isAdmin = (opts.identity.role ?? ROLE.GUEST) <= ROLE.ADMINISTRATOR;
+  const viewer = optionalActor(opts.identity);
+  const admin = viewer !== null && isAdmin(viewer);
   const userId = opts.identity.userId;
   const archived = opts.clientCapabilities.archived_channels === true;
   const [streams, mine] = await Promise.all([
@@ -90,7 +92,7 @@ export async function streamsSection(db: Db, opts: StateOptions): Promise<Record
   ]);
   const subscribed = new Set(mine.map((s) => s.streamId));
   const visible = streams.filter((s) =>
-    userId === undefined ? s.isWebPublic : !s.inviteOnly ? opts.identity.role !== ROLE.GUEST || s.isWebPublic || subscribed.has(s.id) : isAdmin || subscribed.has(s.id),
+    viewer === null ? s.isWebPublic : !s.inviteOnly ? !isGuest(viewer) || s.isWebPublic || subscribed.has(s.id) : admin || subscribed.has(s.id),
   );
   const facts = await loadStreamFacts(db, visible);
   return { streams: visible.map((s) => streamObject(s, facts.get(s.id)!)) };

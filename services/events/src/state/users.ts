@@ -1,6 +1,6 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
-import { ROLE } from '@chat/contracts';
+import { ROLE, isAdmin, isGuest, isOwner } from '@chat/contracts';
 import {
   accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
 } from '@chat/realm';
@@ -42,10 +42,11 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
       email: me.email,
       delivery_email: me.deliveryEmail,
       full_name: me.fullName,
-      is_owner: me.role === ROLE.OWNER,
-      is_admin: me.role <= ROLE.ADMINISTRATOR,
+      is_owner: isOwner(me),
+      is_admin: isAdmin(me),
+      // Exactly a moderator here, unlike isModerator (moderators and above).
       is_moderator: me.role === ROLE.MODERATOR,
-      is_guest: me.role === ROLE.GUEST,
+      is_guest: isGuest(me),
       is_billing_admin: false,
       role: me.role,
       avatar_source: me.avatarSource,

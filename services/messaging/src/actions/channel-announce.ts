@@ -4,7 +4,7 @@
  */
 import type { Stream, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { normalizeContent } from '../lib/text';
 import { channelUrl } from '../markdown/urls';
 import { notificationBot, postNotice, silentMention } from './move-notices';
@@ -16,7 +16,7 @@ export function channelLinkSyntax(stream: Pick<Stream, 'id' | 'name'>): string {
   return /[>*`$]/.test(stream.name) ? `[#${stream.name}](${channelUrl(stream.id, stream.name)})` : `#**${stream.name}**`;
 }
 
-export async function announceNewChannels(tx: Tx, actor: Actor, created: Stream[]): Promise<void> {
+export async function announceNewChannels(tx: Tx, actor: LoadedActor, created: Stream[]): Promise<void> {
   if (!created.length) return;
   const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   const targetId = realmPolicies(realm.settings).new_stream_announcements_stream_id;

@@ -3,10 +3,9 @@
  * actions as the create-by-subscribe path (name check, creation permissions, doCreateStream,
  * default channels, doSubscribeUsers), but naming subscribers by id and refusing a taken name.
  */
-import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import { errors, isGuest } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { isGuest } from '../lib/context';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { checkCanCreateStream, resolvePrincipals } from './subscribe';
 import { doSubscribeUsers } from './subscriptions';
@@ -22,7 +21,7 @@ export interface CreateChannelRequest {
   settings: Omit<NewStream, 'name'>;
 }
 
-export async function doCreateChannel(services: Services, actor: Actor, req: CreateChannelRequest): Promise<{ id: number }> {
+export async function doCreateChannel(services: Services, actor: LoadedActor, req: CreateChannelRequest): Promise<{ id: number }> {
   if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
   const name = checkStreamName(req.name);
   if (req.isDefaultStream && req.settings.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
@@ -35,7 +34,7 @@ export async function doCreateChannel(services: Services, actor: Actor, req: Cre
   }
 }
 
-function createInTx(services: Services, actor: Actor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
+function createInTx(services: Services, actor: LoadedActor, req: CreateChannelRequest, name: string): Promise<{ id: number }> {
   return services.db.$transaction(async (tx) => {
     const taken = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.toLowerCase() }, select: { name: true } });
     if (taken) throw errors.channelAlreadyExists(name);

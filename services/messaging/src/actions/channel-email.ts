@@ -5,9 +5,9 @@
  * Receiving mail is not part of this server; the address is what clients show and copy.
  */
 import { randomBytes } from 'node:crypto';
-import { errors } from '@chat/contracts';
+import { errors, isAdmin } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { isAdmin, type Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { emailGatewayDomain } from '../config';
 import { systemBot } from './move-notices';
@@ -39,7 +39,7 @@ export function encodeEmailAddress(name: string, token: string, domain: string):
 }
 
 /** Whom mail to the address is posted as: the email gateway bot, the caller, or a bot they administer. */
-async function accessSender(tx: Tx, actor: Actor, senderId: number | undefined): Promise<number> {
+async function accessSender(tx: Tx, actor: LoadedActor, senderId: number | undefined): Promise<number> {
   const gateway = await systemBot(tx, actor, 'emailgateway', EMAIL_GATEWAY_BOT_NAME);
   if (senderId === undefined || senderId === gateway.userId) return gateway.userId;
   if (senderId === actor.userId) return actor.userId;
@@ -49,7 +49,7 @@ async function accessSender(tx: Tx, actor: Actor, senderId: number | undefined):
   return bot.id;
 }
 
-export async function accessChannelEmailAddress(services: Services, actor: Actor, streamId: number, senderId: number | undefined): Promise<string> {
+export async function accessChannelEmailAddress(services: Services, actor: LoadedActor, streamId: number, senderId: number | undefined): Promise<string> {
   const { stream } = await accessStream(services.db, actor, streamId);
   const token = await services.db.$transaction(async (tx) => {
     const sender = await accessSender(tx, actor, senderId);

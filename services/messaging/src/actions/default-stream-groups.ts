@@ -7,7 +7,7 @@
 import { errors } from '@chat/contracts';
 import type { DefaultStreamGroup, Stream, Tx } from '@chat/db';
 import { defaultStreamGroupsList, storedDefaultStreamIds } from '@chat/wire';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { checkCanManageDefaults, defaultsAudience, removeDefaultStream } from './default-streams';
@@ -35,7 +35,7 @@ function checkGroupDescription(description: string): void {
  * A channel named in a group request, as the reference's access_stream_by_name sees it: public
  * channels, and private ones the administrator is subscribed to; archived ones cannot be offered.
  */
-async function accessStreamByName(tx: Tx, actor: Actor, name: string): Promise<Stream> {
+async function accessStreamByName(tx: Tx, actor: LoadedActor, name: string): Promise<Stream> {
   const invalid = () => errors.badRequest(`Invalid channel name '${name}'`);
   const stream = await tx.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
   if (!stream || stream.isArchived) throw invalid();
@@ -78,7 +78,7 @@ async function nameTaken(tx: Tx, realmId: number, name: string): Promise<boolean
 }
 
 /** POST /default_stream_groups/create. */
-export async function doCreateDefaultStreamGroup(services: Services, actor: Actor, name: string, description: string, streamNames: string[]): Promise<void> {
+export async function doCreateDefaultStreamGroup(services: Services, actor: LoadedActor, name: string, description: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
   try {
     await services.db.$transaction(async (tx) => {
@@ -102,7 +102,7 @@ export async function doCreateDefaultStreamGroup(services: Services, actor: Acto
 /** PATCH /default_stream_groups/{id}: a new name and/or description. */
 export async function doUpdateDefaultStreamGroupInfo(
   services: Services,
-  actor: Actor,
+  actor: LoadedActor,
   groupId: number,
   newName: string | undefined,
   newDescription: string | undefined,
@@ -133,7 +133,7 @@ export async function doUpdateDefaultStreamGroupInfo(
 }
 
 /** PATCH /default_stream_groups/{id}/streams: op add or remove, channels by name. */
-export async function doUpdateDefaultStreamGroupStreams(services: Services, actor: Actor, groupId: number, op: string, streamNames: string[]): Promise<void> {
+export async function doUpdateDefaultStreamGroupStreams(services: Services, actor: LoadedActor, groupId: number, op: string, streamNames: string[]): Promise<void> {
   checkCanManageDefaults(actor);
   await services.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);
@@ -166,7 +166,7 @@ export async function doUpdateDefaultStreamGroupStreams(services: Services, acto
 }
 
 /** DELETE /default_stream_groups/{id}. */
-export async function doRemoveDefaultStreamGroup(services: Services, actor: Actor, groupId: number): Promise<void> {
+export async function doRemoveDefaultStreamGroup(services: Services, actor: LoadedActor, groupId: number): Promise<void> {
   checkCanManageDefaults(actor);
   await services.db.$transaction(async (tx) => {
     const group = await lockGroup(tx, actor.realmId, groupId);

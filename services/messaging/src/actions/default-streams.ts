@@ -4,15 +4,15 @@
  * `default_stream_ids` setting; every change rewrites only that key, under a lock on the realm
  * row, and tells the realm's members with a `default_streams` event.
  */
-import { errors, ROLE } from '@chat/contracts';
+import { errors, ROLE, isAdmin } from '@chat/contracts';
 import type { Stream, Tx } from '@chat/db';
 import { defaultStreamIdsList, storedDefaultStreamIds } from '@chat/wire';
-import { isAdmin, type Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 
 /** Default channels and their groups are managed by administrators (the reference's can_manage_default_streams). */
-export function checkCanManageDefaults(actor: Actor): void {
+export function checkCanManageDefaults(actor: LoadedActor): void {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
 }
 
@@ -73,7 +73,7 @@ export async function removeDefaultStream(tx: Tx, realmId: number, streamId: num
  * an administrator reaches a private channel's content only as a subscriber, so an unsubscribed
  * one is "Invalid channel ID" (removal needs no content access, only existence).
  */
-async function accessForDefaults(tx: Tx, actor: Actor, streamId: number, needContent: boolean): Promise<Stream> {
+async function accessForDefaults(tx: Tx, actor: LoadedActor, streamId: number, needContent: boolean): Promise<Stream> {
   const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
   if (!stream) throw errors.invalidStreamId();
   if (needContent && stream.inviteOnly) {
@@ -84,7 +84,7 @@ async function accessForDefaults(tx: Tx, actor: Actor, streamId: number, needCon
 }
 
 /** POST /default_streams. */
-export async function doAddDefaultStream(services: Services, actor: Actor, streamId: number): Promise<void> {
+export async function doAddDefaultStream(services: Services, actor: LoadedActor, streamId: number): Promise<void> {
   checkCanManageDefaults(actor);
   await services.db.$transaction(async (tx) => {
     const stream = await accessForDefaults(tx, actor, streamId, true);
@@ -96,7 +96,7 @@ export async function doAddDefaultStream(services: Services, actor: Actor, strea
 }
 
 /** DELETE /default_streams. */
-export async function doRemoveDefaultStream(services: Services, actor: Actor, streamId: number): Promise<void> {
+export async function doRemoveDefaultStream(services: Services, actor: LoadedActor, streamId: number): Promise<void> {
   checkCanManageDefaults(actor);
   await services.db.$transaction(async (tx) => {
     const stream = await accessForDefaults(tx, actor, streamId, false);

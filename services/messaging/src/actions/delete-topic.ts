@@ -3,9 +3,9 @@
  * reach, newest first, in batches that each commit on their own, so a huge topic makes
  * progress even when the request runs out of time (the client repeats it on `complete: false`).
  */
-import { errors, TOPIC_VISIBILITY } from '@chat/contracts';
+import { errors, isAdmin, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { isAdmin, type Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
@@ -17,7 +17,7 @@ import { doSetUserTopic } from './user-topics';
 export const DELETE_TOPIC_BATCH_SIZE = 100;
 export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
 
-export async function doDeleteTopic(services: Services, actor: Actor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
+export async function doDeleteTopic(services: Services, actor: LoadedActor, streamId: number, rawTopic: string, budgetMs = DELETE_TOPIC_TIME_BUDGET_MS): Promise<{ complete: boolean }> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const access = await accessStream(services.db, actor, streamId);
   // Content access, not only metadata: an administrator outside a private channel cannot.
@@ -34,7 +34,7 @@ export async function doDeleteTopic(services: Services, actor: Actor, streamId: 
 }
 
 /** One batch: the newest accessible messages of the topic, locked, deleted, announced together. */
-async function deleteBatch(tx: Tx, actor: Actor, streamId: number, topic: string, wholeHistory: boolean): Promise<number> {
+async function deleteBatch(tx: Tx, actor: LoadedActor, streamId: number, topic: string, wholeHistory: boolean): Promise<number> {
   // Without access to the whole history, only messages the administrator has a copy of.
   const rows = await tx.$queryRawUnsafe<Array<{ id: number; topic: string }>>(
     `SELECT m.id, m.topic FROM messages m

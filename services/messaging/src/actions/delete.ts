@@ -2,14 +2,14 @@
 import { errors, type DeleteMessageEvent } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '../lib/outbox';
 import { displayTopic } from '../lib/wire';
 import { accessMessage, messageAudience } from './message-access';
 
-export async function doDeleteMessage(services: Services, actor: Actor, messageId: number): Promise<void> {
+export async function doDeleteMessage(services: Services, actor: LoadedActor, messageId: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
@@ -38,7 +38,7 @@ export async function deleteMessageInTx(tx: Tx, realmId: number, message: Pick<M
 }
 
 /** Snapshots oldest first, each holding the message as it was after that edit. */
-export async function messageHistory(services: Services, actor: Actor, messageId: number, allowEmptyTopicName: boolean) {
+export async function messageHistory(services: Services, actor: LoadedActor, messageId: number, allowEmptyTopicName: boolean) {
   const { message } = await accessMessage(services.db, actor, messageId);
   const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   if (!realm.allowEditHistory) throw errors.badRequest('Message edit history is disabled in this organization');

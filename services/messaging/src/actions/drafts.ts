@@ -2,7 +2,7 @@
 import type { Draft, Tx } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessStream } from './streams-access';
@@ -15,12 +15,12 @@ export interface DraftInput {
   timestamp?: number;
 }
 
-function checkSyncEnabled(actor: Actor): void {
+function checkSyncEnabled(actor: LoadedActor): void {
   if (actor.settings.enable_drafts_synchronization === false) throw errors.badRequest('User has disabled synchronizing drafts.');
 }
 
 /** The columns of a valid draft, or the error the API gives for it. */
-async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
+async function checkDraft(tx: Tx, actor: LoadedActor, d: DraftInput) {
   if (!['', 'stream', 'private'].includes(d.type)) throw errors.badRequest('Invalid draft type');
   if (d.content.includes('\u0000')) throw errors.badRequest('Content must not contain null bytes');
   if (d.topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
@@ -41,12 +41,12 @@ async function checkDraft(tx: Tx, actor: Actor, d: DraftInput) {
   return { type: '', streamId: null, toUserIds: [], topic: '', content: d.content, lastEditTime };
 }
 
-export async function listDrafts(services: Services, actor: Actor) {
+export async function listDrafts(services: Services, actor: LoadedActor) {
   const drafts = await services.db.draft.findMany({ where: { userId: actor.userId }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] });
   return drafts.map(draftObject);
 }
 
-export async function doCreateDrafts(services: Services, actor: Actor, inputs: DraftInput[]): Promise<number[]> {
+export async function doCreateDrafts(services: Services, actor: LoadedActor, inputs: DraftInput[]): Promise<number[]> {
   checkSyncEnabled(actor);
   return services.db.$transaction(async (tx) => {
     const created: Draft[] = [];
@@ -60,7 +60,7 @@ export async function doCreateDrafts(services: Services, actor: Actor, inputs: D
   });
 }
 
-export async function doEditDraft(services: Services, actor: Actor, draftId: number, input: DraftInput): Promise<void> {
+export async function doEditDraft(services: Services, actor: LoadedActor, draftId: number, input: DraftInput): Promise<void> {
   checkSyncEnabled(actor);
   await services.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });
@@ -70,7 +70,7 @@ export async function doEditDraft(services: Services, actor: Actor, draftId: num
   });
 }
 
-export async function doDeleteDraft(services: Services, actor: Actor, draftId: number): Promise<void> {
+export async function doDeleteDraft(services: Services, actor: LoadedActor, draftId: number): Promise<void> {
   checkSyncEnabled(actor);
   await services.db.$transaction(async (tx) => {
     const draft = await tx.draft.findFirst({ where: { id: draftId, userId: actor.userId } });

@@ -1,11 +1,13 @@
 /**
  * PATCH /messages/{id}: content edits, topic edits and moves to another channel (one message,
  * it and later ones, or the whole topic), with edit history and one update_message event.
+ * `checkEditMessage` validates and authorises the edit and renders the new content, reading
+ * only; `doEditMessage` writes it and records the event in one transaction.
  */
-import type { Message, Stream, Tx } from '@chat/db';
-import { errors, flagBit, apiFlagNames, type UpdateMessageEvent } from '@chat/contracts';
+import type { Db, Message, Stream, Tx } from '@chat/db';
+import { errors, flagBit, apiFlagNames, isModerator, type UpdateMessageEvent } from '@chat/contracts';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import { isModerator, type Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeContent, normalizeTopic } from '../lib/text';
@@ -20,6 +22,7 @@ import { topicLinks } from '../lib/wire';
 import { compileLinkifier } from '../markdown/dialect';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+const PROPAGATE_MODES: readonly string[] = ['change_one', 'change_later', 'change_all'];
 
 export interface EditRequest {
   content?: string;
@@ -31,15 +34,37 @@ export interface EditRequest {
   notifyNewThread?: boolean;
 }
 
+/** An edit checkEditMessage allowed, with what the write needs that reading could give. */
+export interface EditPlan {
+  request: EditRequest;
+  propagateMode: PropagateMode;
+  /** The message as it was checked; doEditMessage re-checks if it has changed since. */
+  message: Message;
+  content?: { text: string; rendered: RenderResult };
+  /** Present when the topic or the channel changes. */
+  move?: {
+    newTopic: string;
+    resolving: boolean;
+    /** The new channel; null when the message stays in its channel. */
+    target: Stream | null;
+    destination: Stream;
+    oldStream: Stream;
+    /** The new topic's links, when the topic changes. */
+    topicLinks?: Array<{ text: string; url: string }>;
+  };
+}
+
+type Reader = Db | Tx;
+
 const MENTION_BITS = flagBit('mentioned') | flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned');
 
 function overLimit(message: Message, limitSeconds: number | null): boolean {
   return limitSeconds !== null && limitSeconds > 0 && Date.now() - message.dateSent.getTime() > limitSeconds * 1000;
 }
 
-async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
+async function checkMovePermission(db: Reader, actor: LoadedActor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
   const key = resolving ? 'can_resolve_topics_group' : kind === 'topic' ? 'can_move_messages_between_topics_group' : 'can_move_messages_between_channels_group';
-  const allowed = await hasRealmPermission(tx, actor.realmId, key, actor.userId);
+  const allowed = await hasRealmPermission(db, actor.realmId, key, actor.userId);
   if (!allowed) throw errors.badRequest(kind === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
   if (isModerator(actor) || resolving) return;
   const limit = kind === 'topic' ? policies.move_messages_within_stream_limit_seconds : policies.move_messages_between_streams_limit_seconds;
@@ -48,132 +73,170 @@ async function checkMovePermission(tx: Tx, actor: Actor, message: Message, kind:
   }
 }
 
-export async function doEditMessage(services: Services, actor: Actor, messageId: number, req: EditRequest): Promise<void> {
-  if (!['change_one', 'change_later', 'change_all'].includes(req.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
+/** Validates and authorises an edit and renders its content; reads only. */
+export async function checkEditMessage(db: Reader, actor: LoadedActor, messageId: number, req: EditRequest): Promise<EditPlan> {
+  if (!PROPAGATE_MODES.includes(req.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
   if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw errors.badRequest('Nothing to change');
   if (req.propagateMode !== 'change_one' && req.topic === undefined && req.streamId === undefined) {
     throw errors.badRequest('Invalid propagate_mode without topic edit');
   }
-  await services.db.$transaction(async (tx) => {
-    const { message } = await accessMessage(tx, actor, messageId);
-    const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
-    const policies = realmPolicies(realm.settings);
-    const isStream = message.streamId !== null;
-    if (!isStream && (req.topic !== undefined || req.streamId !== undefined)) {
-      throw errors.badRequest(req.streamId !== undefined ? 'Direct messages cannot be moved to channels.' : 'Direct messages cannot have topics.');
-    }
-    if (req.content !== undefined && req.streamId !== undefined && req.streamId !== message.streamId) {
-      throw errors.badRequest('Cannot change message content while changing channel');
-    }
-    const now = new Date();
-    const event: UpdateMessageEvent = {
-      type: 'update_message',
-      user_id: actor.userId,
-      edit_timestamp: Math.floor(now.getTime() / 1000),
-      message_id: message.id,
-      // Every message the edit touched, known once the move (if any) is done.
-      message_ids: [message.id],
-      rendering_only: false,
-    };
-    if (message.streamId !== null) event.stream_id = message.streamId;
-    let historyEntry: Record<string, unknown> = { user_id: actor.userId, timestamp: Math.floor(now.getTime() / 1000) };
-    let rendered: RenderResult | null = null;
+  const { message } = await accessMessage(db, actor, messageId);
+  const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+  const policies = realmPolicies(realm.settings);
+  const isStream = message.streamId !== null;
+  if (!isStream && (req.topic !== undefined || req.streamId !== undefined)) {
+    throw errors.badRequest(req.streamId !== undefined ? 'Direct messages cannot be moved to channels.' : 'Direct messages cannot have topics.');
+  }
+  if (req.content !== undefined && req.streamId !== undefined && req.streamId !== message.streamId) {
+    throw errors.badRequest('Cannot change message content while changing channel');
+  }
+  const plan: EditPlan = { request: req, propagateMode: req.propagateMode as PropagateMode, message };
 
-    if (req.content !== undefined) {
-      if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
-      if (!policies.allow_message_editing) throw errors.badRequest('Your organization has turned off message editing');
-      if (overLimit(message, policies.message_content_edit_limit_seconds)) throw errors.badRequest('The time limit for editing this message has passed');
-      const content = req.content.trim() === '' ? '(deleted)' : normalizeContent(req.content);
-      rendered = renderMarkdown(content, await loadRenderContext(tx, actor.realmId, actor.realmUrl, content, actor.userId));
-      historyEntry = { ...historyEntry, prev_content: message.content, prev_rendered_content: message.renderedContent };
-      Object.assign(event, {
-        orig_content: message.content,
-        orig_rendered_content: message.renderedContent,
-        content,
-        rendered_content: rendered.html,
-        is_me_message: rendered.isMeMessage,
-      });
-      await tx.message.update({
-        where: { id: message.id },
-        data: {
-          content,
-          renderedContent: rendered.html,
-          isMeMessage: rendered.isMeMessage,
-          hasLink: rendered.hasLink,
-          hasImage: rendered.hasImage,
-          hasAttachment: rendered.hasAttachment,
-          lastEditTime: now,
-        },
-      });
-      await refreshContentFlags(tx, message, rendered, content);
-    }
+  if (req.content !== undefined) {
+    if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");
+    if (!policies.allow_message_editing) throw errors.badRequest('Your organization has turned off message editing');
+    if (overLimit(message, policies.message_content_edit_limit_seconds)) throw errors.badRequest('The time limit for editing this message has passed');
+    const text = req.content.trim() === '' ? '(deleted)' : normalizeContent(req.content);
+    plan.content = { text, rendered: renderMarkdown(text, await loadRenderContext(db, actor.realmId, actor.realmUrl, text, actor.userId)) };
+  }
 
-    let moved = [message.id];
-    let losers: number[] = [];
+  if (req.topic !== undefined || req.streamId !== undefined) {
+    const newTopic = req.topic !== undefined ? normalizeTopic(req.topic) : message.topic;
+    const resolving = newTopic.replace(RESOLVED_PREFIX, '') === message.topic.replace(RESOLVED_PREFIX, '') && newTopic !== message.topic;
+    const changesStream = req.streamId !== undefined && req.streamId !== message.streamId;
     let target: Stream | null = null;
-    let notices: MoveNotices | null = null;
-    if (req.topic !== undefined || req.streamId !== undefined) {
-      const newTopic = req.topic !== undefined ? normalizeTopic(req.topic) : message.topic;
-      const resolving = newTopic.replace(RESOLVED_PREFIX, '') === message.topic.replace(RESOLVED_PREFIX, '') && newTopic !== message.topic;
-      const changesStream = req.streamId !== undefined && req.streamId !== message.streamId;
-      if (newTopic !== message.topic) await checkMovePermission(tx, actor, message, 'topic', policies, resolving);
-      if (changesStream) {
-        await checkMovePermission(tx, actor, message, 'stream', policies, false);
-        target = await tx.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
-        if (!target) throw errors.invalidStreamId();
-        const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: target.id } } });
-        if (!streamAccessOf(actor, target, sub).canSee) throw errors.invalidStreamId();
-        await checkStreamPostAllowed(tx, actor, target, !!sub?.active);
-      }
-      const destination = target ?? (await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } }));
-      const policy = effectiveTopicsPolicy(destination, realm);
-      if (newTopic === '' && policy === 'disable_empty_topic') throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
-      if (newTopic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
-      if (newTopic !== message.topic || changesStream) {
-        const result = await moveMessages(tx, actor, message, req.propagateMode as PropagateMode, newTopic, changesStream ? target : null, now, resolving);
-        moved = result.movedIds;
-        losers = result.losers;
-        // Every move names the topic it left, as the family's clients need to follow it.
-        event.orig_subject = message.topic;
-        if (newTopic !== message.topic) {
-          const linkifiers = await tx.linkifier.findMany({ where: { realmId: actor.realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
-          const linkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
-          Object.assign(event, { orig_subject: message.topic, subject: newTopic, topic_links: topicLinks(newTopic, linkers) });
-          historyEntry = { ...historyEntry, prev_topic: message.topic, topic: newTopic };
-        }
-        if (changesStream) {
-          event.new_stream_id = target!.id;
-          historyEntry = { ...historyEntry, prev_stream: message.streamId, stream: target!.id };
-        }
-        event.propagate_mode = req.propagateMode;
-        const oldStream = await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
-        event.stream_name = oldStream.name;
-        notices = {
-          notifyOld: req.notifyOldThread ?? false,
-          notifyNew: req.notifyNewThread ?? true,
-          oldStream,
-          newStream: destination,
-          oldTopic: message.topic,
-          newTopic,
-          movedIds: moved,
-          targetId: message.id,
-          propagateMode: req.propagateMode,
-          contentEdited: req.content !== undefined,
-        };
+    if (newTopic !== message.topic) await checkMovePermission(db, actor, message, 'topic', policies, resolving);
+    if (changesStream) {
+      await checkMovePermission(db, actor, message, 'stream', policies, false);
+      target = await db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
+      if (!target) throw errors.invalidStreamId();
+      const sub = await db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: target.id } } });
+      if (!streamAccessOf(actor, target, sub).canSee) throw errors.invalidStreamId();
+      await checkStreamPostAllowed(db, actor, target, !!sub?.active);
+    }
+    const destination = target ?? (await db.stream.findUniqueOrThrow({ where: { id: message.streamId! } }));
+    const policy = effectiveTopicsPolicy(destination, realm);
+    if (newTopic === '' && policy === 'disable_empty_topic') throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
+    if (newTopic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
+    if (newTopic !== message.topic || changesStream) {
+      const oldStream = await db.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
+      plan.move = { newTopic, resolving, target, destination, oldStream };
+      if (newTopic !== message.topic) {
+        const linkifiers = await db.linkifier.findMany({ where: { realmId: actor.realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+        plan.move.topicLinks = topicLinks(newTopic, linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate })));
       }
     }
-    event.message_ids = moved;
-    if (Object.keys(historyEntry).length > 2) await prependHistory(tx, message.id, historyEntry);
-    const audience = (await messageAudience(tx, moved, [message.streamId, target?.id ?? null])).filter((id) => !losers.includes(id));
-    await recordEvent(tx, {
-      realmId: actor.realmId,
-      type: 'update_message',
-      users: audience,
-      event,
-      routing: { user_flags: await flagsAfterEdit(tx, message.id, audience) },
-    });
-    if (notices) await sendMoveNotices(tx, actor, notices);
+  }
+  return plan;
+}
+
+/** Whether the message still reads as it did when the edit was checked. */
+function unchangedSince(checked: Message, current: Message | null): boolean {
+  return (
+    current !== null &&
+    current.content === checked.content &&
+    current.renderedContent === checked.renderedContent &&
+    current.topic === checked.topic &&
+    current.streamId === checked.streamId
+  );
+}
+
+/** Writes a checked edit, its edit history, the move and the update_message event. */
+export async function doEditMessage(services: Pick<Services, 'db'>, actor: LoadedActor, checked: EditPlan): Promise<void> {
+  await services.db.$transaction(async (tx) => {
+    // Another edit or move may have committed since the check: the history, the moved range and
+    // the event must follow the message as it is now, so the checks run again against it.
+    const current = await tx.message.findUnique({ where: { id: checked.message.id } });
+    const plan = unchangedSince(checked.message, current) ? checked : await checkEditMessage(tx, actor, checked.message.id, checked.request);
+    await writeEdit(tx, actor, plan);
   });
+}
+
+async function writeEdit(tx: Tx, actor: LoadedActor, plan: EditPlan): Promise<void> {
+  const { message, request: req } = plan;
+  const now = new Date();
+  const event: UpdateMessageEvent = {
+    type: 'update_message',
+    user_id: actor.userId,
+    edit_timestamp: Math.floor(now.getTime() / 1000),
+    message_id: message.id,
+    // Every message the edit touched, known once the move (if any) is done.
+    message_ids: [message.id],
+    rendering_only: false,
+  };
+  if (message.streamId !== null) event.stream_id = message.streamId;
+  let historyEntry: Record<string, unknown> = { user_id: actor.userId, timestamp: Math.floor(now.getTime() / 1000) };
+
+  if (plan.content) {
+    const { text: content, rendered } = plan.content;
+    historyEntry = { ...historyEntry, prev_content: message.content, prev_rendered_content: message.renderedContent };
+    Object.assign(event, {
+      orig_content: message.content,
+      orig_rendered_content: message.renderedContent,
+      content,
+      rendered_content: rendered.html,
+      is_me_message: rendered.isMeMessage,
+    });
+    await tx.message.update({
+      where: { id: message.id },
+      data: {
+        content,
+        renderedContent: rendered.html,
+        isMeMessage: rendered.isMeMessage,
+        hasLink: rendered.hasLink,
+        hasImage: rendered.hasImage,
+        hasAttachment: rendered.hasAttachment,
+        lastEditTime: now,
+      },
+    });
+    await refreshContentFlags(tx, message, rendered, content);
+  }
+
+  let moved = [message.id];
+  let losers: number[] = [];
+  let notices: MoveNotices | null = null;
+  const target = plan.move?.target ?? null;
+  if (plan.move) {
+    const { newTopic, resolving, destination, oldStream } = plan.move;
+    const result = await moveMessages(tx, actor, message, plan.propagateMode, newTopic, target, now, resolving);
+    moved = result.movedIds;
+    losers = result.losers;
+    // Every move names the topic it left, as the family's clients need to follow it.
+    event.orig_subject = message.topic;
+    if (newTopic !== message.topic) {
+      Object.assign(event, { orig_subject: message.topic, subject: newTopic, topic_links: plan.move.topicLinks });
+      historyEntry = { ...historyEntry, prev_topic: message.topic, topic: newTopic };
+    }
+    if (target) {
+      event.new_stream_id = target.id;
+      historyEntry = { ...historyEntry, prev_stream: message.streamId, stream: target.id };
+    }
+    event.propagate_mode = req.propagateMode;
+    event.stream_name = oldStream.name;
+    notices = {
+      notifyOld: req.notifyOldThread ?? false,
+      notifyNew: req.notifyNewThread ?? true,
+      oldStream,
+      newStream: destination,
+      oldTopic: message.topic,
+      newTopic,
+      movedIds: moved,
+      targetId: message.id,
+      propagateMode: req.propagateMode,
+      contentEdited: req.content !== undefined,
+    };
+  }
+  event.message_ids = moved;
+  if (Object.keys(historyEntry).length > 2) await prependHistory(tx, message.id, historyEntry);
+  const audience = (await messageAudience(tx, moved, [message.streamId, target?.id ?? null])).filter((id) => !losers.includes(id));
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'update_message',
+    users: audience,
+    event,
+    routing: { user_flags: await flagsAfterEdit(tx, message.id, audience) },
+  });
+  if (notices) await sendMoveNotices(tx, actor, notices);
 }
 
 /**

@@ -1,13 +1,13 @@
 /** Single-message reads: by id list, and who has read a message. */
 import { errors, flagBit } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { accessMessage } from './message-access';
 
 export { fetchMessagesById } from './fetch';
 
 /** Users who have read the message, without the caller and the sender, when receipts are on. */
-export async function readReceipts(services: Services, actor: Actor, messageId: number): Promise<number[]> {
+export async function readReceipts(services: Services, actor: LoadedActor, messageId: number): Promise<number[]> {
   const { message } = await accessMessage(services.db, actor, messageId);
   const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   if ((realm.settings as Record<string, unknown> | null)?.enable_read_receipts === false) {

@@ -5,13 +5,12 @@
  * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
  */
 import type { Message } from '@chat/db';
-import { errors, apiFlagNames, LIMITS } from '@chat/contracts';
+import { errors, apiFlagNames, LIMITS, isGuest } from '@chat/contracts';
 
 // Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
 const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { isGuest } from '../lib/context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
 import { buildWireMessages, type WireMessage } from '../lib/wire';
 import { streamAccessOf } from './streams-access';
@@ -44,7 +43,7 @@ interface Plan {
   orderColumn: string;
 }
 
-async function lookups(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
+async function lookups(services: Services, actor: LoadedActor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
   const { db } = services;
   const look: NarrowLookups = { viewerId: actor.userId, realmId: actor.realmId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [], flagsSql: 'um.flags' };
   for (const t of narrow) {
@@ -75,7 +74,7 @@ async function lookups(services: Services, actor: Actor, narrow: NarrowTerm[]): 
 }
 
 /** Chooses channel-history or own-history mode and turns the narrow into conditions. */
-async function plan(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<Plan> {
+async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[]): Promise<Plan> {
   const look = await lookups(services, actor, narrow);
   const sql = new SqlParams();
   const viewer = sql.add(actor.userId);
@@ -134,7 +133,7 @@ async function select(services: Services, p: Plan, extra: string[], order: 'ASC'
   );
 }
 
-async function resolveAnchor(services: Services, actor: Actor, p: Plan, anchor: Anchor): Promise<number> {
+async function resolveAnchor(services: Services, actor: LoadedActor, p: Plan, anchor: Anchor): Promise<number> {
   switch (anchor.kind) {
     case 'id':
       return anchor.id;
@@ -154,7 +153,7 @@ async function resolveAnchor(services: Services, actor: Actor, p: Plan, anchor: 
   }
 }
 
-async function toWire(services: Services, actor: Actor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
+async function toWire(services: Services, actor: LoadedActor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
   const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
   const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
   const wire = await buildWireMessages(services.db, messages, {
@@ -172,7 +171,7 @@ async function toWire(services: Services, actor: Actor, rows: Row[], opts: Fetch
 }
 
 /** The window of messages around the anchor, without building message objects. */
-export async function selectMessageRange(services: Services, actor: Actor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
+export async function selectMessageRange(services: Services, actor: LoadedActor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
   if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
   if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
   const p = await plan(services, actor, q.narrow);
@@ -192,7 +191,7 @@ export async function selectMessageRange(services: Services, actor: Actor, q: Om
   };
 }
 
-export async function fetchMessageRange(services: Services, actor: Actor, q: RangeQuery) {
+export async function fetchMessageRange(services: Services, actor: LoadedActor, q: RangeQuery) {
   const r = await selectMessageRange(services, actor, q);
   return {
     anchor: r.anchor,
@@ -208,7 +207,7 @@ export async function fetchMessageRange(services: Services, actor: Actor, q: Ran
  * GET /messages/matches_narrow: which of the ids (among messages the user received) match the
  * narrow, with search highlighting.
  */
-export async function matchesNarrow(services: Services, actor: Actor, ids: number[], narrow: NarrowTerm[]) {
+export async function matchesNarrow(services: Services, actor: LoadedActor, ids: number[], narrow: NarrowTerm[]) {
   const look = await lookups(services, actor, narrow);
   const sql = new SqlParams();
   const where = [`um.user_id = ${sql.add(actor.userId)}`, `m.id = ANY(${sql.add(ids)}::int[])`, ...narrow.map((t) => termToSql(t, look, sql))];
@@ -224,7 +223,7 @@ export async function matchesNarrow(services: Services, actor: Actor, ids: numbe
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export async function fetchMessagesById(services: Services, actor: Actor, ids: number[], opts: FetchOptions) {
+export async function fetchMessagesById(services: Services, actor: LoadedActor, ids: number[], opts: FetchOptions) {
   if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
   const p = await plan(services, actor, opts.narrow);
   let rows = await select(services, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
@@ -237,7 +236,7 @@ export async function fetchMessagesById(services: Services, actor: Actor, ids: n
   return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(services, actor, rows, opts) };
 }
 
-async function readableHistoryRows(services: Services, actor: Actor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
+async function readableHistoryRows(services: Services, actor: LoadedActor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
   const candidates = await services.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
   const out: Row[] = [];
   for (const streamId of new Set(candidates.map((c) => c.streamId!))) {

@@ -1,7 +1,7 @@
 /** Personal message flags: read, starred, collapsed and the rest a user may set. */
 import type { Tx } from '@chat/db';
 import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag, type UpdateMessageFlagsEvent } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage } from './message-access';
@@ -16,7 +16,7 @@ export function checkEditableFlag(flag: string): MessageFlag {
 }
 
 /** Details clients need to put a message back among their unreads. */
-async function messageDetails(tx: Tx, actor: Actor, ids: number[]) {
+async function messageDetails(tx: Tx, actor: LoadedActor, ids: number[]) {
   const messages = await tx.message.findMany({ where: { id: { in: ids } }, include: { conversation: true } });
   const out: Record<string, Record<string, unknown>> = {};
   for (const m of messages) {
@@ -35,7 +35,7 @@ async function messageDetails(tx: Tx, actor: Actor, ids: number[]) {
  * other than read on messages read through channel history create the missing copy (marked
  * historical) so the flag has somewhere to live.
  */
-export async function doUpdateFlags(services: Services, actor: Actor, ids: number[], op: 'add' | 'remove', flag: MessageFlag): Promise<number[]> {
+export async function doUpdateFlags(services: Services, actor: LoadedActor, ids: number[], op: 'add' | 'remove', flag: MessageFlag): Promise<number[]> {
   return services.db.$transaction(async (tx) => {
     const bit = flagBit(flag);
     const unique = [...new Set(ids)];
@@ -62,14 +62,14 @@ export async function doUpdateFlags(services: Services, actor: Actor, ids: numbe
   });
 }
 
-export async function recordFlagEvent(tx: Tx, actor: Actor, op: 'add' | 'remove', flag: string, messages: number[]): Promise<void> {
+export async function recordFlagEvent(tx: Tx, actor: LoadedActor, op: 'add' | 'remove', flag: string, messages: number[]): Promise<void> {
   const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
   if (op === 'remove' && flag === 'read') event.message_details = await messageDetails(tx, actor, messages);
   await recordEvent(tx, { realmId: actor.realmId, type: 'update_message_flags', users: [actor.userId], event });
 }
 
 /** mark_all_as_read, mark_stream_as_read, mark_topic_as_read. */
-export async function doMarkAsRead(services: Services, actor: Actor, scope: { streamId?: number; topic?: string }): Promise<number> {
+export async function doMarkAsRead(services: Services, actor: LoadedActor, scope: { streamId?: number; topic?: string }): Promise<number> {
   return services.db.$transaction(async (tx) => {
     const params: unknown[] = [actor.userId];
     let filter = '';

@@ -1,12 +1,12 @@
 /** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
 import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { hasRealmPermission } from '@chat/realm';
 import type { RenderResult } from '../markdown';
 
-function canMentionManyUsers(services: Services, actor: Actor): Promise<boolean> {
+function canMentionManyUsers(services: Services, actor: LoadedActor): Promise<boolean> {
   return hasRealmPermission(services.db, actor.realmId, 'can_mention_many_users_group', actor.userId);
 }
 
@@ -16,7 +16,7 @@ function canMentionManyUsers(services: Services, actor: Actor): Promise<boolean>
  */
 export async function checkWildcardMentions(
   services: Services,
-  actor: Actor,
+  actor: LoadedActor,
   stream: Stream,
   topic: string,
   subscriberCount: number,

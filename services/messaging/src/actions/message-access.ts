@@ -1,7 +1,7 @@
 /** Who may read a message, and who hears about changes to it. */
 import type { Db, Message, Tx, UserMessage } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { streamAccessOf } from './streams-access';
 import { activeSubscriberIds } from './stream-dicts';
 
@@ -15,7 +15,7 @@ export interface MessageAccess {
  * A message the actor may read: one they received (a user_messages row), or one in a channel
  * whose history they may read. Anything else is "Invalid message(s)", whether it exists or not.
  */
-export async function accessMessage(db: Db | Tx, actor: Actor, messageId: number): Promise<MessageAccess> {
+export async function accessMessage(db: Db | Tx, actor: LoadedActor, messageId: number): Promise<MessageAccess> {
   const message = await db.message.findFirst({ where: { id: messageId, realmId: actor.realmId } });
   if (!message) throw errors.invalidMessage();
   const userMessage = await db.userMessage.findUnique({ where: { userId_messageId: { userId: actor.userId, messageId } } });

@@ -6,7 +6,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { BOT_TYPE, TOPIC_VISIBILITY } from '@chat/contracts';
 import { doCreateUserInTx, SYSTEM_BOTS } from '@chat/realm';
-import { actorOf, type Actor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/context';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { topicUrl } from '../markdown/urls';
 import { deleteMessageInTx } from './delete';
@@ -36,7 +36,7 @@ export interface MoveNotices {
  * generic bot (announced to the realm like any new account), since the messages it sends need
  * a sender every client can resolve.
  */
-export async function systemBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>, local: string, fullName: string): Promise<Actor> {
+export async function systemBot(tx: Tx, realm: Pick<LoadedActor, 'realmId' | 'realmUrl'>, local: string, fullName: string): Promise<LoadedActor> {
   let host = 'localhost';
   try {
     host = new URL(realm.realmUrl).hostname || host;
@@ -57,11 +57,11 @@ export async function systemBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl
 }
 
 /** The realm's notification bot, sender of notices (moves, reminders, signups). */
-export async function notificationBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
+export async function notificationBot(tx: Tx, realm: Pick<LoadedActor, 'realmId' | 'realmUrl'>): Promise<LoadedActor> {
   return systemBot(tx, realm, SYSTEM_BOTS.notification.local, NOTIFICATION_BOT_NAME);
 }
 
-export const silentMention = (actor: Pick<Actor, 'fullName' | 'userId'>) => `@_**${actor.fullName}|${actor.userId}**`;
+export const silentMention = (actor: Pick<LoadedActor, 'fullName' | 'userId'>) => `@_**${actor.fullName}|${actor.userId}**`;
 
 /** `#**channel>topic**`, or a plain link when the names would break that syntax. */
 export function topicLinkSyntax(stream: Stream, topic: string): string {
@@ -71,7 +71,7 @@ export function topicLinkSyntax(stream: Stream, topic: string): string {
   return `#**${stream.name}>${topic}**`;
 }
 
-function messageLink(actor: Actor, stream: Stream, topic: string, id: number): string {
+function messageLink(actor: LoadedActor, stream: Stream, topic: string, id: number): string {
   return `${actor.realmUrl}${topicUrl(stream.id, stream.name, topic)}/near/${id}`;
 }
 
@@ -82,8 +82,8 @@ function messageLink(actor: Actor, stream: Stream, topic: string, id: number): s
  */
 export async function postNotice(
   tx: Tx,
-  bot: Actor,
-  viewer: Pick<Actor, 'realmId' | 'realmUrl' | 'userId'>,
+  bot: LoadedActor,
+  viewer: Pick<LoadedActor, 'realmId' | 'realmUrl' | 'userId'>,
   stream: Stream,
   topic: string,
   content: string,
@@ -102,7 +102,7 @@ export async function postNotice(
 }
 
 /** Whether the actor can still see a message of the topic (other than `except`). */
-async function topicHasVisibleMessages(tx: Tx, actor: Actor, stream: Stream, topic: string, except: number[]): Promise<boolean> {
+async function topicHasVisibleMessages(tx: Tx, actor: LoadedActor, stream: Stream, topic: string, except: number[]): Promise<boolean> {
   const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
   const rows = await tx.$queryRawUnsafe<unknown[]>(
     `SELECT 1 FROM messages m
@@ -130,7 +130,7 @@ export function resolveToggle(oldTopic: string, newTopic: string): 'resolved' | 
  * resolved_topic_notice_auto_read_policy is "never", or "except_followed" while following the
  * topic. The acting user always has it read.
  */
-async function resolveNoticeReaders(tx: Tx, actor: Actor, stream: Stream, topic: string): Promise<Set<number>> {
+async function resolveNoticeReaders(tx: Tx, actor: LoadedActor, stream: Stream, topic: string): Promise<Set<number>> {
   const subs = await tx.subscription.findMany({
     where: { streamId: stream.id, active: true, user: { isActive: true } },
     select: { user: { select: { id: true, isBot: true, settings: true } } },
@@ -156,7 +156,7 @@ const RESOLVE_NOTICE = /^@_\*\*[^\n]*\*\* has marked this topic as (un)?resolved
  * topic's latest message is the notification bot's resolve notice from under a minute ago, it
  * is deleted and no new notice is posted. True if it did.
  */
-async function retractRecentResolveNotice(tx: Tx, actor: Actor, bot: Actor, stream: Stream, topic: string): Promise<boolean> {
+async function retractRecentResolveNotice(tx: Tx, actor: LoadedActor, bot: LoadedActor, stream: Stream, topic: string): Promise<boolean> {
   const [last] = await tx.$queryRawUnsafe<Array<{ id: number; sender_id: number; content: string; date_sent: Date; topic: string }>>(
     `SELECT id, sender_id, content, date_sent, topic FROM messages
       WHERE stream_id = $1 AND lower(topic) = lower($2) ORDER BY id DESC LIMIT 1`,
@@ -170,7 +170,7 @@ async function retractRecentResolveNotice(tx: Tx, actor: Actor, bot: Actor, stre
 }
 
 /** Posts the notices of a move, after the move itself, in its transaction. */
-export async function sendMoveNotices(tx: Tx, actor: Actor, m: MoveNotices): Promise<void> {
+export async function sendMoveNotices(tx: Tx, actor: LoadedActor, m: MoveNotices): Promise<void> {
   const streamEdited = m.newStream.id !== m.oldStream.id;
   const topicEdited = m.newTopic !== m.oldTopic;
   const toggle = topicEdited && !streamEdited && !m.contentEdited ? resolveToggle(m.oldTopic, m.newTopic) : null;

@@ -1,7 +1,7 @@
 /** Moving messages between topics and channels, with the access changes a move brings. */
 import type { Message, Stream, Tx } from '@chat/db';
-import { flagBit } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import { flagBit, isGuest } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { activeSubscriberIds } from './stream-dicts';
 import { streamAccessOf } from './streams-access';
@@ -9,7 +9,7 @@ import type { PropagateMode } from './edit';
 
 export const RESOLVED_PREFIX = '✔ ';
 
-async function messagesToMove(tx: Tx, actor: Actor, message: Message, mode: PropagateMode): Promise<number[]> {
+async function messagesToMove(tx: Tx, actor: LoadedActor, message: Message, mode: PropagateMode): Promise<number[]> {
   if (mode === 'change_one') return [message.id];
   const stream = await tx.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
   const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
@@ -31,7 +31,7 @@ async function messagesToMove(tx: Tx, actor: Actor, message: Message, mode: Prop
 
 export async function moveMessages(
   tx: Tx,
-  actor: Actor,
+  actor: LoadedActor,
   message: Message,
   mode: PropagateMode,
   newTopic: string,
@@ -73,12 +73,12 @@ export async function moveMessages(
 }
 
 /** Users who had copies but may not read the target channel lose them, as if deleted. */
-async function dropCopiesOfUsersWithoutAccess(tx: Tx, actor: Actor, ids: number[], target: Stream, message: Message): Promise<number[]> {
+async function dropCopiesOfUsersWithoutAccess(tx: Tx, actor: LoadedActor, ids: number[], target: Stream, message: Message): Promise<number[]> {
   const holders = await tx.userMessage.findMany({ where: { messageId: { in: ids } }, select: { userId: true }, distinct: ['userId'] });
   const users = await tx.user.findMany({ where: { id: { in: holders.map((h) => h.userId) } } });
   const subs = new Set(await activeSubscriberIds(tx, target.id));
   const losers = users
-    .filter((u) => !subs.has(u.id) && (target.inviteOnly || (u.role === 600 && !target.isWebPublic)))
+    .filter((u) => !subs.has(u.id) && (target.inviteOnly || (isGuest(u) && !target.isWebPublic)))
     .map((u) => u.id);
   if (!losers.length) return [];
   await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: losers } } });

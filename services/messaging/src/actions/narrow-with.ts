@@ -4,7 +4,7 @@
  * conversation), so a link to a message keeps working after the message was moved.
  */
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import type { NarrowTerm } from '../lib/narrow';
 import { accessMessage } from './message-access';
@@ -15,7 +15,7 @@ function definesConversation(terms: NarrowTerm[]): boolean {
   return terms.some((t) => t.operator === 'channel') && terms.some((t) => t.operator === 'topic');
 }
 
-export async function resolveWithOperator(services: Services, actor: Actor, narrow: NarrowTerm[]): Promise<NarrowTerm[]> {
+export async function resolveWithOperator(services: Services, actor: LoadedActor, narrow: NarrowTerm[]): Promise<NarrowTerm[]> {
   const withTerms = narrow.filter((t) => t.operator === 'with');
   if (withTerms.length > 1) throw errors.badNarrowCombination("Duplicate 'with' operators.");
   if (!withTerms.length) return narrow;

@@ -13,9 +13,9 @@
  * concurrent repeat waits on the row's key and then finds it.
  */
 import type { Tx, User } from '@chat/db';
-import { errors, flagBit, LIMITS, ROLE, type OutboxPayload } from '@chat/contracts';
+import { checkAdmin, errors, flagBit, isAdmin, LIMITS, type OutboxPayload } from '@chat/contracts';
 import { realmPolicies, SYSTEM_BOTS } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
@@ -55,7 +55,7 @@ export function newUserNotice(payload: Pick<OutboxPayload<'realm_user'>, 'event'
   };
 }
 
-export function welcomeBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): Promise<Actor> {
+export function welcomeBot(tx: Tx, realm: Pick<LoadedActor, 'realmId' | 'realmUrl'>): Promise<LoadedActor> {
   return systemBot(tx, realm, SYSTEM_BOTS.welcome.local, WELCOME_BOT_NAME);
 }
 
@@ -64,7 +64,7 @@ export function welcomeBot(tx: Tx, realm: Pick<Actor, 'realmId' | 'realmUrl'>): 
  * what they can set up. It points at nothing this server does not serve, and promises no replies.
  */
 export function welcomeMessageText(user: Pick<User, 'role'>): string {
-  const admin = user.role <= ROLE.ADMINISTRATOR
+  const admin = isAdmin(user)
     ? '\n\nAs an administrator, you can create channels, invite people and change how the organization works in its settings.'
     : '';
   return (
@@ -102,7 +102,7 @@ async function recordSent(tx: Tx, userId: number, kind: Kind, messageId: number)
 }
 
 /** A direct message from a bot, rendered as its recipient sees the realm. */
-async function botDirectMessage(tx: Tx, bot: Actor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
+async function botDirectMessage(tx: Tx, bot: LoadedActor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
   const content = normalizeContent(raw);
   const rendered = renderMarkdown(content, await loadRenderContext(tx, bot.realmId, realmUrl, content, to.id));
   const result = await sendMessageInTx(tx, bot, {
@@ -190,8 +190,8 @@ export async function doOnboardNewUser(services: Pick<Services, 'db'>, notice: N
  * get it with `text`, sent to the administrator asking, so they can see it before using it.
  * Only that message (not the standard welcome), and nothing is recorded as onboarding.
  */
-export async function doSendTestWelcomeMessage(services: Pick<Services, 'db'>, actor: Actor, text: string): Promise<number> {
-  if (actor.role > ROLE.ADMINISTRATOR) throw errors.mustBeAdmin();
+export async function doSendTestWelcomeMessage(services: Pick<Services, 'db'>, actor: LoadedActor, text: string): Promise<number> {
+  checkAdmin(actor);
   if ([...text].length > LIMITS.welcomeMessageCustomTextLength) {
     throw errors.badRequest(`welcome_message_custom_text is too long (limit: ${LIMITS.welcomeMessageCustomTextLength} characters)`);
   }

@@ -5,7 +5,7 @@
 import type { Db, Tx } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
 import { emojiCodeForName, emojiCodeSpellings, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage, messageAudience } from './message-access';
@@ -68,7 +68,7 @@ async function checkEmoji(db: Db | Tx, realmId: number, name: string, code: stri
   }
 }
 
-async function reactionEvent(tx: Tx, actor: Actor, op: 'add' | 'remove', messageId: number, streamId: number | null, r: { name: string; code: string; type: string }) {
+async function reactionEvent(tx: Tx, actor: LoadedActor, op: 'add' | 'remove', messageId: number, streamId: number | null, r: { name: string; code: string; type: string }) {
   await recordEvent(tx, {
     realmId: actor.realmId,
     type: 'reaction',
@@ -94,7 +94,7 @@ function storedSpellings(type: string, code: string): string[] {
   return type === 'unicode_emoji' ? emojiCodeSpellings(code) : [code];
 }
 
-export async function doAddReaction(services: Services, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+export async function doAddReaction(services: Services, actor: LoadedActor, messageId: number, req: EmojiRequest): Promise<void> {
   if (!req.emojiName) throw errors.missingArgument('emoji_name');
   const name = req.emojiName;
   await services.db.$transaction(async (tx) => {
@@ -122,7 +122,7 @@ export async function doAddReaction(services: Services, actor: Actor, messageId:
   });
 }
 
-export async function doRemoveReaction(services: Services, actor: Actor, messageId: number, req: EmojiRequest): Promise<void> {
+export async function doRemoveReaction(services: Services, actor: LoadedActor, messageId: number, req: EmojiRequest): Promise<void> {
   await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     let code = req.emojiCode;

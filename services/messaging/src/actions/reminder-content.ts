@@ -5,7 +5,7 @@
  */
 import type { Db, Message, Tx } from '@chat/db';
 import { errors, LIMITS } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { truncate } from '../lib/text';
 import { topicUrl } from '../markdown/urls';
 
@@ -33,7 +33,7 @@ export function unusedFence(text: string): string {
   return '`'.repeat(length);
 }
 
-export async function reminderContent(db: Db | Tx, actor: Actor, message: Message, note: string): Promise<string> {
+export async function reminderContent(db: Db | Tx, actor: LoadedActor, message: Message, note: string): Promise<string> {
   const sender = await db.user.findUniqueOrThrow({ where: { id: message.senderId }, select: { id: true, fullName: true } });
   let content: string;
   let url: string;

@@ -6,7 +6,7 @@
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, reminderObject } from '@chat/wire';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { accessMessage } from './message-access';
@@ -22,7 +22,7 @@ export interface ReminderInput {
   client: string;
 }
 
-export async function checkCreateReminder(services: Services, actor: Actor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
+export async function checkCreateReminder(services: Services, actor: LoadedActor, input: ReminderInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
   const { message } = await accessMessage(services.db, actor, input.messageId);
   const note = input.note ? normalizeReminderNote(input.note) : '';
@@ -48,7 +48,7 @@ export async function checkCreateReminder(services: Services, actor: Actor, inpu
   };
 }
 
-export async function doCreateReminder(services: Services, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
+export async function doCreateReminder(services: Services, actor: LoadedActor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
   return services.db.$transaction(async (tx) => {
     const row = await tx.scheduledMessage.create({ data });
     await announceReminder(tx, row, { op: 'add', reminders: [reminderObject(row)] });
@@ -56,7 +56,7 @@ export async function doCreateReminder(services: Services, actor: Actor, data: P
   });
 }
 
-export async function listReminders(services: Services, actor: Actor) {
+export async function listReminders(services: Services, actor: LoadedActor) {
   const rows = await services.db.scheduledMessage.findMany({
     where: { realmId: actor.realmId, senderId: actor.userId, deliveryType: DELIVERY_TYPE.REMIND, delivered: false },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
@@ -64,7 +64,7 @@ export async function listReminders(services: Services, actor: Actor) {
   return rows.map(reminderObject);
 }
 
-export async function doDeleteReminder(services: Services, actor: Actor, id: number): Promise<void> {
+export async function doDeleteReminder(services: Services, actor: LoadedActor, id: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     // Locked, so that a delivery in progress finishes first.
     const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(

@@ -6,7 +6,7 @@
 import { errors, LIMITS } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { normalizeContent, truncate } from '../lib/text';
 import { accessMessage } from './message-access';
@@ -36,7 +36,7 @@ export function checkReport(reportType: string, description: string): void {
 /** `<time:…>` with second precision and an explicit UTC offset, as the family writes times. */
 const globalTime = (d: Date) => `<time:${d.toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 
-export async function doReportMessage(services: Services, actor: Actor, messageId: number, reportType: string, description: string): Promise<void> {
+export async function doReportMessage(services: Services, actor: LoadedActor, messageId: number, reportType: string, description: string): Promise<void> {
   checkReport(reportType, description);
   await services.db.$transaction(async (tx) => {
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
@@ -54,7 +54,7 @@ export async function doReportMessage(services: Services, actor: Actor, messageI
 
 type Person = { fullName: string; userId: number };
 
-async function reportContent(tx: Tx, actor: Actor, message: Message, reported: Person, reportType: string, description: string): Promise<string> {
+async function reportContent(tx: Tx, actor: LoadedActor, message: Message, reported: Person, reportType: string, description: string): Promise<string> {
   const reporter = silentMention(actor);
   const sender = silentMention(reported);
   const when = globalTime(message.dateSent);

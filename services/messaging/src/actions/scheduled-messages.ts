@@ -6,7 +6,7 @@
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, scheduledMessageObject } from '@chat/wire';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
@@ -56,7 +56,7 @@ function recipientIdsOf(to: ScheduledTo): number[] {
 }
 
 /** The recipient columns of a checked send: the channel and topic, or the other participants. */
-export function targetColumns(actor: Actor, plan: SendPlan) {
+export function targetColumns(actor: LoadedActor, plan: SendPlan) {
   if (plan.target.kind === 'stream') {
     return { recipientType: 'stream', streamId: plan.target.stream.id, toUserIds: [] as number[], topic: plan.target.topic };
   }
@@ -78,7 +78,7 @@ export interface ScheduleInput {
 }
 
 /** Validates a new scheduled message exactly as a send would be, and returns its row. */
-export async function checkScheduleMessage(services: Services, actor: Actor, input: ScheduleInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
+export async function checkScheduleMessage(services: Services, actor: LoadedActor, input: ScheduleInput): Promise<Prisma.ScheduledMessageUncheckedCreateInput> {
   const kind = scheduledKind(input.type);
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
   const to = parseScheduledTo(input.to);
@@ -105,11 +105,11 @@ export async function checkScheduleMessage(services: Services, actor: Actor, inp
   };
 }
 
-async function announce(tx: Tx, actor: Actor, event: Record<string, unknown>): Promise<void> {
+async function announce(tx: Tx, actor: LoadedActor, event: Record<string, unknown>): Promise<void> {
   await recordEvent(tx, { realmId: actor.realmId, type: 'scheduled_messages', users: [actor.userId], event: { type: 'scheduled_messages', ...event } });
 }
 
-export async function doScheduleMessage(services: Services, actor: Actor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
+export async function doScheduleMessage(services: Services, actor: LoadedActor, data: Prisma.ScheduledMessageUncheckedCreateInput): Promise<number> {
   return services.db.$transaction(async (tx) => {
     const row = await tx.scheduledMessage.create({ data });
     await announce(tx, actor, { op: 'add', scheduled_messages: [scheduledMessageObject(row)] });
@@ -117,7 +117,7 @@ export async function doScheduleMessage(services: Services, actor: Actor, data: 
   });
 }
 
-export async function listScheduledMessages(services: Services, actor: Actor) {
+export async function listScheduledMessages(services: Services, actor: LoadedActor) {
   const rows = await services.db.scheduledMessage.findMany({
     where: { realmId: actor.realmId, senderId: actor.userId, deliveryType: DELIVERY_TYPE.SEND_LATER, delivered: false },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
@@ -151,7 +151,7 @@ export function checkEditRequest(input: EditInput): { kind?: 'stream' | 'private
 }
 
 /** The sender's own scheduled message, locked so a delivery in progress finishes first. */
-async function lockScheduledMessage(tx: Tx, actor: Actor, id: number): Promise<ScheduledMessage> {
+async function lockScheduledMessage(tx: Tx, actor: LoadedActor, id: number): Promise<ScheduledMessage> {
   const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(
     'SELECT id FROM scheduled_messages WHERE id = $1 AND sender_id = $2 AND realm_id = $3 AND delivery_type = $4 FOR UPDATE',
     id,
@@ -163,7 +163,7 @@ async function lockScheduledMessage(tx: Tx, actor: Actor, id: number): Promise<S
   return tx.scheduledMessage.findUniqueOrThrow({ where: { id } });
 }
 
-export async function doEditScheduledMessage(services: Services, actor: Actor, id: number, input: EditInput): Promise<void> {
+export async function doEditScheduledMessage(services: Services, actor: LoadedActor, id: number, input: EditInput): Promise<void> {
   const request = checkEditRequest(input);
   await services.db.$transaction(
     async (tx) => {
@@ -202,7 +202,7 @@ export async function doEditScheduledMessage(services: Services, actor: Actor, i
   );
 }
 
-export async function doDeleteScheduledMessage(services: Services, actor: Actor, id: number): Promise<void> {
+export async function doDeleteScheduledMessage(services: Services, actor: LoadedActor, id: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     await lockScheduledMessage(tx, actor, id);
     await tx.scheduledMessage.delete({ where: { id } });

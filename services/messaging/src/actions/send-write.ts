@@ -8,7 +8,7 @@
 import type { Db, Message, Tx } from '@chat/db';
 import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
 import { outboxPayload, type DomainEvent } from '@chat/bus';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { widgetContentOf } from '../lib/widget';
 import { avatarUrlOf, buildWireMessages, wireOfNewChannelMessage } from '../lib/wire';
@@ -37,13 +37,13 @@ export interface SendFacts {
   wire: WireMessage | null;
 }
 
-function recipientsOf(actor: Actor, plan: SendPlan): number[] {
+function recipientsOf(actor: LoadedActor, plan: SendPlan): number[] {
   const t = plan.target;
   return t.kind === 'stream' ? [...new Set([...t.subscriberIds, actor.userId])] : [...new Set([actor.userId, ...t.recipients.map((r) => r.id)])];
 }
 
 /** The row as Prisma would return it, before it is inserted (id 0). */
-function draftMessage(actor: Actor, plan: SendPlan, conversationId: number | null, dateSent: Date, id = 0): Message {
+function draftMessage(actor: LoadedActor, plan: SendPlan, conversationId: number | null, dateSent: Date, id = 0): Message {
   const { target, rendered } = plan;
   return {
     id,
@@ -69,7 +69,7 @@ function draftMessage(actor: Actor, plan: SendPlan, conversationId: number | nul
 
 const WIRE_OPTIONS = (realmUrl: string) => ({ applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true, realmUrl, allowEditHistory: true });
 
-export async function loadSendFacts(db: Tx, actor: Actor, plan: SendPlan): Promise<SendFacts> {
+export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan): Promise<SendFacts> {
   const { target, rendered } = plan;
   // Whole milliseconds: the column keeps milliseconds, and the event must say what the row says.
   const dateSent = new Date(Math.floor(Date.now()));
@@ -124,12 +124,12 @@ WITH m AS (
 SELECT id FROM m`;
 
 /** The send path, in the caller's transaction (also used for server-generated notices). */
-export async function sendMessageInTx(tx: Tx, actor: Actor, plan: SendPlan): Promise<SendResult> {
+export async function sendMessageInTx(tx: Tx, actor: LoadedActor, plan: SendPlan): Promise<SendResult> {
   return writeMessage(tx, actor, plan, await loadSendFacts(tx, actor, plan));
 }
 
 /** Each recipient's flags, as stored (bits) and as the event tells them (names). */
-function copiesOf(actor: Actor, plan: SendPlan, facts: SendFacts, recipientIds: number[]) {
+function copiesOf(actor: LoadedActor, plan: SendPlan, facts: SendFacts, recipientIds: number[]) {
   const { target, rendered, input } = plan;
   const readBySender = input.readBySender ?? (actor.isBot || defaultReadBySender(input.client));
   const userFlags: Record<string, string[]> = {};
@@ -145,7 +145,7 @@ function copiesOf(actor: Actor, plan: SendPlan, facts: SendFacts, recipientIds: 
   return { flags, userFlags };
 }
 
-function messageEvent(actor: Actor, plan: SendPlan, facts: SendFacts, wire: WireMessage, users: number[], userFlags: Record<string, string[]>): DomainEvent {
+function messageEvent(actor: LoadedActor, plan: SendPlan, facts: SendFacts, wire: WireMessage, users: number[], userFlags: Record<string, string[]>): DomainEvent {
   const { target, input } = plan;
   return {
     realmId: actor.realmId,
@@ -173,7 +173,7 @@ function insertParams(draft: Message, facts: SendFacts, recipientIds: number[], 
   ];
 }
 
-export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+export async function writeMessage(tx: Tx, actor: LoadedActor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
   const { target } = plan;
   const recipientIds = recipientsOf(actor, plan);
   const conversationId = target.kind === 'private' ? (await conversationFor(tx, actor.realmId, recipientIds)).id : null;
@@ -205,7 +205,7 @@ export async function writeMessage(tx: Tx, actor: Actor, plan: SendPlan, facts: 
  * mentioning nobody, and leaving the sender's topic policy as it is. Then writeMessageAlone
  * does it in one statement.
  */
-export function canWriteAlone(actor: Actor, plan: SendPlan, facts: SendFacts): boolean {
+export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFacts): boolean {
   const { target, rendered } = plan;
   return target.kind === 'stream'
     && facts.wire !== null
@@ -235,7 +235,7 @@ WITH m AS (
 )
 SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
 
-export async function writeMessageAlone(db: Db, actor: Actor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
+export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
   const recipientIds = recipientsOf(actor, plan);
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);

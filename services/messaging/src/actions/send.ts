@@ -6,7 +6,7 @@
  */
 import type { Realm, Stream, Tx, User } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
@@ -61,7 +61,7 @@ export interface SendHeld {
 
 export { defaultReadBySender } from './send-write';
 
-async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
+async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) {
   const parsed = parseDirectTargets(to);
   const select = { id: true, email: true, isActive: true, realmId: true } as const;
   let users: Array<{ id: number; email: string; isActive: boolean; realmId: number }>;
@@ -87,7 +87,7 @@ async function resolveDirectRecipients(tx: Tx, actor: Actor, to: unknown) {
 }
 
 /** `sender`, the actor's row when the caller holds it, saves the send reading it again. */
-export async function checkSendMessage(services: Services, actor: Actor, input: SendInput, sender?: User): Promise<SendPlan> {
+export async function checkSendMessage(services: Services, actor: LoadedActor, input: SendInput, sender?: User): Promise<SendPlan> {
   const kind = messageKind(input.type);
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
@@ -146,7 +146,7 @@ export async function checkSendMessage(services: Services, actor: Actor, input: 
  * any conversation needs a participant in direct_message_permission_group. Conversations with
  * oneself or with a bot are always allowed.
  */
-async function checkDirectMessageAllowed(db: Services['db'], actor: Actor, recipientIds: number[]): Promise<void> {
+async function checkDirectMessageAllowed(db: Services['db'], actor: LoadedActor, recipientIds: number[]): Promise<void> {
   if (!recipientIds.length || actor.isBot) return;
   if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
   const members = [actor.userId, ...recipientIds];
@@ -159,7 +159,7 @@ async function checkDirectMessageAllowed(db: Services['db'], actor: Actor, recip
   }
 }
 
-export async function doSendMessage(services: Services, actor: Actor, plan: SendPlan): Promise<SendResult> {
+export async function doSendMessage(services: Services, actor: LoadedActor, plan: SendPlan): Promise<SendResult> {
   const key = sendKeyOf(plan.input.idempotencyKey, plan.input.queueId, plan.input.localId);
   if (key) {
     const earlier = await earlierSend<SendResult>(services.db, actor.userId, key);

@@ -1,7 +1,7 @@
 /** Changing and archiving channels (PATCH and DELETE /streams/{id}). */
 import type { Stream, Tx } from '@chat/db';
-import { errors, LIMITS } from '@chat/contracts';
-import { isAdmin, type Actor } from '../lib/context';
+import { checkOwner, errors, isAdmin, LIMITS } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { hasRealmPermission } from '@chat/realm';
 import { checkGroupSettingValue, settingOrDefault } from '../lib/groups';
@@ -34,11 +34,11 @@ export interface StreamChanges {
 }
 
 /** Channel administration is for realm administrators (can_administer_channel_group is "nobody"). */
-function checkCanAdminister(actor: Actor): void {
+function checkCanAdminister(actor: LoadedActor): void {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
 }
 
-async function emit(tx: Tx, actor: Actor, stream: Stream, users: number[], property: string, value: unknown, extra: Record<string, unknown> = {}) {
+async function emit(tx: Tx, actor: LoadedActor, stream: Stream, users: number[], property: string, value: unknown, extra: Record<string, unknown> = {}) {
   await recordEvent(tx, {
     realmId: actor.realmId,
     type: 'stream',
@@ -47,7 +47,7 @@ async function emit(tx: Tx, actor: Actor, stream: Stream, users: number[], prope
   });
 }
 
-export async function doUpdateStream(services: Services, actor: Actor, streamId: number, c: StreamChanges): Promise<void> {
+export async function doUpdateStream(services: Services, actor: LoadedActor, streamId: number, c: StreamChanges): Promise<void> {
   await services.db.$transaction(async (tx) => {
     let stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
     if (!stream) throw errors.invalidStreamId();
@@ -90,7 +90,7 @@ export async function doUpdateStream(services: Services, actor: Actor, streamId:
       await emit(tx, actor, stream, viewersBefore, 'topics_policy', c.topicsPolicy);
     }
     if (c.messageRetentionDays !== undefined) {
-      if (actor.role !== 100) throw errors.mustBeOwner();
+      checkOwner(actor);
       stream = await tx.stream.update({ where: { id: stream.id }, data: { messageRetentionDays: c.messageRetentionDays } });
       await emit(tx, actor, stream, viewersBefore, 'message_retention_days', c.messageRetentionDays);
     }
@@ -124,7 +124,7 @@ export async function doUpdateStream(services: Services, actor: Actor, streamId:
   });
 }
 
-async function changePrivacy(tx: Tx, actor: Actor, stream: Stream, c: StreamChanges, viewersBefore: number[]): Promise<Stream> {
+async function changePrivacy(tx: Tx, actor: LoadedActor, stream: Stream, c: StreamChanges, viewersBefore: number[]): Promise<Stream> {
   const inviteOnly = c.isPrivate ?? stream.inviteOnly;
   const isWebPublic = inviteOnly ? false : (c.isWebPublic ?? stream.isWebPublic);
   // A public channel's history is always readable; a private one keeps or takes the new value.
@@ -156,7 +156,7 @@ async function changePrivacy(tx: Tx, actor: Actor, stream: Stream, c: StreamChan
 }
 
 /** Archives a channel: it keeps its messages and subscriptions but takes no new messages. */
-export async function doArchiveStream(services: Services, actor: Actor, streamId: number): Promise<void> {
+export async function doArchiveStream(services: Services, actor: LoadedActor, streamId: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
     if (!stream) throw errors.invalidStreamId();

@@ -1,7 +1,7 @@
 /** Read side of channels: listings, one channel, subscribers, topics. */
 import type { Stream } from '@chat/db';
-import { EMPTY_TOPIC_DISPLAY_NAME, errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor } from '../lib/context';
+import { EMPTY_TOPIC_DISPLAY_NAME, errors, isAdmin, isGuest } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
@@ -18,7 +18,7 @@ export interface StreamListQuery {
   includeCanAccessContent: boolean;
 }
 
-export async function listStreams(services: Services, actor: Actor, q: StreamListQuery) {
+export async function listStreams(services: Services, actor: LoadedActor, q: StreamListQuery) {
   const { db } = services;
   if (q.includeAllActive && !isAdmin(actor)) throw errors.badRequest('User not authorized for this query');
   const all = await db.stream.findMany({ where: { realmId: actor.realmId, ...(q.excludeArchived ? { isArchived: false } : {}) }, orderBy: { id: 'asc' } });
@@ -51,25 +51,25 @@ export async function listStreams(services: Services, actor: Actor, q: StreamLis
   return streams;
 }
 
-export async function getStream(services: Services, actor: Actor, streamId: number) {
+export async function getStream(services: Services, actor: LoadedActor, streamId: number) {
   const { stream } = await accessStream(services.db, actor, streamId);
   return streamDict(services.db, stream);
 }
 
-export async function getStreamId(services: Services, actor: Actor, name: string): Promise<number> {
+export async function getStreamId(services: Services, actor: LoadedActor, name: string): Promise<number> {
   const stream = await services.db.stream.findFirst({ where: { realmId: actor.realmId, nameKey: name.trim().toLowerCase() } });
   const sub = stream ? await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } }) : null;
   if (!stream || !streamAccessOf(actor, stream, sub).canSee) throw errors.badRequest(`Invalid channel name '${name}'`);
   return stream.id;
 }
 
-export async function streamMembers(services: Services, actor: Actor, streamId: number): Promise<number[]> {
+export async function streamMembers(services: Services, actor: LoadedActor, streamId: number): Promise<number[]> {
   const access = await accessStream(services.db, actor, streamId);
   if (isGuest(actor) && !access.sub?.active && !access.stream.isWebPublic) throw errors.invalidStreamId();
   return activeSubscriberIds(services.db, streamId);
 }
 
-export async function isUserSubscribed(services: Services, actor: Actor, userId: number, streamId: number): Promise<boolean> {
+export async function isUserSubscribed(services: Services, actor: LoadedActor, userId: number, streamId: number): Promise<boolean> {
   const user = await services.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A restricted guest learns nothing about people they may not see, not even their channels.
@@ -80,7 +80,7 @@ export async function isUserSubscribed(services: Services, actor: Actor, userId:
 }
 
 /** The user's subscriptions with every field of the subscription object. */
-export async function listSubscriptions(services: Services, actor: Actor, includeSubscribers: boolean) {
+export async function listSubscriptions(services: Services, actor: LoadedActor, includeSubscribers: boolean) {
   const subs = await services.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
   const rows = [];
   for (const sub of subs) {
@@ -91,7 +91,7 @@ export async function listSubscriptions(services: Services, actor: Actor, includ
 }
 
 /** Topics of a channel the user may read, most recently active first. */
-export async function streamTopics(services: Services, actor: Actor, streamId: number, allowEmptyTopicName: boolean) {
+export async function streamTopics(services: Services, actor: LoadedActor, streamId: number, allowEmptyTopicName: boolean) {
   const access = await accessStream(services.db, actor, streamId);
   const rows = access.canReadHistory
     ? await services.db.$queryRawUnsafe<Array<{ name: string; max_id: number }>>(

@@ -1,7 +1,7 @@
 /** Finding channels and deciding what a user may do in them. */
 import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
-import { errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor } from '../lib/context';
+import { errors, isAdmin, isGuest } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import { isInGroupSetting, SYSTEM_GROUPS, type Member } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
 
@@ -16,7 +16,7 @@ export async function findStream(db: Client, realmId: number, target: { id: numb
   return db.stream.findFirst({ where: streamWhere(realmId, target) });
 }
 
-export async function getStreamForSend(db: Client, actor: Actor, target: { id: number } | { name: string }): Promise<Stream> {
+export async function getStreamForSend(db: Client, actor: LoadedActor, target: { id: number } | { name: string }): Promise<Stream> {
   const stream = await findStream(db, actor.realmId, target);
   if (!stream) throw 'id' in target ? errors.streamIdDoesNotExist(target.id) : errors.streamDoesNotExist(target.name);
   return stream;
@@ -27,7 +27,7 @@ export function effectiveTopicsPolicy(stream: Pick<Stream, 'topicsPolicy'>, real
 }
 
 /** `member` saves reading the actor's row when the caller holds it. */
-export async function checkStreamPostAllowed(db: Client, actor: Actor, stream: Stream, subscribed: boolean, member?: Member): Promise<void> {
+export async function checkStreamPostAllowed(db: Client, actor: LoadedActor, stream: Stream, subscribed: boolean, member?: Member): Promise<void> {
   const denied = () => errors.badRequest(`Not authorized to send to channel '${stream.name}'`);
   if (stream.isArchived) throw denied();
   if ((stream.inviteOnly || isGuest(actor)) && !subscribed) throw denied();
@@ -52,7 +52,7 @@ export interface StreamAccess {
  * private ones only to subscribers, and a subscriber reads history from before they joined only
  * when the channel's history is public to subscribers.
  */
-export function streamAccessOf(actor: Actor, stream: Stream, sub: Subscription | null): StreamAccess {
+export function streamAccessOf(actor: LoadedActor, stream: Stream, sub: Subscription | null): StreamAccess {
   const subscribed = !!sub?.active;
   // Web-public channels are open to guests too (as to spectators); other public ones are not.
   const publicToUser = !stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic);
@@ -61,7 +61,7 @@ export function streamAccessOf(actor: Actor, stream: Stream, sub: Subscription |
   return { stream, sub, canSee, canReadHistory };
 }
 
-export async function accessStream(db: Client, actor: Actor, streamId: number): Promise<StreamAccess> {
+export async function accessStream(db: Client, actor: LoadedActor, streamId: number): Promise<StreamAccess> {
   const stream = await db.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
   if (!stream) throw errors.invalidStreamId();
   const sub = await db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId } } });

@@ -1,7 +1,7 @@
 /** Creating channels. Subscribing users to them lives in subscriptions.ts. */
 import type { Stream, Tx } from '@chat/db';
 import { errors, LIMITS } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { renderMarkdown, emptyRenderContext } from '../markdown';
 import { streamDict, streamViewerIds } from './stream-dicts';
@@ -32,7 +32,7 @@ export function checkStreamName(raw: string): string {
 }
 
 /** Creates one channel and tells everyone who may see it (`subscriberIds`: about to join). */
-export async function doCreateStream(tx: Tx, actor: Actor, spec: NewStream, subscriberIds: number[] = []): Promise<Stream> {
+export async function doCreateStream(tx: Tx, actor: LoadedActor, spec: NewStream, subscriberIds: number[] = []): Promise<Stream> {
   const name = checkStreamName(spec.name);
   const description = (spec.description ?? '').replace(/\n/g, ' ');
   if ([...description].length > LIMITS.maxStreamDescriptionLength) {

@@ -5,7 +5,7 @@
  */
 import { errors } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { checkPollData, checkTodoData, pyJsonDumps, widgetContentOf, widgetTypeOf } from '../lib/widget';
@@ -38,7 +38,7 @@ export async function saveWidgetSubmessage(tx: Tx, message: Pick<Message, 'id' |
   return true;
 }
 
-export async function doAddSubmessage(services: Services, actor: Actor, input: SubmessageInput): Promise<void> {
+export async function doAddSubmessage(services: Services, actor: LoadedActor, input: SubmessageInput): Promise<void> {
   await services.db.$transaction(async (tx) => {
     // The message row is locked so that concurrent submessages see each other's first one.
     await tx.$queryRawUnsafe('SELECT id FROM messages WHERE id = $1 AND realm_id = $2 FOR UPDATE', input.messageId, actor.realmId);

@@ -3,8 +3,8 @@
  * principals, and who may subscribe or unsubscribe whom.
  */
 import type { Stream, Tx } from '@chat/db';
-import { errors } from '@chat/contracts';
-import { isAdmin, isGuest, type Actor } from '../lib/context';
+import { errors, isAdmin, isGuest } from '@chat/contracts';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { hasRealmPermission, isInGroupSetting } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
@@ -27,7 +27,7 @@ export interface SubscribeRequest {
 }
 
 /** Users named by `principals` (ids or emails), all active members of the realm. */
-export async function resolvePrincipals(tx: Tx, actor: Actor, principals: Array<number | string>) {
+export async function resolvePrincipals(tx: Tx, actor: LoadedActor, principals: Array<number | string>) {
   const users = [];
   for (const p of principals) {
     const where = typeof p === 'number' ? { id: p, realmId: actor.realmId } : { realmId: actor.realmId, email: { equals: p, mode: 'insensitive' as const } };
@@ -38,7 +38,7 @@ export async function resolvePrincipals(tx: Tx, actor: Actor, principals: Array<
   return users;
 }
 
-async function canSubscribeOthers(tx: Tx, actor: Actor, stream: Stream | null): Promise<boolean> {
+async function canSubscribeOthers(tx: Tx, actor: LoadedActor, stream: Stream | null): Promise<boolean> {
   if (isAdmin(actor)) return true;
   if (isGuest(actor)) return false;
   if (await hasRealmPermission(tx, actor.realmId, 'can_add_subscribers_group', actor.userId)) return true;
@@ -48,7 +48,7 @@ async function canSubscribeOthers(tx: Tx, actor: Actor, stream: Stream | null): 
 }
 
 /** Whether the actor may join (or add people to) an existing channel at all. */
-async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Promise<boolean> {
+async function canAccessForSubscribe(tx: Tx, actor: LoadedActor, stream: Stream): Promise<boolean> {
   if (stream.isArchived) return false;
   if (!stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic)) return true;
   const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
@@ -58,7 +58,7 @@ async function canAccessForSubscribe(tx: Tx, actor: Actor, stream: Stream): Prom
 }
 
 /** Whether the actor may create a channel of this kind (both creation paths use it). */
-export async function checkCanCreateStream(tx: Tx, actor: Actor, kind: { inviteOnly?: boolean; isWebPublic?: boolean; isDefaultStream?: boolean }): Promise<void> {
+export async function checkCanCreateStream(tx: Tx, actor: LoadedActor, kind: { inviteOnly?: boolean; isWebPublic?: boolean; isDefaultStream?: boolean }): Promise<void> {
   const key = kind.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
   if (isGuest(actor) || !(await hasRealmPermission(tx, actor.realmId, key, actor.userId))) throw errors.insufficientPermission();
   if (kind.isWebPublic && !(await hasRealmPermission(tx, actor.realmId, 'can_create_web_public_channel_group', actor.userId))) {
@@ -67,12 +67,12 @@ export async function checkCanCreateStream(tx: Tx, actor: Actor, kind: { inviteO
   if (kind.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
 }
 
-export async function doAddSubscriptions(services: Services, actor: Actor, req: SubscribeRequest) {
+export async function doAddSubscriptions(services: Services, actor: LoadedActor, req: SubscribeRequest) {
   return services.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req));
 }
 
 /** The subscribing of doAddSubscriptions inside a caller's transaction. */
-export async function addSubscriptionsInTx(tx: Tx, actor: Actor, req: SubscribeRequest) {
+export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: SubscribeRequest) {
   if (req.isDefaultStream && req.create.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
   const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
   const others = principals.some((u) => u.id !== actor.userId);
@@ -121,12 +121,12 @@ async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<b
   return !!sub?.active;
 }
 
-export async function doRemoveSubscriptions(services: Services, actor: Actor, names: string[], principals?: Array<number | string>) {
+export async function doRemoveSubscriptions(services: Services, actor: LoadedActor, names: string[], principals?: Array<number | string>) {
   return services.db.$transaction((tx) => removeSubscriptionsInTx(tx, actor, names, principals));
 }
 
 /** The unsubscribing of doRemoveSubscriptions inside a caller's transaction. */
-export async function removeSubscriptionsInTx(tx: Tx, actor: Actor, names: string[], principals?: Array<number | string>) {
+export async function removeSubscriptionsInTx(tx: Tx, actor: LoadedActor, names: string[], principals?: Array<number | string>) {
   const users = principals?.length ? await resolvePrincipals(tx, actor, principals) : [{ id: actor.userId, email: actor.email }];
   const streams: Stream[] = [];
   const missing: string[] = [];
@@ -157,7 +157,7 @@ export async function removeSubscriptionsInTx(tx: Tx, actor: Actor, names: strin
  * refused removal undoes the additions. Every key of both answers is present, empty lists and
  * objects included, as the family's response schema requires.
  */
-export async function doUpdateOwnSubscriptions(services: Services, actor: Actor, add: SubscribeRequest['streams'], remove: string[]) {
+export async function doUpdateOwnSubscriptions(services: Services, actor: LoadedActor, add: SubscribeRequest['streams'], remove: string[]) {
   if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
   return services.db.$transaction(async (tx) => {
     const added = add.length

@@ -1,6 +1,6 @@
 /** A user's personal settings for one channel (color, muting, notifications). */
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 
@@ -49,7 +49,7 @@ function interpret(change: PropertyChange): { data: Record<string, unknown>; eve
   throw errors.badRequest(`Unknown subscription property: ${property}`);
 }
 
-export async function doUpdateSubscriptionProperties(services: Services, actor: Actor, changes: PropertyChange[]): Promise<void> {
+export async function doUpdateSubscriptionProperties(services: Services, actor: LoadedActor, changes: PropertyChange[]): Promise<void> {
   await services.db.$transaction(async (tx) => {
     for (const change of changes) {
       const stream = await tx.stream.findFirst({ where: { id: change.stream_id, realmId: actor.realmId } });

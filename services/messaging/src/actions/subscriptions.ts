@@ -1,6 +1,6 @@
 /** Subscribing and unsubscribing users, with the events each side sees. */
 import type { Stream, Tx } from '@chat/db';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { activeSubscriberIds, streamViewerIds, subscriptionDict } from './stream-dicts';
 
@@ -16,7 +16,7 @@ const STREAM_COLORS = [
  * `subscription` add event; everyone else who may see the channel gets `peer_add`.
  * Returns the ids actually added.
  */
-export async function doSubscribeUsers(tx: Tx, actor: Actor, stream: Stream, userIds: number[]): Promise<number[]> {
+export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[]): Promise<number[]> {
   const existing = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds } } });
   const already = new Set(existing.filter((s) => s.active).map((s) => s.userId));
   const added = [...new Set(userIds)].filter((id) => !already.has(id));
@@ -53,7 +53,7 @@ export async function doSubscribeUsers(tx: Tx, actor: Actor, stream: Stream, use
 }
 
 /** Ends the subscriptions of `userIds`; returns who was actually subscribed. */
-export async function doUnsubscribeUsers(tx: Tx, actor: Actor, stream: Stream, userIds: number[]): Promise<number[]> {
+export async function doUnsubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[]): Promise<number[]> {
   const subs = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds }, active: true } });
   const removed = subs.map((s) => s.userId);
   if (!removed.length) return [];

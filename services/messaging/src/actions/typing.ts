@@ -1,6 +1,6 @@
 /** Typing notifications: composing a message, and editing one. Nothing is stored. */
 import { errors } from '@chat/contracts';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { messageKind, parseDirectTargets } from '../lib/recipients';
@@ -28,7 +28,7 @@ async function receivers(services: Services, ids: number[]): Promise<number[]> {
   return users.filter((u) => (u.settings as Record<string, unknown> | null)?.receives_typing_notifications !== false).map((u) => u.id);
 }
 
-export async function doTyping(services: Services, actor: Actor, req: TypingRequest): Promise<void> {
+export async function doTyping(services: Services, actor: LoadedActor, req: TypingRequest): Promise<void> {
   const op = checkOp(req.op);
   const sender = { user_id: actor.userId, email: actor.email };
   if (messageKind(req.type) === 'private') {
@@ -69,7 +69,7 @@ export async function doTyping(services: Services, actor: Actor, req: TypingRequ
 }
 
 /** Someone is editing a message: the people who see the message hear about it. */
-export async function doTypingEditMessage(services: Services, actor: Actor, messageId: number, rawOp: string): Promise<void> {
+export async function doTypingEditMessage(services: Services, actor: LoadedActor, messageId: number, rawOp: string): Promise<void> {
   const op = checkOp(rawOp);
   const { message } = await accessMessage(services.db, actor, messageId);
   if (message.senderId !== actor.userId) throw errors.badRequest("You don't have permission to edit this message");

@@ -1,11 +1,11 @@
 /** GET /users/{user_id}/channels: the channels someone is subscribed to, as far as the caller may see them. */
 import { errors } from '@chat/contracts';
 import { canAccessUser } from '@chat/realm';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { streamAccessOf } from './streams-access';
 
-export async function accessUserChannels(services: Services, actor: Actor, userId: number): Promise<number[]> {
+export async function accessUserChannels(services: Services, actor: LoadedActor, userId: number): Promise<number[]> {
   const user = await services.db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!user) throw errors.badRequest('No such user');
   // A guest restricted to the people they share conversations with learns nothing of others.

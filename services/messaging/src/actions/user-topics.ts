@@ -2,7 +2,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors, isTopicVisibility, TOPIC_VISIBILITY, type TopicVisibility } from '@chat/contracts';
 import { mutedTopicsList } from '@chat/wire';
-import type { Actor } from '../lib/context';
+import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { normalizeTopic } from '../lib/text';
@@ -89,7 +89,7 @@ export function automaticTopicPolicy(settings: Record<string, unknown>, facts: T
  * policies say so (automaticTopicPolicy). Returns the new policy, or null when nothing changed.
  * `facts` read before the send save the transaction a round trip; without them they are read here.
  */
-export async function applyAutomaticTopicPolicy(tx: Tx, actor: Actor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<TopicVisibility | null> {
+export async function applyAutomaticTopicPolicy(tx: Tx, actor: LoadedActor, stream: Stream, topic: string, messageId: number, facts?: TopicPolicyFacts): Promise<TopicVisibility | null> {
   const next = automaticTopicPolicy(actor.settings, facts ?? (await topicPolicyFacts(tx, actor.userId, stream.id, topic, messageId)));
   if (next === null) return null;
   await doSetUserTopic(tx, actor.realmId, actor.userId, stream.id, topic, next);
@@ -109,7 +109,7 @@ export async function followWhereMentioned(tx: Tx, realmId: number, streamId: nu
 }
 
 /** POST /user_topics. */
-export async function doUpdateUserTopic(services: Services, actor: Actor, streamId: number, rawTopic: string, policy: number): Promise<void> {
+export async function doUpdateUserTopic(services: Services, actor: LoadedActor, streamId: number, rawTopic: string, policy: number): Promise<void> {
   if (!isTopicVisibility(policy)) throw errors.badRequest('Invalid visibility_policy');
   const topic = normalizeTopic(rawTopic);
   await accessStream(services.db, actor, streamId);
@@ -122,7 +122,7 @@ export async function doUpdateUserTopic(services: Services, actor: Actor, stream
  * of the realm, since a user may unmute a topic of a channel they have lost access to. Repeating
  * either succeeds, as the family's server does since it stored visibility policies.
  */
-export async function doLegacyMuteTopic(services: Services, actor: Actor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+export async function doLegacyMuteTopic(services: Services, actor: LoadedActor, target: { id?: number; name?: string }, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
   if (target.id === undefined && target.name === undefined) throw errors.missingArgument('stream_id');
   if (target.id !== undefined && target.name !== undefined) throw errors.incompatibleParameters(['stream_id', 'stream']);
   const found = await findStream(services.db, actor.realmId, target.id !== undefined ? { id: target.id } : { name: target.name! });
@@ -147,7 +147,7 @@ export async function doLegacyMuteTopic(services: Services, actor: Actor, target
  * participant follows the topic, or unmutes it in a muted channel, when their automatic policy
  * is "on participation". The automatic policies only raise visibility: a followed topic stays.
  */
-export async function applyParticipationTopicPolicy(tx: Tx, actor: Actor, streamId: number, topic: string): Promise<void> {
+export async function applyParticipationTopicPolicy(tx: Tx, actor: LoadedActor, streamId: number, topic: string): Promise<void> {
   if (actor.isBot) return;
   const follow = Number(actor.settings.automatically_follow_topics_policy ?? AUTO.ON_INITIATION);
   const unmute = Number(actor.settings.automatically_unmute_topics_in_muted_streams_policy ?? AUTO.ON_INITIATION);

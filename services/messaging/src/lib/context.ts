@@ -1,30 +1,24 @@
 import type { Db, User } from '@chat/db';
 import type { AuthedIdentity } from '@chat/kit';
-import { errors, ROLE } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 
-/** The caller, as the database knows them right now (the identity may be up to a minute old). */
-export interface Actor {
-  realmId: number;
-  realmUrl: string;
-  userId: number;
-  email: string;
+/**
+ * The caller, as the database knows them right now rather than as the identity says (it may be
+ * up to a minute old: a role or a deactivation since then counts): the shared Actor, plus what
+ * sending, typing and reactions need of the person.
+ */
+export interface LoadedActor extends Actor {
   fullName: string;
-  role: number;
-  isBot: boolean;
   botType: number | null;
   settings: Record<string, unknown>;
 }
 
-export const isAdmin = (a: { role: number }) => a.role <= ROLE.ADMINISTRATOR;
-export const isModerator = (a: { role: number }) => a.role <= ROLE.MODERATOR;
-export const isGuest = (a: { role: number }) => a.role === ROLE.GUEST;
-
-export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Actor> {
+export async function loadActor(db: Db, identity: AuthedIdentity): Promise<LoadedActor> {
   return (await loadActorRow(db, identity)).actor;
 }
 
 /** The caller with their row, for actions that need more of it than the Actor holds (a send). */
-export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ actor: Actor; user: User }> {
+export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ actor: LoadedActor; user: User }> {
   const user = await db.user.findUnique({ where: { id: identity.userId } });
   if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
   if (!user.isActive) throw errors.userDeactivated();
@@ -32,7 +26,7 @@ export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ 
 }
 
 /** A user acting in their realm, e.g. one whose scheduled message falls due, or a system bot. */
-export function actorOf(user: User, realmUrl: string): Actor {
+export function actorOf(user: User, realmUrl: string): LoadedActor {
   return {
     realmId: user.realmId,
     realmUrl,

@@ -4,7 +4,7 @@ import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
 import { loadActor } from '../lib/context';
 import type { Services } from '../context';
-import { doEditMessage } from '../actions/edit';
+import { checkEditMessage, doEditMessage } from '../actions/edit';
 import { doDeleteMessage, messageHistory } from '../actions/delete';
 import { checkEditableFlag, doMarkAsRead, doUpdateFlags } from '../actions/flags';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions';
@@ -36,7 +36,7 @@ export function messageActionRoutes(router: Router, services: Services): void {
       const { p } = ctx;
       const actor = await loadActor(services.db, ctx.identity);
       p.accept('prev_content_sha256');
-      await doEditMessage(services, actor, p.pathInt('message_id'), {
+      const plan = await checkEditMessage(services.db, actor, p.pathInt('message_id'), {
         content: p.strNulChecked('content'),
         topic: p.strNulChecked('topic') ?? p.strNulChecked('subject'),
         streamId: p.int('stream_id'),
@@ -44,6 +44,7 @@ export function messageActionRoutes(router: Router, services: Services): void {
         notifyOldThread: p.bool('send_notification_to_old_thread'),
         notifyNewThread: p.bool('send_notification_to_new_thread'),
       });
+      await doEditMessage(services, actor, plan);
     }),
   );
 

@@ -1,4 +1,7 @@
 import { flagNames } from '@chat/contracts';
+import { TEST_REALM_URL, type SeededUser } from '@chat/testing';
+import { checkEditMessage, doEditMessage } from '../actions/edit';
+import { loadActor } from '../lib/context';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
@@ -238,5 +241,44 @@ describe('per-recipient flags of update_message', () => {
     expect((await patch(id, { content: 'plain again' })).status).toBe(200);
     const again = (await outboxEvents(h.env, 'update_message')).filter((e) => e.event.message_id === id).at(-1)!;
     expect(again.user_flags[member2.id]).toEqual([]);
+  });
+});
+
+describe('checkEditMessage and doEditMessage', () => {
+  const actorOf = (user: SeededUser) =>
+    loadActor(h.env.db, { realmId: h.realm.realmId, realmUrl: TEST_REALM_URL, userId: user.id, email: user.email, role: user.role, isBot: user.isBot });
+  const deps = () => ({ db: h.env.db });
+
+  it('checks and renders without writing anything', async () => {
+    const id = await send();
+    const before = await h.env.db.message.findUniqueOrThrow({ where: { id } });
+    const events = await h.env.db.outboxEvent.count();
+    const plan = await checkEditMessage(h.env.db, await actorOf(h.realm.member), id, { content: 'checked **only**', topic: 'elsewhere', propagateMode: 'change_one' });
+    expect(plan.content?.rendered.html).toBe('<p>checked <strong>only</strong></p>');
+    expect(plan.move).toMatchObject({ newTopic: 'elsewhere', target: null });
+    expect(await h.env.db.message.findUniqueOrThrow({ where: { id } })).toEqual(before);
+    expect(await h.env.db.outboxEvent.count()).toBe(events);
+  });
+
+  it('follows an edit that committed between the check and the write', async () => {
+    const actor = await actorOf(h.realm.member);
+    const id = await send();
+    const plan = await checkEditMessage(h.env.db, actor, id, { content: 'last word', propagateMode: 'change_one' });
+    expect((await patch(id, { content: 'in between' })).status).toBe(200);
+    await doEditMessage(deps(), actor, plan);
+    const message = await h.env.db.message.findUniqueOrThrow({ where: { id } });
+    expect(message.content).toBe('last word');
+    const history = message.editHistory as Array<Record<string, unknown>>;
+    expect(history.map((e) => e.prev_content)).toEqual(['in between', 'original **text**']);
+    const last = (await outboxEvents(h.env, 'update_message')).filter((e) => e.event.message_id === id).at(-1)!;
+    expect(last.event).toMatchObject({ orig_content: 'in between', content: 'last word' });
+  });
+
+  it('refuses the write when the message went away after the check', async () => {
+    const actor = await actorOf(h.realm.member);
+    const id = await send();
+    const plan = await checkEditMessage(h.env.db, actor, id, { content: 'too late', propagateMode: 'change_one' });
+    expect((await h.api.delete(`/api/v1/messages/${id}`).set(h.as(h.realm.admin))).status).toBe(200);
+    await expect(doEditMessage(deps(), actor, plan)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid message(s)' });
   });
 });

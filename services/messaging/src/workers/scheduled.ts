@@ -12,7 +12,7 @@
 import { ApiError, errors } from '@chat/contracts';
 import type { ScheduledMessage, Tx } from '@chat/db';
 import { DELIVERY_TYPE } from '@chat/wire';
-import { actorOf, type Actor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
@@ -34,7 +34,7 @@ const CLAIM_DUE_ROW = `
    FOR UPDATE SKIP LOCKED`;
 
 /** The sender, if their realm and account are still active (the checks a request would pass). */
-async function activeSender(tx: Tx, row: ScheduledMessage): Promise<Actor> {
+async function activeSender(tx: Tx, row: ScheduledMessage): Promise<LoadedActor> {
   const realm = await tx.realm.findUniqueOrThrow({ where: { id: row.realmId } });
   if (realm.deactivated) throw errors.realmDeactivated();
   const user = await tx.user.findUniqueOrThrow({ where: { id: row.senderId } });
@@ -43,7 +43,7 @@ async function activeSender(tx: Tx, row: ScheduledMessage): Promise<Actor> {
 }
 
 /** A direct message from the notification bot to `to`, rendered as `to` sees the realm. */
-async function botDirectMessage(tx: Tx, bot: Actor, to: Actor, raw: string): Promise<number> {
+async function botDirectMessage(tx: Tx, bot: LoadedActor, to: LoadedActor, raw: string): Promise<number> {
   const content = normalizeContent(raw);
   const rendered = renderMarkdown(content, await loadRenderContext(tx, to.realmId, to.realmUrl, content, to.userId));
   const result = await sendMessageInTx(tx, bot, {
@@ -76,7 +76,7 @@ async function sendScheduled(services: Services, tx: Tx, row: ScheduledMessage):
  * Sends a reminder from the notification bot. Its text is built again from the message as it
  * is now; a message the user can no longer read is recalled as it was when the reminder was set.
  */
-async function sendReminder(tx: Tx, row: ScheduledMessage, bot: Actor): Promise<number> {
+async function sendReminder(tx: Tx, row: ScheduledMessage, bot: LoadedActor): Promise<number> {
   const user = await activeSender(tx, row);
   let content = row.content;
   try {

@@ -1,6 +1,5 @@
 import type { Tx } from '@chat/db';
-import { errors } from '@chat/contracts';
-import type { AuthedIdentity } from '@chat/kit';
+import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { decodeStandardBase64, isUint32, tokenIdFromBytes, tokenIdOfToken } from '../lib/codec';
 import { isSupportedPushKey } from '../lib/crypto';
@@ -48,8 +47,8 @@ const missingGroups = () =>
   errors.badRequest('Missing parameters: must provide either all push key fields, all token fields, or both.');
 
 /** Validates every field and the combination of groups; throws the error a client sees. */
-export function checkRegisterPushDevice(services: Services, identity: AuthedIdentity, p: RegisterPushDeviceParams): CheckedRegistration {
-  if (identity.isBot) throw errors.botsNotAllowed();
+export function checkRegisterPushDevice(services: Services, actor: Actor, p: RegisterPushDeviceParams): CheckedRegistration {
+  checkNotBot(actor);
   if (p.deviceId <= 0) throw errors.invalidArgument('device_id', 'Invalid `device_id`');
   if (p.pushKeyId !== undefined && !isUint32(p.pushKeyId)) {
     throw errors.invalidArgument('push_key_id', 'Invalid push_key_id: Not a valid unsigned 32-bit integer');
@@ -134,8 +133,8 @@ function registrationInProgress(d: DeviceRow, now: Date): boolean {
  * group alone rotates the key, a token group alone rotates the token. A new or changed token
  * is handed to the relay by a delivery job once the transaction has committed.
  */
-export async function doRegisterPushDevice(services: Services, identity: AuthedIdentity, reg: CheckedRegistration): Promise<void> {
-  const { realmId, userId } = identity;
+export async function doRegisterPushDevice(services: Services, actor: Actor, reg: CheckedRegistration): Promise<void> {
+  const { realmId, userId } = actor;
   const job = await services.db.$transaction(async (tx): Promise<RelayRegistrationJob | null> => {
     const now = new Date();
     let device = await lockDevice(tx, userId, reg.deviceId);
@@ -238,9 +237,9 @@ async function removeMatchingLegacyTokens(tx: Tx, userId: number, tokenId: bigin
  * /mobile_push/register. Ids count up per user; a client may also pick its own id, which the
  * first full registration then creates.
  */
-export async function doRegisterClientDevice(services: Services, identity: AuthedIdentity): Promise<number> {
-  if (identity.isBot) throw errors.botsNotAllowed();
-  const { realmId, userId } = identity;
+export async function doRegisterClientDevice(services: Services, actor: Actor): Promise<number> {
+  checkNotBot(actor);
+  const { realmId, userId } = actor;
   const id = await services.db.$transaction(async (tx) => {
     // Serialises id allocation per user; released at commit.
     await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('push_devices:' || $1::text))) AS l`, userId);
@@ -258,9 +257,9 @@ export async function doRegisterClientDevice(services: Services, identity: Authe
  * POST /remove_client_device: forgets one of the caller's devices and its push registration,
  * so nothing more is sent to it; every client of the user hears `device` `remove`.
  */
-export async function doRemoveClientDevice(services: Services, identity: AuthedIdentity, deviceId: number): Promise<void> {
-  if (identity.isBot) throw errors.botsNotAllowed();
-  const { realmId, userId } = identity;
+export async function doRemoveClientDevice(services: Services, actor: Actor, deviceId: number): Promise<void> {
+  checkNotBot(actor);
+  const { realmId, userId } = actor;
   if (deviceId <= 0) throw errors.invalidArgument('device_id', 'Invalid `device_id`');
   await services.db.$transaction(async (tx) => {
     // The unique (user, device) row decides: of two racing removals one finds nothing.

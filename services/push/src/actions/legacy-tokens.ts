@@ -1,5 +1,4 @@
-import { errors } from '@chat/contracts';
-import type { AuthedIdentity } from '@chat/kit';
+import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { enqueueLegacySync, markLegacyPending } from '../workers/legacy-registration';
 import { bumpDeviceVersion } from '../workers/device-holders';
@@ -17,8 +16,8 @@ export type LegacyKind = 'apns' | 'fcm';
 
 const MAX_TOKEN_LENGTH = 4096;
 
-export function checkLegacyToken(identity: AuthedIdentity, token: string, kind: LegacyKind): void {
-  if (identity.isBot) throw errors.botsNotAllowed();
+export function checkLegacyToken(actor: Actor, token: string, kind: LegacyKind): void {
+  checkNotBot(actor);
   if (token === '' || token.length > MAX_TOKEN_LENGTH) throw errors.badRequest('Empty or invalid length token');
   // APNs device tokens travel as hex; anything else cannot be a token APNs issued.
   if (kind === 'apns' && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw errors.badRequest('Invalid APNS token');
@@ -30,26 +29,26 @@ export function checkAppId(appId: string): void {
 
 export async function doAddLegacyToken(
   services: Services,
-  identity: AuthedIdentity,
+  actor: Actor,
   token: string,
   kind: LegacyKind,
   iosAppId: string | null,
 ): Promise<void> {
-  await markLegacyPending(services, identity.userId, { kind, token });
+  await markLegacyPending(services, actor.userId, { kind, token });
   await services.db.pushDeviceToken.upsert({
-    where: { userId_kind_token: { userId: identity.userId, kind, token } },
-    create: { realmId: identity.realmId, userId: identity.userId, kind, token, iosAppId },
+    where: { userId_kind_token: { userId: actor.userId, kind, token } },
+    create: { realmId: actor.realmId, userId: actor.userId, kind, token, iosAppId },
     update: { lastUpdated: new Date(), iosAppId },
   });
   await bumpDeviceVersion(services);
   // Sent again every time: the client re-registers to repair a relay that lost the token.
-  await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
+  await enqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
 }
 
-export async function doRemoveLegacyToken(services: Services, identity: AuthedIdentity, token: string, kind: LegacyKind): Promise<void> {
-  const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: identity.userId, kind, token } });
+export async function doRemoveLegacyToken(services: Services, actor: Actor, token: string, kind: LegacyKind): Promise<void> {
+  const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: actor.userId, kind, token } });
   if (removed.count === 0) throw errors.badRequest('Token does not exist');
   await bumpDeviceVersion(services);
-  await markLegacyPending(services, identity.userId, { kind, token });
-  await enqueueLegacySync(services, { realmId: identity.realmId, userId: identity.userId, kind, token });
+  await markLegacyPending(services, actor.userId, { kind, token });
+  await enqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
 }

@@ -1,5 +1,4 @@
-import { errors } from '@chat/contracts';
-import type { AuthedIdentity } from '@chat/kit';
+import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
 import { activeDevices, pushToDevices } from '../workers/send';
@@ -11,19 +10,19 @@ import { registeredLegacyTokens } from '../workers/legacy-registration';
  * that the relay accepted, and reports relay failures to the caller instead of retrying: the
  * person testing wants to know whether push works right now.
  */
-export async function doSendTestNotification(services: Services, identity: AuthedIdentity, deviceId: number | undefined): Promise<void> {
-  if (identity.isBot) throw errors.botsNotAllowed();
-  const devices = await activeDevices(services.db, identity.userId, deviceId);
+export async function doSendTestNotification(services: Services, actor: Actor, deviceId: number | undefined): Promise<void> {
+  checkNotBot(actor);
+  const devices = await activeDevices(services.db, actor.userId, deviceId);
   if (!devices.length) throw errors.noActivePushDevice();
   if (!services.relay) throw errors.pushServiceNotConfigured();
-  const realm = await services.realms.get(identity.realmId);
-  const payload = { ...realm, time: Math.floor(Date.now() / 1000), type: 'test', user_id: identity.userId };
+  const realm = await services.realms.get(actor.realmId);
+  const payload = { ...realm, time: Math.floor(Date.now() / 1000), type: 'test', user_id: actor.userId };
   let reached: number;
   try {
-    reached = await pushToDevices(services, services.relay, identity, devices, payload, 'alert');
+    reached = await pushToDevices(services, services.relay, actor, devices, payload, 'alert');
   } catch (err) {
     if (err instanceof RelayError) {
-      services.log.warn({ err, userId: identity.userId }, 'test push notification failed');
+      services.log.warn({ err, userId: actor.userId }, 'test push notification failed');
       throw err.toApiError();
     }
     throw err;
@@ -40,9 +39,9 @@ export async function doSendTestNotification(services: Services, identity: Authe
  * relay does not hold (or that the provider refused) answers `Device not recognized by the push
  * bouncer`, after the others got their notification, and is forgotten here.
  */
-export async function doSendLegacyTestNotification(services: Services, identity: AuthedIdentity, token: string | undefined): Promise<void> {
-  if (identity.isBot) throw errors.botsNotAllowed();
-  let tokens = await legacyTokens(services.db, identity.userId);
+export async function doSendLegacyTestNotification(services: Services, actor: Actor, token: string | undefined): Promise<void> {
+  checkNotBot(actor);
+  let tokens = await legacyTokens(services.db, actor.userId);
   if (token !== undefined) {
     tokens = tokens.filter((t) => t.token === token);
     if (!tokens.length) throw errors.invalidPushDeviceToken();
@@ -50,8 +49,8 @@ export async function doSendLegacyTestNotification(services: Services, identity:
   if (!tokens.length) return;
   if (!services.relay) throw errors.pushServiceNotConfigured();
   const relay = services.relay;
-  const target = { realmId: identity.realmId, userId: identity.userId };
-  const realm = await services.realms.get(identity.realmId);
+  const target = { realmId: actor.realmId, userId: actor.userId };
+  const realm = await services.realms.get(actor.realmId);
   const payloads = legacyTestPayloads({ ...target, realm, server: services.config.EXTERNAL_HOST }, Math.floor(Date.now() / 1000));
   let reached: number;
   try {
@@ -59,7 +58,7 @@ export async function doSendLegacyTestNotification(services: Services, identity:
     reached = await pushToLegacyTokens(services, relay, target, await registeredLegacyTokens(services, relay, target, tokens), payloads);
   } catch (err) {
     if (err instanceof RelayError) {
-      services.log.warn({ err, userId: identity.userId }, 'legacy test push notification failed');
+      services.log.warn({ err, userId: actor.userId }, 'legacy test push notification failed');
       throw err.toApiError();
     }
     throw err;

@@ -1,4 +1,4 @@
-import { errors, ROLE, type Identity } from '@chat/contracts';
+import { errors, isGuest, type Actor } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import type { Services } from '../context';
 import { linkedPathIds } from '../lib/files';
@@ -15,18 +15,18 @@ import { claimAttachment } from './links';
  * Links are recorded by the message-event consumer; until it has seen a message, the newest
  * messages of the realm are searched directly, so a link works the moment a send returns.
  */
-export async function accessAttachmentFile(s: Services, viewer: Identity, pathId: string) {
+export async function accessAttachmentFile(s: Services, realmId: number, viewer: Actor | null, pathId: string) {
   const realmSegment = Number(pathId.split('/')[0]);
-  if (realmSegment !== viewer.realmId) throw errors.fileNotFound();
+  if (realmSegment !== realmId) throw errors.fileNotFound();
   const attachment = await s.db.attachment.findUnique({ where: { pathId } });
-  if (!attachment || attachment.realmId !== viewer.realmId) throw errors.fileNotFound();
-  if (viewer.userId !== undefined && viewer.userId === attachment.ownerId) return attachment;
+  if (!attachment || attachment.realmId !== realmId) throw errors.fileNotFound();
+  if (viewer && viewer.userId === attachment.ownerId) return attachment;
 
-  const check = () => (viewer.userId === undefined ? webPublic(s, attachment.id) : readable(s, attachment.id, viewer.userId, viewer.role));
-  if (viewer.userId === undefined && !(await spectatorsAllowed(s, viewer.realmId))) throw errors.notLoggedIn();
+  const check = () => (viewer ? readable(s, attachment.id, viewer) : webPublic(s, attachment.id));
+  if (!viewer && !(await spectatorsAllowed(s, realmId))) throw errors.notLoggedIn();
   if (await check()) return attachment;
   if ((await claimRecentLinks(s, attachment)) && (await check())) return attachment;
-  if (viewer.userId === undefined) throw errors.notLoggedIn();
+  if (!viewer) throw errors.notLoggedIn();
   throw errors.fileAccessDenied();
 }
 
@@ -35,8 +35,8 @@ async function spectatorsAllowed(s: Services, realmId: number): Promise<boolean>
   return !!realm && !realm.deactivated && realmPolicies(realm.settings).enable_spectator_access;
 }
 
-/** Whether `userId` can read some message that links to the attachment. */
-export async function readable(s: Services, attachmentId: number, userId: number, role: number | undefined): Promise<boolean> {
+/** Whether `reader` can read some message that links to the attachment. */
+export async function readable(s: Services, attachmentId: number, reader: Pick<Actor, 'userId' | 'role'>): Promise<boolean> {
   const rows = await s.db.$queryRawUnsafe<unknown[]>(
     `SELECT 1 FROM attachment_messages am
        JOIN messages m ON m.id = am.message_id
@@ -48,8 +48,8 @@ export async function readable(s: Services, attachmentId: number, userId: number
               SELECT 1 FROM subscriptions sub WHERE sub.user_id = $2 AND sub.stream_id = st.id AND sub.active)))
       LIMIT 1`,
     attachmentId,
-    userId,
-    role !== ROLE.GUEST,
+    reader.userId,
+    !isGuest(reader),
   );
   return rows.length > 0;
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { checkUploadWithinQuotaLocked } from './quota';
 
@@ -86,7 +86,8 @@ export async function doCreateAttachment(s: Services, input: NewAttachment) {
 }
 
 /** The caller's own attachments, with the messages linking to each. */
-export async function listAttachments(s: Services, realmId: number, userId: number) {
+export async function listAttachments(s: Services, actor: Actor) {
+  const { realmId, userId } = actor;
   return s.db.$transaction(async (tx) => {
     const rows = await tx.attachment.findMany({ where: { realmId, ownerId: userId }, orderBy: { id: 'asc' } });
     const attachments = [];
@@ -96,7 +97,8 @@ export async function listAttachments(s: Services, realmId: number, userId: numb
 }
 
 /** Deletes one of the caller's own files: the row, its links, then the stored bytes. */
-export async function doDeleteAttachment(s: Services, realmId: number, userId: number, attachmentId: number) {
+export async function doDeleteAttachment(s: Services, actor: Actor, attachmentId: number) {
+  const { realmId, userId } = actor;
   const removed = await s.db.$transaction(async (tx) => {
     const a = await tx.attachment.findFirst({ where: { id: attachmentId, realmId, ownerId: userId } });
     if (!a) throw errors.invalidAttachment();

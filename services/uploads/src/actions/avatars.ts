@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import sharp from 'sharp';
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE, type Identity } from '@chat/contracts';
+import { errors, isAdmin, type Actor } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import { avatarUrl as wireAvatarUrl, gravatarUrl, MEDIUM_AVATAR_SIZE } from '@chat/wire';
 import type { Services } from '../context';
@@ -33,14 +33,19 @@ export function avatarTarget(salt: string, user: AvatarUser, medium: boolean): s
   return `/user_${avatarBaseKey(salt, user.realmId, user.id)}${medium ? '-medium' : ''}.png?version=${user.avatarVersion}`;
 }
 
-async function checkAvatarChangeAllowed(s: Services, identity: Identity): Promise<void> {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId }, select: { settings: true } });
-  const isAdmin = identity.role !== undefined && identity.role <= ROLE.ADMINISTRATOR;
-  if (realmPolicies(realm.settings).avatar_changes_disabled && !isAdmin) throw errors.avatarChangesDisabled();
+/** Whether the caller may change their avatar now; a realm may reserve that to administrators. */
+async function checkAvatarChangeAllowed(s: Services, actor: Actor): Promise<void> {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
+  if (realmPolicies(realm.settings).avatar_changes_disabled && !isAdmin(actor)) throw errors.avatarChangesDisabled();
+}
+
+export interface RenderedAvatar {
+  small: Buffer;
+  medium: Buffer;
 }
 
 /** Square PNGs of the uploaded image at both sizes; refuses what is not a decodable image. */
-async function renderAvatar(image: Buffer): Promise<{ small: Buffer; medium: Buffer }> {
+async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
   try {
     const source = sharp(image, { limitInputPixels: MAX_PIXELS }).rotate();
     const [small, medium] = await Promise.all([
@@ -54,14 +59,14 @@ async function renderAvatar(image: Buffer): Promise<{ small: Buffer; medium: Buf
 }
 
 /** Records the new avatar source, bumps the version and tells the realm, in one transaction. */
-async function doChangeAvatarFields(s: Services, identity: Identity, source: 'U' | 'G') {
+async function doChangeAvatarFields(s: Services, actor: Actor, source: 'U' | 'G') {
   return s.db.$transaction(async (tx) => {
     const user = await tx.user.update({
-      where: { id: identity.userId! },
+      where: { id: actor.userId },
       data: { avatarSource: source, avatarVersion: { increment: 1 } },
     });
     await recordEvent(tx, {
-      realmId: identity.realmId,
+      realmId: actor.realmId,
       type: 'realm_user',
       users: 'realm',
       event: {
@@ -70,8 +75,8 @@ async function doChangeAvatarFields(s: Services, identity: Identity, source: 'U'
         person: {
           user_id: user.id,
           avatar_source: user.avatarSource,
-          avatar_url: avatarUrl(identity.realmUrl, user),
-          avatar_url_medium: avatarUrl(identity.realmUrl, user, true),
+          avatar_url: avatarUrl(actor.realmUrl, user),
+          avatar_url_medium: avatarUrl(actor.realmUrl, user, true),
           avatar_version: user.avatarVersion,
         },
       },
@@ -80,28 +85,38 @@ async function doChangeAvatarFields(s: Services, identity: Identity, source: 'U'
   });
 }
 
-export async function checkAndSetAvatar(s: Services, identity: Identity, image: Buffer) {
-  await checkAvatarChangeAllowed(s, identity);
-  const { small, medium } = await renderAvatar(image);
-  const base = avatarBaseKey(s.config.AVATAR_SALT, identity.realmId, identity.userId!);
-  await s.storage.write(`${base}.original`, image, 'application/octet-stream');
-  await s.storage.write(`${base}-medium.png`, medium, 'image/png');
-  await s.storage.write(`${base}.png`, small, 'image/png');
-  const user = await doChangeAvatarFields(s, identity, 'U');
-  return { avatar_url: avatarUrl(identity.realmUrl, user) };
+/** POST /users/me/avatar, first step: the realm's policy, then the image decoded at both sizes. */
+export async function checkSetAvatar(s: Services, actor: Actor, image: Buffer): Promise<RenderedAvatar> {
+  await checkAvatarChangeAllowed(s, actor);
+  return renderAvatar(image);
 }
 
-export async function checkAndDeleteAvatar(s: Services, identity: Identity) {
-  await checkAvatarChangeAllowed(s, identity);
-  let user = await s.db.user.findUniqueOrThrow({ where: { id: identity.userId! } });
+/** Stores the checked avatar (the original beside it) and makes it the caller's. */
+export async function doSetAvatar(s: Services, actor: Actor, image: Buffer, rendered: RenderedAvatar) {
+  const base = avatarBaseKey(s.config.AVATAR_SALT, actor.realmId, actor.userId);
+  await s.storage.write(`${base}.original`, image, 'application/octet-stream');
+  await s.storage.write(`${base}-medium.png`, rendered.medium, 'image/png');
+  await s.storage.write(`${base}.png`, rendered.small, 'image/png');
+  const user = await doChangeAvatarFields(s, actor, 'U');
+  return { avatar_url: avatarUrl(actor.realmUrl, user) };
+}
+
+/** DELETE /users/me/avatar may go ahead: the same policy as setting one. */
+export async function checkDeleteAvatar(s: Services, actor: Actor): Promise<void> {
+  await checkAvatarChangeAllowed(s, actor);
+}
+
+/** Back to the Gravatar: the source changes first, then the stored files go. */
+export async function doDeleteAvatar(s: Services, actor: Actor) {
+  let user = await s.db.user.findUniqueOrThrow({ where: { id: actor.userId } });
   if (user.avatarSource === 'U') {
-    user = await doChangeAvatarFields(s, identity, 'G');
-    const base = avatarBaseKey(s.config.AVATAR_SALT, identity.realmId, identity.userId!);
+    user = await doChangeAvatarFields(s, actor, 'G');
+    const base = avatarBaseKey(s.config.AVATAR_SALT, actor.realmId, actor.userId);
     for (const key of [`${base}.png`, `${base}-medium.png`, `${base}.original`]) {
       await s.storage.remove(key).catch((err) => s.log.warn({ err, key }, 'could not delete avatar file'));
     }
   }
-  return { avatar_url: avatarUrl(identity.realmUrl, user) };
+  return { avatar_url: avatarUrl(actor.realmUrl, user) };
 }
 
 /** The user an /avatar/{id or email} path names, in the caller's realm; null when there is none. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE, type Identity } from '@chat/contracts';
+import { errors, isAdmin, type Actor } from '@chat/contracts';
 import { hasRealmPermission } from '@chat/realm';
 import { realmEmojiKey, realmEmojiMap, realmEmojiObject, type RealmEmojiRow } from '@chat/wire';
 import type { Services } from '../context';
@@ -25,8 +25,8 @@ export function checkValidEmojiName(name: string): void {
   throw errors.badRequest('Emoji names must contain only lowercase alphanumeric characters, hyphen, and underscore.');
 }
 
-async function canAddEmoji(s: Services, identity: Identity): Promise<boolean> {
-  return hasRealmPermission(s.db, identity.realmId, 'can_add_custom_emoji_group', identity.userId!);
+async function canAddEmoji(s: Services, actor: Actor): Promise<boolean> {
+  return hasRealmPermission(s.db, actor.realmId, 'can_add_custom_emoji_group', actor.userId);
 }
 
 /** Scaled emoji image: animated GIF for animations, PNG otherwise; plus a still frame for animations. */
@@ -58,37 +58,54 @@ function emojiEvents(changed: RealmEmojiRow, op: 'add' | 'update_one', all: Reco
   };
 }
 
-export async function checkAddRealmEmoji(s: Services, identity: Identity, rawName: string, image: Buffer) {
+export interface CheckedEmoji {
+  name: string;
+  rendered: { animated: boolean; main: Buffer; still: Buffer };
+}
+
+/** POST /realm/emoji/{name}, first step: the name, the caller's permission and the decoded image. */
+export async function checkAddRealmEmoji(s: Services, actor: Actor, rawName: string, image: Buffer): Promise<CheckedEmoji> {
   const name = rawName.trim().replace(/ /g, '_');
   checkValidEmojiName(name);
-  if (!(await canAddEmoji(s, identity))) throw errors.insufficientPermission();
-  const rendered = await renderEmoji(image);
-  return s.db.$transaction(async (tx) => {
-    // One writer per realm at a time, so two uploads cannot both take a free name.
-    await tx.$queryRawUnsafe('SELECT 1 FROM realms WHERE id = $1 FOR UPDATE', identity.realmId);
-    const taken = await tx.realmEmoji.findFirst({ where: { realmId: identity.realmId, name, deactivated: false } });
+  if (!(await canAddEmoji(s, actor))) throw errors.insufficientPermission();
+  return { name, rendered: await renderEmoji(image) };
+}
+
+/** Stores a checked emoji and announces it; the name is taken only if still free. */
+export async function doAddRealmEmoji(s: Services, actor: Actor, checked: CheckedEmoji, image: Buffer): Promise<void> {
+  const { name, rendered } = checked;
+  const { realmId } = actor;
+  await s.db.$transaction(async (tx) => {
+    // One writer per realm at a time, so two uploads cannot both take a free name: the name is
+    // looked at under that lock, not in the check.
+    await tx.$queryRawUnsafe('SELECT 1 FROM realms WHERE id = $1 FOR UPDATE', realmId);
+    const taken = await tx.realmEmoji.findFirst({ where: { realmId, name, deactivated: false } });
     if (taken) throw errors.badRequest('A custom emoji with this name already exists.');
-    const row = await tx.realmEmoji.create({ data: { realmId: identity.realmId, authorId: identity.userId!, name, isAnimated: rendered.animated } });
+    const row = await tx.realmEmoji.create({ data: { realmId, authorId: actor.userId, name, isAnimated: rendered.animated } });
     const fileName = `${row.id}.${rendered.animated ? 'gif' : 'png'}`;
     // Written inside the transaction: if storage fails, no emoji row points at a missing file.
-    await s.storage.write(realmEmojiKey(identity.realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
-    if (rendered.animated) await s.storage.write(realmEmojiKey(identity.realmId, `still/${row.id}.png`), rendered.still, 'image/png');
-    await s.storage.write(realmEmojiKey(identity.realmId, `${row.id}.original`), image, 'application/octet-stream');
+    await s.storage.write(realmEmojiKey(realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
+    if (rendered.animated) await s.storage.write(realmEmojiKey(realmId, `still/${row.id}.png`), rendered.still, 'image/png');
+    await s.storage.write(realmEmojiKey(realmId, `${row.id}.original`), image, 'application/octet-stream');
     const saved = await tx.realmEmoji.update({ where: { id: row.id }, data: { fileName } });
-    const { event, routing } = emojiEvents(saved, 'add', await realmEmojiDicts(tx, identity.realmId));
-    await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });
+    const { event, routing } = emojiEvents(saved, 'add', await realmEmojiDicts(tx, realmId));
+    await recordEvent(tx, { realmId, type: 'realm_emoji', users: 'realm', event, routing });
   }, { timeout: 30_000 });
 }
 
-/** Deactivates an emoji (administrators, or its author). Its image stays for old messages. */
-export async function checkRemoveRealmEmoji(s: Services, identity: Identity, name: string) {
+/** An active emoji the caller may deactivate: administrators any, others their own. */
+export async function checkRemoveRealmEmoji(s: Services, actor: Actor, name: string) {
+  const emoji = await s.db.realmEmoji.findFirst({ where: { realmId: actor.realmId, name, deactivated: false } });
+  if (!emoji) throw errors.resourceNotFound(`Emoji '${name}' does not exist`);
+  if (!isAdmin(actor) && emoji.authorId !== actor.userId) throw errors.badRequest('Must be an organization administrator or emoji author');
+  return emoji;
+}
+
+/** Deactivates a checked emoji and announces it. Its image stays for old messages. */
+export async function doRemoveRealmEmoji(s: Services, actor: Actor, emoji: { id: number }): Promise<void> {
   await s.db.$transaction(async (tx) => {
-    const emoji = await tx.realmEmoji.findFirst({ where: { realmId: identity.realmId, name, deactivated: false } });
-    if (!emoji) throw errors.resourceNotFound(`Emoji '${name}' does not exist`);
-    const isAdmin = identity.role !== undefined && identity.role <= ROLE.ADMINISTRATOR;
-    if (!isAdmin && emoji.authorId !== identity.userId) throw errors.badRequest('Must be an organization administrator or emoji author');
     const saved = await tx.realmEmoji.update({ where: { id: emoji.id }, data: { deactivated: true } });
-    const { event, routing } = emojiEvents(saved, 'update_one', await realmEmojiDicts(tx, identity.realmId));
-    await recordEvent(tx, { realmId: identity.realmId, type: 'realm_emoji', users: 'realm', event, routing });
+    const { event, routing } = emojiEvents(saved, 'update_one', await realmEmojiDicts(tx, actor.realmId));
+    await recordEvent(tx, { realmId: actor.realmId, type: 'realm_emoji', users: 'realm', event, routing });
   });
 }

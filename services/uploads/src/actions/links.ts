@@ -14,7 +14,7 @@ export async function claimAttachment(s: Services, attachmentId: number, message
     s.db.attachment.findUnique({ where: { id: attachmentId } }),
   ]);
   if (!message || !attachment || message.realmId !== attachment.realmId) return false;
-  if (message.senderId !== attachment.ownerId && !(await readable(s, attachment.id, message.senderId, message.sender.role))) {
+  if (message.senderId !== attachment.ownerId && !(await readable(s, attachment.id, { userId: message.senderId, role: message.sender.role }))) {
     return false;
   }
   return s.db.$transaction(async (tx) => {

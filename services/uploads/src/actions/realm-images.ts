@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE, type Identity } from '@chat/contracts';
+import { checkAdmin, errors, type Actor } from '@chat/contracts';
 import type { Realm } from '@chat/db';
 import { realmIconSource, realmIconUrl, realmLogoData, realmLogoUrl } from '@chat/wire';
 import type { Services } from '../context';
@@ -47,10 +47,6 @@ function versionOf(url: string | null): number {
   return m ? Number(m[1]) : 0;
 }
 
-export function requireRealmAdmin(identity: Identity): void {
-  if (identity.role === undefined || identity.role > ROLE.ADMINISTRATOR) throw errors.mustBeAdmin();
-}
-
 async function announce(s: Services, realmId: number, kind: RealmImageKind, url: string | null) {
   const spec = KINDS[kind];
   return s.db.$transaction(async (tx) => {
@@ -66,16 +62,19 @@ async function announce(s: Services, realmId: number, kind: RealmImageKind, url:
   });
 }
 
-/** Stores a new image of the realm (administrators only) and tells everyone; answers the event data. */
-export async function checkSetRealmImage(s: Services, identity: Identity, kind: RealmImageKind, image: Buffer) {
-  requireRealmAdmin(identity);
-  let png: Buffer;
+/** A new image of the realm, first step: administrators only, and an image that decodes. Answers the PNG to store. */
+export async function checkSetRealmImage(actor: Actor, kind: RealmImageKind, image: Buffer): Promise<Buffer> {
+  checkAdmin(actor);
   try {
-    png = await KINDS[kind].resize(sharp(image, { limitInputPixels: MAX_PIXELS }).rotate()).png().toBuffer();
+    return await KINDS[kind].resize(sharp(image, { limitInputPixels: MAX_PIXELS }).rotate()).png().toBuffer();
   } catch {
     throw errors.badImage();
   }
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId } });
+}
+
+/** Stores a checked image of the realm and tells everyone; answers the event data. */
+export async function doSetRealmImage(s: Services, actor: Actor, kind: RealmImageKind, image: Buffer, png: Buffer) {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   await s.storage.write(realmImageKey(realm.id, kind), png, 'image/png');
   await s.storage.write(originalKey(realm.id, kind), image, 'application/octet-stream');
   // The version in the URL changes with every upload, so cached copies are not shown.
@@ -83,12 +82,11 @@ export async function checkSetRealmImage(s: Services, identity: Identity, kind: 
   return announce(s, realm.id, kind, url);
 }
 
-/** Back to the default image. */
-export async function checkDeleteRealmImage(s: Services, identity: Identity, kind: RealmImageKind) {
-  requireRealmAdmin(identity);
-  const result = await announce(s, identity.realmId, kind, null);
-  await s.storage.remove(realmImageKey(identity.realmId, kind)).catch(() => undefined);
-  await s.storage.remove(originalKey(identity.realmId, kind)).catch(() => undefined);
+/** Back to the default image (the caller was checked an administrator). */
+export async function doDeleteRealmImage(s: Services, actor: Actor, kind: RealmImageKind) {
+  const result = await announce(s, actor.realmId, kind, null);
+  await s.storage.remove(realmImageKey(actor.realmId, kind)).catch(() => undefined);
+  await s.storage.remove(originalKey(actor.realmId, kind)).catch(() => undefined);
   return result;
 }
 
@@ -96,7 +94,7 @@ export async function checkDeleteRealmImage(s: Services, identity: Identity, kin
  * Where the realm's current icon or logo is served: the uploaded image (its URL carries its
  * version) or the default (the identicon, the default logo). Any member may ask.
  */
-export async function accessRealmImageUrl(s: Services, identity: Identity, kind: RealmImageKind): Promise<string> {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: identity.realmId } });
+export async function accessRealmImageUrl(s: Services, actor: Actor, kind: RealmImageKind): Promise<string> {
+  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   return kind === 'icon' ? realmIconUrl(realm) : realmLogoUrl(realm, kind === 'night_logo');
 }

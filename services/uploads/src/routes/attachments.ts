@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { actorFromIdentity } from '@chat/contracts';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
 import { doDeleteAttachment, listAttachments } from '../actions/attachments';
@@ -6,13 +7,13 @@ import { doDeleteAttachment, listAttachments } from '../actions/attachments';
 export function attachmentRoutes(router: Router, s: Services): void {
   router.get(
     '/attachments',
-    endpoint(({ identity }) => listAttachments(s, identity.realmId, identity.userId)),
+    endpoint(({ identity }) => listAttachments(s, actorFromIdentity(identity))),
   );
 
   router.delete(
     '/attachments/:attachment_id',
     endpoint(async ({ p, identity }) => {
-      await doDeleteAttachment(s, identity.realmId, identity.userId, p.pathInt('attachment_id'));
+      await doDeleteAttachment(s, actorFromIdentity(identity), p.pathInt('attachment_id'));
     }),
   );
 }

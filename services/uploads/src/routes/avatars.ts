@@ -1,22 +1,28 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { errors, type Identity } from '@chat/contracts';
+import { actorFromIdentity, errors, type Identity } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import type { Services } from '../context';
-import { avatarTarget, checkAndDeleteAvatar, checkAndSetAvatar, findAvatarUser, gravatarUrl } from '../actions/avatars';
+import { avatarTarget, checkDeleteAvatar, checkSetAvatar, doDeleteAvatar, doSetAvatar, findAvatarUser, gravatarUrl } from '../actions/avatars';
 import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
 
 export function avatarApiRoutes(router: Router, s: Services): void {
   router.post(
     '/users/me/avatar',
-    endpoint(async ({ req, res, identity }) =>
-      checkAndSetAvatar(s, identity, await receiveSmallFile(req, res, s.config.MAX_AVATAR_FILE_SIZE_MIB, errors.exactlyOneAvatar)),
-    ),
+    endpoint(async ({ req, res, identity }) => {
+      const actor = actorFromIdentity(identity);
+      const image = await receiveSmallFile(req, res, s.config.MAX_AVATAR_FILE_SIZE_MIB, errors.exactlyOneAvatar);
+      return doSetAvatar(s, actor, image, await checkSetAvatar(s, actor, image));
+    }),
   );
   router.delete(
     '/users/me/avatar',
-    endpoint(({ identity }) => checkAndDeleteAvatar(s, identity)),
+    endpoint(async ({ identity }) => {
+      const actor = actorFromIdentity(identity);
+      await checkDeleteAvatar(s, actor);
+      return doDeleteAvatar(s, actor);
+    }),
   );
 }
 

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { errors } from '@chat/contracts';
+import { actorFromIdentity, errors } from '@chat/contracts';
 import type { Services } from '../context';
-import { checkAddRealmEmoji, checkRemoveRealmEmoji, realmEmojiDicts } from '../actions/emoji';
+import { checkAddRealmEmoji, checkRemoveRealmEmoji, doAddRealmEmoji, doRemoveRealmEmoji, realmEmojiDicts } from '../actions/emoji';
 import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
 
@@ -19,13 +19,15 @@ export function emojiApiRoutes(router: Router, s: Services): void {
     endpoint(async ({ req, res, p, identity }) => {
       const name = p.pathStr('emoji_name');
       const image = await receiveSmallFile(req, res, MAX_EMOJI_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one file.'));
-      await checkAddRealmEmoji(s, identity, name, image);
+      const actor = actorFromIdentity(identity);
+      await doAddRealmEmoji(s, actor, await checkAddRealmEmoji(s, actor, name, image), image);
     }),
   );
   router.delete(
     '/realm/emoji/:emoji_name',
     endpoint(async ({ p, identity }) => {
-      await checkRemoveRealmEmoji(s, identity, p.pathStr('emoji_name'));
+      const actor = actorFromIdentity(identity);
+      await doRemoveRealmEmoji(s, actor, await checkRemoveRealmEmoji(s, actor, p.pathStr('emoji_name')));
     }),
   );
 }

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { errors } from '@chat/contracts';
+import { errors, optionalActor } from '@chat/contracts';
 import type { Services } from '../context';
 import { accessAttachmentFile } from '../actions/access';
 import { serveStoredFile } from '../lib/serve';
@@ -33,7 +33,7 @@ export function fileRoutes(router: Router, s: Services): void {
       const name = decodePath(param(req, 1));
       const format = THUMBNAIL_FORMATS.find((f) => f.name === name);
       if (!format) throw errors.fileNotFound();
-      const attachment = await accessAttachmentFile(s, identity, pathId);
+      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
       const ready = Array.isArray(attachment.thumbnails) && (attachment.thumbnails as Array<{ name: string }>).some((t) => t.name === name);
       // Until the job has made the thumbnail, the original stands in for it.
       if (!ready) {
@@ -48,7 +48,7 @@ export function fileRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/download\/(\d+\/.+)$/,
     endpoint(async ({ req, res, identity }) => {
       const pathId = decodePath(param(req, 0));
-      const attachment = await accessAttachmentFile(s, identity, pathId);
+      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
       const filename = pathId.split('/').pop()!;
       await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType, download: true });
     }, optional),
@@ -58,7 +58,7 @@ export function fileRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/(\d+\/.+)$/,
     endpoint(async ({ req, res, identity }) => {
       const pathId = decodePath(param(req, 0));
-      const attachment = await accessAttachmentFile(s, identity, pathId);
+      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
       const filename = pathId.split('/').pop()!;
       await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType });
     }, optional),

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { endpoint, Params } from '@chat/kit';
-import { errors } from '@chat/contracts';
+import { actorFromIdentity, checkAdmin, errors } from '@chat/contracts';
 import type { Services } from '../context';
-import { accessRealmImageUrl, checkDeleteRealmImage, checkSetRealmImage, realmImageKey, requireRealmAdmin, type RealmImageKind } from '../actions/realm-images';
+import { accessRealmImageUrl, checkSetRealmImage, doDeleteRealmImage, doSetRealmImage, realmImageKey, type RealmImageKind } from '../actions/realm-images';
 import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
 
@@ -26,7 +26,7 @@ function nightParam(p: Params): boolean {
  */
 function redirectToRealmImage(s: Services, kindOf: (p: Params) => RealmImageKind) {
   return endpoint(async ({ req, res, p, identity }) => {
-    let target = await accessRealmImageUrl(s, identity, kindOf(p));
+    let target = await accessRealmImageUrl(s, actorFromIdentity(identity), kindOf(p));
     const query = req.originalUrl.split('?')[1];
     if (query) target += `${target.includes('?') ? '&' : '?'}${query}`;
     // The target changes with every upload: the redirect itself must not be cached.
@@ -41,34 +41,42 @@ export function realmImageApiRoutes(router: Router, s: Services): void {
   router.post(
     '/realm/icon',
     endpoint(async ({ req, res, identity }) => {
+      const actor = actorFromIdentity(identity);
       // Permission first: a non-administrator's body is not worth reading.
-      requireRealmAdmin(identity);
+      checkAdmin(actor);
       const image = await receiveSmallFile(req, res, MAX_ICON_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one icon.'));
-      return checkSetRealmImage(s, identity, 'icon', image);
+      return doSetRealmImage(s, actor, 'icon', image, await checkSetRealmImage(actor, 'icon', image));
     }),
   );
   router.delete(
     '/realm/icon',
-    endpoint(({ identity }) => checkDeleteRealmImage(s, identity, 'icon')),
+    endpoint(async ({ identity }) => {
+      const actor = actorFromIdentity(identity);
+      checkAdmin(actor);
+      return doDeleteRealmImage(s, actor, 'icon');
+    }),
   );
 
   router.post(
     '/realm/logo',
     endpoint(async ({ req, res, p, identity }) => {
-      requireRealmAdmin(identity);
+      const actor = actorFromIdentity(identity);
+      checkAdmin(actor);
       p.accept('night');
       const image = await receiveSmallFile(req, res, MAX_LOGO_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one logo.'));
       // `night` usually travels as a field of the multipart body, readable only once it is parsed.
       const night = nightParam(Params.fromRequest(req));
-      await checkSetRealmImage(s, identity, night ? 'night_logo' : 'logo', image);
+      const kind = night ? 'night_logo' : 'logo';
+      await doSetRealmImage(s, actor, kind, image, await checkSetRealmImage(actor, kind, image));
       return {};
     }),
   );
   router.delete(
     '/realm/logo',
     endpoint(async ({ p, identity }) => {
-      requireRealmAdmin(identity);
-      await checkDeleteRealmImage(s, identity, nightParam(p) ? 'night_logo' : 'logo');
+      const actor = actorFromIdentity(identity);
+      checkAdmin(actor);
+      await doDeleteRealmImage(s, actor, nightParam(p) ? 'night_logo' : 'logo');
       return {};
     }),
   );

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { errors } from '@chat/contracts';
+import { actorFromIdentity, errors } from '@chat/contracts';
 import type { Services } from '../context';
 import { accessAttachmentFile } from '../actions/access';
 import { doCreateAttachment } from '../actions/attachments';
@@ -26,20 +26,21 @@ export function uploadRoutes(router: Router, s: Services): void {
   router.post(
     '/user_uploads',
     endpoint(async ({ req, res, identity }) => {
+      const actor = actorFromIdentity(identity);
       // A body that cannot fit is refused before it is stored. The multipart framing is
       // allowed for generously; the exact size is checked again when the file is recorded.
       const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared)) await checkUploadWithinQuota(s.db, identity.realmId, Math.max(0, declared - MULTIPART_OVERHEAD));
+      if (Number.isFinite(declared)) await checkUploadWithinQuota(s.db, actor.realmId, Math.max(0, declared - MULTIPART_OVERHEAD));
       const file = await receiveOneFile(req, res, {
         storage: s.storage,
         maxBytes: maxMib * 1024 * 1024,
         maxMib,
-        keyFor: (name) => newPathId(identity.realmId, name),
+        keyFor: (name) => newPathId(actor.realmId, name),
       });
       try {
         await doCreateAttachment(s, {
-          realmId: identity.realmId,
-          ownerId: identity.userId,
+          realmId: actor.realmId,
+          ownerId: actor.userId,
           pathId: file.key,
           fileName: file.name,
           size: file.size,
@@ -59,7 +60,7 @@ export function uploadRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/(\d+\/.+)$/,
     endpoint(async ({ req, identity }) => {
       const pathId = decodePath((req.params as Record<string, string>)[0]);
-      const attachment = await accessAttachmentFile(s, identity, pathId);
+      const attachment = await accessAttachmentFile(s, identity.realmId, actorFromIdentity(identity), pathId);
       const filename = pathId.split('/').pop()!;
       const direct = await s.storage.directUrl(pathId, { filename, contentType: attachment.contentType, download: false });
       if (direct) return { url: direct };

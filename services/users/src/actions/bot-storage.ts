@@ -1,7 +1,6 @@
-import { errors } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import type { Services } from '../context';
-import type { Actor } from './actor';
 
 /**
  * Bot storage: a small key-value store per account, used by bots to keep state between runs.
@@ -41,7 +40,7 @@ async function storedSize(tx: Tx, userId: number): Promise<number> {
 /** GET /bot_storage: the named keys (every one must exist), or everything when none are named. */
 export async function accessBotStorage(services: Services, actor: Actor, keys: string[] | undefined): Promise<Record<string, string>> {
   const rows = await services.db.botStorageData.findMany({
-    where: { botId: actor.id, ...(keys?.length ? { key: { in: keys } } : {}) },
+    where: { botId: actor.userId, ...(keys?.length ? { key: { in: keys } } : {}) },
     orderBy: { id: 'asc' },
   });
   const byKey = new Map(rows.map((r) => [r.key, r.value]));
@@ -59,14 +58,14 @@ export async function accessBotStorage(services: Services, actor: Actor, keys: s
 export async function doSetBotStorage(services: Services, actor: Actor, entries: Array<[string, string]>): Promise<void> {
   const limit = services.config.BOT_STORAGE_SIZE_LIMIT;
   await services.db.$transaction(async (tx) => {
-    await lockStorage(tx, actor.id);
-    const existing = await tx.botStorageData.findMany({ where: { botId: actor.id, key: { in: entries.map(([k]) => k) } } });
+    await lockStorage(tx, actor.userId);
+    const existing = await tx.botStorageData.findMany({ where: { botId: actor.userId, key: { in: entries.map(([k]) => k) } } });
     const old = new Map(existing.map((r) => [r.key, chars(r.key) + chars(r.value)]));
-    let size = await storedSize(tx, actor.id);
+    let size = await storedSize(tx, actor.userId);
     for (const [key, value] of entries) size += chars(key) + chars(value) - (old.get(key) ?? 0);
     if (size > limit) throw errors.badRequest(`Request exceeds storage limit by ${size - limit} characters. The limit is ${limit} characters.`);
     for (const [key, value] of entries) {
-      await tx.botStorageData.upsert({ where: { botId_key: { botId: actor.id, key } }, create: { botId: actor.id, key, value }, update: { value } });
+      await tx.botStorageData.upsert({ where: { botId_key: { botId: actor.userId, key } }, create: { botId: actor.userId, key, value }, update: { value } });
     }
   });
 }
@@ -74,13 +73,13 @@ export async function doSetBotStorage(services: Services, actor: Actor, entries:
 /** DELETE /bot_storage: removes the named keys (all must exist), or everything when none are named. */
 export async function doRemoveBotStorage(services: Services, actor: Actor, keys: string[] | undefined): Promise<void> {
   await services.db.$transaction(async (tx) => {
-    await lockStorage(tx, actor.id);
+    await lockStorage(tx, actor.userId);
     if (!keys?.length) {
-      await tx.botStorageData.deleteMany({ where: { botId: actor.id } });
+      await tx.botStorageData.deleteMany({ where: { botId: actor.userId } });
       return;
     }
-    const found = await tx.botStorageData.count({ where: { botId: actor.id, key: { in: keys } } });
+    const found = await tx.botStorageData.count({ where: { botId: actor.userId, key: { in: keys } } });
     if (found < new Set(keys).size) throw errors.badRequest('Key does not exist.');
-    await tx.botStorageData.deleteMany({ where: { botId: actor.id, key: { in: keys } } });
+    await tx.botStorageData.deleteMany({ where: { botId: actor.userId, key: { in: keys } } });
   });
 }

@@ -1,12 +1,12 @@
 import { recordEvent } from '@chat/bus';
-import { BOT_TYPE, errors, ROLE } from '@chat/contracts';
+import { BOT_TYPE, errors, ROLE, isAdmin, type Actor, isGuest } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { hasRealmPermission } from '@chat/realm';
 import { botObject } from '@chat/wire';
 import type { Services } from '../context';
 import { fakeEmailDomain } from '../lib/emails';
 import { checkFullName } from '../lib/names';
-import { accessBot, isAdmin, type Actor } from './actor';
+import { accessBot } from './user-access';
 import { botAudience, doRegenerateApiKey } from './api-keys';
 import { doCreateAnnouncedUser } from './create-user';
 import { doChangeFullName } from './manage-users';
@@ -24,12 +24,12 @@ export function formatBot(bot: UserRow, realmUrl: string): Record<string, unknow
 /** Bots and guests cannot own or create bots. */
 function checkHumanMember(actor: Actor) {
   if (actor.isBot) throw errors.badRequest('This endpoint does not accept bot requests.');
-  if (actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
 }
 
 export async function listBots(services: Services, actor: Actor) {
   const bots = await services.db.user.findMany({
-    where: { realmId: actor.realmId, isBot: true, isActive: true, ...(isAdmin(actor) ? {} : { botOwnerId: actor.id }) },
+    where: { realmId: actor.realmId, isBot: true, isActive: true, ...(isAdmin(actor) ? {} : { botOwnerId: actor.userId }) },
     orderBy: { id: 'asc' },
   });
   return bots.map((b) => formatBot(b, actor.realmUrl));
@@ -48,7 +48,7 @@ export async function doCreateBot(
   const fullName = checkFullName(input.fullName);
   const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
   return services.db.$transaction(async (tx) => {
-    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     const allowed =
       (await hasRealmPermission(tx, actor.realmId, 'can_create_bots_group', me)) ||
       (botType === BOT_TYPE.INCOMING_WEBHOOK && (await hasRealmPermission(tx, actor.realmId, 'can_create_write_only_bots_group', me)));
@@ -66,12 +66,12 @@ export async function doCreateBot(
       role: ROLE.MEMBER,
       isBot: true,
       botType,
-      botOwnerId: actor.id,
+      botOwnerId: actor.userId,
     }, actor.realmUrl);
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'realm_bot',
-      users: await botAudience(tx, actor.realmId, actor.id),
+      users: await botAudience(tx, actor.realmId, actor.userId),
       event: { type: 'realm_bot', op: 'add', bot: botObject(bot, actor.realmUrl) },
     });
     const f = formatBot(bot, actor.realmUrl);

@@ -1,7 +1,6 @@
-import { errors } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { newMeetingId, signTicket, signedApiUrl, verifyTicket, xmlField } from '../lib/bigbluebutton';
-import type { Actor } from './actor';
 
 /**
  * Video calls. Clients put a call link into a message; the realm's video_chat_provider says
@@ -29,7 +28,7 @@ function bigBlueButton(services: Services): { url: string; secret: string } {
 export function doCreateBigBlueButtonCall(services: Services, actor: Actor, meetingName: string, voiceOnly: boolean): string {
   bigBlueButton(services);
   const ticket = signTicket(
-    { meeting_id: newMeetingId(), name: meetingName, lock_settings_disable_cam: voiceOnly, moderator: actor.id },
+    { meeting_id: newMeetingId(), name: meetingName, lock_settings_disable_cam: voiceOnly, moderator: actor.userId },
     services.config.INTERNAL_SECRET,
   );
   return `/calls/bigbluebutton/join?bigbluebutton=${encodeURIComponent(ticket)}`;
@@ -63,10 +62,10 @@ export async function doJoinBigBlueButtonCall(services: Services, actor: Actor, 
   if (xmlField(xml, 'returncode') !== 'SUCCESS' || !createTime) {
     throw errors.badRequest('BigBlueButton server returned an unexpected error.');
   }
-  const me = await services.db.user.findUniqueOrThrow({ where: { id: actor.id }, select: { fullName: true } });
+  const me = await services.db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { fullName: true } });
   return signedApiUrl(server.url, server.secret, 'join', {
     meetingID: ticket.meeting_id,
-    role: ticket.moderator === actor.id ? 'MODERATOR' : 'VIEWER',
+    role: ticket.moderator === actor.userId ? 'MODERATOR' : 'VIEWER',
     fullName: me.fullName,
     // Ties the join to this creation of the meeting: an old join URL stops working once the
     // server has dropped the meeting and it is made again.

@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors, LIMITS } from '@chat/contracts';
+import { errors, LIMITS, checkAdmin, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { channelFolderObject } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { renderMarkdown } from '../lib/render';
-import { checkAdmin, type Actor } from './actor';
 
 function checkLength(name: string, value: string, max: number) {
   if ([...value].length > max) throw errors.badRequest(`${name} is too long (limit: ${max} characters)`);
@@ -52,7 +51,7 @@ export async function doCreateFolder(
         description,
         renderedDescription: renderMarkdown(description),
         order: (last._max.order ?? 0) + 1,
-        creatorId: actor.id,
+        creatorId: actor.userId,
       },
     });
     await announce(tx, actor.realmId, { op: 'add', channel_folder: channelFolderObject(folder) });

@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { ROLE } from '@chat/contracts';
+import { isAdmin, isMember } from '@chat/contracts';
 import type { Stream, Tx } from '@chat/db';
 import { loadStreamFacts, streamObject } from '@chat/wire';
 
@@ -10,7 +10,7 @@ import { loadStreamFacts, streamObject } from '@chat/wire';
  */
 function maySee(stream: Stream, role: number, subscribed: boolean): boolean {
   if (subscribed) return true;
-  return stream.inviteOnly ? role <= ROLE.ADMINISTRATOR : role <= ROLE.MEMBER;
+  return stream.inviteOnly ? isAdmin({ role }) : isMember({ role });
 }
 
 async function streamObjects(tx: Tx, streams: Stream[]) {

@@ -1,4 +1,4 @@
-import { ApiError, errors, ROLE, type Identity } from '@chat/contracts';
+import { ApiError, errors, type Identity, isAdmin } from '@chat/contracts';
 import { authenticationMethods } from '@chat/wire';
 import type { Services } from '../context';
 
@@ -32,7 +32,7 @@ export async function devListUsers(services: Services, identity: Identity) {
   const users = await services.db.user.findMany({ where: { realmId: identity.realmId, isActive: true, isBot: false }, orderBy: { id: 'asc' } });
   const entry = (u: (typeof users)[number]) => ({ email: u.deliveryEmail, realm_uri: identity.realmUrl, realm_url: identity.realmUrl });
   return {
-    direct_admins: users.filter((u) => u.role <= ROLE.ADMINISTRATOR).map(entry),
-    direct_users: users.filter((u) => u.role > ROLE.ADMINISTRATOR).map(entry),
+    direct_admins: users.filter(isAdmin).map(entry),
+    direct_users: users.filter((u) => !isAdmin(u)).map(entry),
   };
 }

@@ -1,4 +1,4 @@
-import { errors, type InviteFailure } from '@chat/contracts';
+import { errors, type InviteFailure, isAdmin, type Actor } from '@chat/contracts';
 import type { Invite, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import type { Services } from '../context';
@@ -7,7 +7,6 @@ import { scheduleInviteReminder } from './invite-reminders';
 import { realmEmailValidator } from '../lib/email-policy';
 import { inviteeEmailProblem, parseInviteeEmails } from '../lib/invitees';
 import type { MailMessage } from '../workers/mail';
-import { isAdmin, type Actor } from './actor';
 import {
   accessInviteForControl,
   announceInvitesChanged,
@@ -121,11 +120,11 @@ export async function doInviteUsers(services: Services, actor: Actor, input: Ema
     const sent: { invite: Invite; message: MailMessage }[] = [];
     for (const email of valid.filter((e) => !existing.has(e))) {
       const invite = await tx.invite.create({
-        data: { realmId: actor.realmId, key: generateInviteKey(), referredById: actor.id, email, notifyReferrerOnJoin: input.notifyReferrerOnJoin, ...terms },
+        data: { realmId: actor.realmId, key: generateInviteKey(), referredById: actor.userId, email, notifyReferrerOnJoin: input.notifyReferrerOnJoin, ...terms },
       });
       sent.push({ invite, message: await renderInvitation(tx, services, invite, actor.realmUrl) });
     }
-    await announceInvitesChanged(tx, actor.realmId, [actor.id]);
+    await announceInvitesChanged(tx, actor.realmId, [actor.userId]);
     return { messages: sent, skipped };
   });
   for (const { invite, message } of messages) {

@@ -1,10 +1,9 @@
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE } from '@chat/contracts';
+import { errors, ROLE, checkAdmin, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { EXPORT_STATUS, EXPORT_TYPE, realmExportObject } from '@chat/wire';
 import type { Services } from '../context';
 import { exportableMessageWhere, writeRealmExport } from '../workers/exports/writer';
-import { checkAdmin, type Actor } from './actor';
 
 /** Exports a realm may request in any seven days, as on the family's server. */
 export const EXPORT_LIMIT = 5;
@@ -82,7 +81,7 @@ export async function doRequestExport(services: Services, actor: Actor, exportTy
     if (recent >= EXPORT_LIMIT) throw errors.badRequest('Exceeded rate limit.');
     await checkExportSize(services, actor.realmId, type, actor.realmUrl);
     await checkExportUsable(services, actor.realmId, type, actor.realmUrl);
-    const row = await tx.realmExport.create({ data: { realmId: actor.realmId, actingUserId: actor.id, exportType: type } });
+    const row = await tx.realmExport.create({ data: { realmId: actor.realmId, actingUserId: actor.userId, exportType: type } });
     await announceExports(tx, actor.realmId, actor.realmUrl);
     return row.id;
   });

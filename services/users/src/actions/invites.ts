@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { recordEvent } from '@chat/bus';
-import { errors, LIMITS, ROLE, ROLES } from '@chat/contracts';
+import { errors, LIMITS, ROLE, ROLES, isAdmin, type Actor, isGuest, checkOwner } from '@chat/contracts';
 import type { Invite, Tx, User } from '@chat/db';
 import type { Services } from '../context';
 import { adminIds } from '../lib/audience';
 import { groupPredicate, hasRealmPermission } from '@chat/realm';
-import { isAdmin, type Actor } from './actor';
 
 /**
  * What both kinds of invitation share: reusable links (POST /invites/multiuse) and email
@@ -25,7 +24,7 @@ export function inviteLink(realmUrl: string, key: string): string {
 
 /** People may invite; guests and bots may not (the API family's "member or admin"). */
 export function checkMemberOrAdmin(actor: Actor) {
-  if (actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
   if (actor.isBot) throw errors.botsNotAllowed();
 }
 
@@ -40,8 +39,8 @@ export async function announceInvitesChanged(tx: Tx, realmId: number, referrerId
 async function accessStream(tx: Tx, actor: Actor, streamId: number) {
   const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId, isArchived: false } });
   if (!stream) return null;
-  if (!stream.inviteOnly && actor.role !== ROLE.GUEST) return stream;
-  const sub = await tx.subscription.findFirst({ where: { streamId, userId: actor.id, active: true } });
+  if (!stream.inviteOnly && !isGuest(actor)) return stream;
+  const sub = await tx.subscription.findFirst({ where: { streamId, userId: actor.userId, active: true } });
   return sub ? stream : null;
 }
 
@@ -75,7 +74,7 @@ export interface CheckedInvite {
  */
 function checkInviteAs(actor: Actor, inviteAs: number) {
   if (!ROLES.includes(inviteAs)) throw errors.badRequest('Invalid invite_as');
-  if (inviteAs === ROLE.OWNER && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+  if (inviteAs === ROLE.OWNER) checkOwner(actor);
   if (inviteAs < actor.role) throw errors.mustBeAdmin();
 }
 
@@ -88,7 +87,7 @@ export function checkWelcomeTextLength(text: string | null | undefined) {
 /** The caller's own row, and whether their realm lets them invite the way `setting` names. */
 export async function checkMayInvite(tx: Tx, actor: Actor, setting: 'can_invite_users_group' | 'create_multiuse_invite_group'): Promise<User> {
   checkMemberOrAdmin(actor);
-  const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+  const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
   if (!(await hasRealmPermission(tx, actor.realmId, setting, me))) throw errors.insufficientPermission();
   return me;
 }
@@ -128,7 +127,7 @@ export async function checkInviteTerms(tx: Tx, actor: Actor, me: User, input: In
     if (!group || group.isSystemGroup) throw errors.badRequest(`Invalid user group ID: ${id}`);
     if (group.deactivated) throw errors.badRequest('User group is deactivated.');
     const manager = isAdmin(actor) || (await hasRealmPermission(tx, actor.realmId, 'can_manage_all_groups', me));
-    const member = await tx.userGroupMember.findUnique({ where: { groupId_userId: { groupId: id, userId: actor.id } } });
+    const member = await tx.userGroupMember.findUnique({ where: { groupId_userId: { groupId: id, userId: actor.userId } } });
     if (!manager && !member) throw errors.insufficientPermission();
   }
   const welcome = input.welcomeMessageCustomText ?? null;
@@ -150,8 +149,8 @@ export async function doCreateMultiuseInvite(services: Services, actor: Actor, i
     const me = await checkMayInvite(tx, actor, 'create_multiuse_invite_group');
     const terms = await checkInviteTerms(tx, actor, me, input);
     const key = generateInviteKey();
-    await tx.invite.create({ data: { realmId: actor.realmId, key, referredById: actor.id, ...terms } });
-    await announceInvitesChanged(tx, actor.realmId, [actor.id]);
+    await tx.invite.create({ data: { realmId: actor.realmId, key, referredById: actor.userId, ...terms } });
+    await announceInvitesChanged(tx, actor.realmId, [actor.userId]);
     return inviteLink(actor.realmUrl, key);
   });
 }
@@ -167,7 +166,7 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 export async function listInvites(services: Services, actor: Actor) {
   checkMemberOrAdmin(actor);
   const invites = await services.db.invite.findMany({
-    where: { realmId: actor.realmId, ...pendingInviteWhere(), ...(isAdmin(actor) ? {} : { referredById: actor.id }) },
+    where: { realmId: actor.realmId, ...pendingInviteWhere(), ...(isAdmin(actor) ? {} : { referredById: actor.userId }) },
     orderBy: { id: 'asc' },
   });
   const common = (i: Invite) => ({
@@ -193,8 +192,8 @@ export async function accessInviteForControl(tx: Tx, actor: Actor, inviteId: num
   checkMemberOrAdmin(actor);
   const invite = await tx.invite.findFirst({ where: { id: inviteId, realmId: actor.realmId, email: multiuse ? null : { not: null } } });
   if (!invite) throw errors.badRequest('No such invitation');
-  if (invite.referredById !== actor.id) {
-    if (invite.inviteAs === ROLE.OWNER && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+  if (invite.referredById !== actor.userId) {
+    if (invite.inviteAs === ROLE.OWNER) checkOwner(actor);
     if (!isAdmin(actor)) throw errors.mustBeAdmin();
   }
   return invite;

@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, checkAdmin, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { linkifierObject } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { expandUriTemplate, matchUriTemplate, parseUriTemplate } from '../lib/uri-template';
-import { checkAdmin, type Actor } from './actor';
 
 export async function listLinkifiers(db: Services['db'] | Tx, realmId: number) {
   const rows = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });

@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE, ROLES } from '@chat/contracts';
+import { errors, ROLE, ROLES, checkAdmin, type Actor, checkOwner, isOwner } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { directGroupForRole } from '@chat/realm';
 import type { Services } from '../context';
@@ -9,7 +9,7 @@ import { canSeeDeliveryEmail, EMAIL_VISIBILITY, fakeEmailDomain, isValidEmail } 
 import { emailVisibilityOf } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
 import { hashPassword, isStrongPassword } from '../lib/passwords';
-import { accessBot, accessUserForAdmin, checkAdmin, isLastOwner, type Actor } from './actor';
+import { accessBot, accessUserForAdmin, isLastOwner } from './user-access';
 import { botAudience } from './api-keys';
 import { announceChannelsForRole } from './channel-visibility';
 import { checkNewUser, doCreateAnnouncedUser } from './create-user';
@@ -119,16 +119,16 @@ export async function doUpdateUser(services: Services, actor: Actor, userId: num
   const apiKey = await services.db.$transaction(async (tx) => {
     const target = await accessUserForAdmin(tx, actor, userId, { allowDeactivated: true, allowBots: true });
     if (changes.newEmail !== undefined) {
-      const perm = await tx.userSpecialPermission.findUnique({ where: { userId: actor.id } });
-      if (actor.role !== ROLE.OWNER || !perm?.canChangeUserEmails) {
+      const perm = await tx.userSpecialPermission.findUnique({ where: { userId: actor.userId } });
+      if (!isOwner(actor) || !perm?.canChangeUserEmails) {
         throw errors.badRequest('User not authorized to change user emails');
       }
     }
     let invalidate = false;
     if (changes.role !== undefined && changes.role !== target.role) {
       if (!ROLES.includes(changes.role)) throw errors.badRequest('Invalid role');
-      if ((target.role === ROLE.OWNER || changes.role === ROLE.OWNER) && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
-      if (target.role === ROLE.OWNER && (await isLastOwner(tx, target.realmId, target.id))) {
+      if (isOwner(target) || changes.role === ROLE.OWNER) checkOwner(actor);
+      if (isOwner(target) && (await isLastOwner(tx, target.realmId, target.id))) {
         throw errors.badRequest('The owner permission cannot be removed from the only organization owner.');
       }
       await doChangeRole(tx, target, changes.role);
@@ -185,8 +185,8 @@ export async function doDeactivateUser(services: Services, actor: Actor, userId:
       ? await accessBot(tx, actor, userId)
       : await accessUserForAdmin(tx, actor, userId, { allowDeactivated: false, allowBots: false });
     if (!target.isActive) throw errors.badRequest('User is deactivated');
-    if (target.role === ROLE.OWNER && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
-    if (target.role === ROLE.OWNER && (await isLastOwner(tx, target.realmId, target.id))) {
+    if (isOwner(target)) checkOwner(actor);
+    if (isOwner(target) && (await isLastOwner(tx, target.realmId, target.id))) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
     return doDeactivateUserInTx(tx, target);
@@ -196,8 +196,8 @@ export async function doDeactivateUser(services: Services, actor: Actor, userId:
 
 export async function doDeactivateSelf(services: Services, actor: Actor): Promise<void> {
   const keys = await services.db.$transaction(async (tx) => {
-    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
-    if (me.role === ROLE.OWNER && (await isLastOwner(tx, me.realmId, me.id))) {
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
+    if (isOwner(me) && (await isLastOwner(tx, me.realmId, me.id))) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
     return doDeactivateUserInTx(tx, me);

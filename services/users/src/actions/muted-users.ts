@@ -1,10 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors, flagBit } from '@chat/contracts';
+import { errors, flagBit, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { canAccessUser } from '@chat/realm';
 import { mutedUsersList } from '@chat/wire';
 import type { Services } from '../context';
-import type { Actor } from './actor';
+import { viewerOf } from './read-users';
 
 const READ = flagBit('read');
 
@@ -15,7 +15,7 @@ const READ = flagBit('read');
 async function accessUserToMute(tx: Tx, actor: Actor, userId: number) {
   const target = await tx.user.findFirst({ where: { id: userId, realmId: actor.realmId }, select: { id: true, isBot: true } });
   if (!target) throw errors.badRequest('No such user');
-  if (!(await canAccessUser(tx, actor.realmId, actor, target))) throw errors.insufficientPermission();
+  if (!(await canAccessUser(tx, actor.realmId, viewerOf(actor), target))) throw errors.insufficientPermission();
   return target;
 }
 
@@ -24,8 +24,8 @@ async function announceMutes(tx: Tx, actor: Actor) {
   await recordEvent(tx, {
     realmId: actor.realmId,
     type: 'muted_users',
-    users: [actor.id],
-    event: { type: 'muted_users', muted_users: await mutedUsersList(tx, actor.id) },
+    users: [actor.userId],
+    event: { type: 'muted_users', muted_users: await mutedUsersList(tx, actor.userId) },
   });
 }
 
@@ -39,7 +39,7 @@ async function doMarkMutedSenderRead(tx: Tx, actor: Actor, senderId: number) {
        FROM messages m
       WHERE um.user_id = $1 AND (um.flags & ${READ}) = 0 AND m.id = um.message_id AND m.sender_id = $2
       RETURNING um.message_id`,
-    actor.id,
+    actor.userId,
     senderId,
   );
   if (!rows.length) return;
@@ -47,21 +47,21 @@ async function doMarkMutedSenderRead(tx: Tx, actor: Actor, senderId: number) {
   await recordEvent(tx, {
     realmId: actor.realmId,
     type: 'update_message_flags',
-    users: [actor.id],
+    users: [actor.userId],
     event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false },
   });
 }
 
 /** POST /users/me/muted_users/{id}. */
 export async function doMuteUser(services: Services, actor: Actor, mutedUserId: number): Promise<void> {
-  if (mutedUserId === actor.id) throw errors.badRequest('Cannot mute self');
+  if (mutedUserId === actor.userId) throw errors.badRequest('Cannot mute self');
   await services.db.$transaction(async (tx) => {
     await accessUserToMute(tx, actor, mutedUserId);
     // ON CONFLICT rather than a look-up first: of two mutes racing, the second is told so.
     const inserted = await tx.$executeRawUnsafe(
       `INSERT INTO muted_users (realm_id, user_id, muted_user_id) VALUES ($1, $2, $3) ON CONFLICT (user_id, muted_user_id) DO NOTHING`,
       actor.realmId,
-      actor.id,
+      actor.userId,
       mutedUserId,
     );
     if (inserted === 0) throw errors.badRequest('User already muted');
@@ -74,7 +74,7 @@ export async function doMuteUser(services: Services, actor: Actor, mutedUserId: 
 export async function doUnmuteUser(services: Services, actor: Actor, mutedUserId: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     await accessUserToMute(tx, actor, mutedUserId);
-    const removed = await tx.mutedUser.deleteMany({ where: { userId: actor.id, mutedUserId } });
+    const removed = await tx.mutedUser.deleteMany({ where: { userId: actor.userId, mutedUserId } });
     if (removed.count === 0) throw errors.badRequest('User is not muted');
     await announceMutes(tx, actor);
   });

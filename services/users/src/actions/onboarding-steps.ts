@@ -1,8 +1,7 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, type Actor } from '@chat/contracts';
 import { isOnboardingStep, onboardingStepsList } from '@chat/wire';
 import type { Services } from '../context';
-import type { Actor } from './actor';
 
 /** Onboarding steps are hints in a person's client; bots have none to complete. */
 export function checkMarkOnboardingStep(actor: Actor, step: string): void {
@@ -22,14 +21,14 @@ export async function doMarkOnboardingStep(services: Services, actor: Actor, ste
       `INSERT INTO onboarding_steps (realm_id, user_id, onboarding_step) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, onboarding_step) DO NOTHING`,
       actor.realmId,
-      actor.id,
+      actor.userId,
       step,
     );
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'onboarding_steps',
-      users: [actor.id],
-      event: { type: 'onboarding_steps', onboarding_steps: await onboardingStepsList(tx, actor.id) },
+      users: [actor.userId],
+      event: { type: 'onboarding_steps', onboarding_steps: await onboardingStepsList(tx, actor.userId) },
     });
   });
 }

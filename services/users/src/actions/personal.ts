@@ -3,14 +3,13 @@
  * announced to that user alone.
  */
 import { recordEvent } from '@chat/bus';
-import { errors, LIMITS } from '@chat/contracts';
+import { errors, LIMITS, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { alertWordList, navigationViewObject, savedSnippetObject } from '@chat/wire';
 import type { Services } from '../context';
-import type { Actor } from './actor';
 
 async function tellOwner(tx: Tx, actor: Actor, type: string, event: Record<string, unknown>) {
-  await recordEvent(tx, { realmId: actor.realmId, type, users: [actor.id], event: { type, ...event } });
+  await recordEvent(tx, { realmId: actor.realmId, type, users: [actor.userId], event: { type, ...event } });
 }
 
 // ---- navigation views ----
@@ -18,7 +17,7 @@ async function tellOwner(tx: Tx, actor: Actor, type: string, event: Record<strin
 export const BUILT_IN_VIEW_FRAGMENTS = ['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred'];
 
 export async function listViews(services: Services, actor: Actor) {
-  const views = await services.db.navigationView.findMany({ where: { userId: actor.id }, orderBy: { id: 'asc' } });
+  const views = await services.db.navigationView.findMany({ where: { userId: actor.userId }, orderBy: { id: 'asc' } });
   return views.map(navigationViewObject);
 }
 
@@ -44,15 +43,15 @@ export async function doAddView(services: Services, actor: Actor, input: { fragm
     throw errors.badRequest('Custom views must have a valid name.');
   }
   await services.db.$transaction(async (tx) => {
-    const clash = await tx.navigationView.findFirst({ where: { userId: actor.id, OR: [{ fragment }, ...(name ? [{ name }] : [])] } });
+    const clash = await tx.navigationView.findFirst({ where: { userId: actor.userId, OR: [{ fragment }, ...(name ? [{ name }] : [])] } });
     if (clash) throw errors.badRequest('Navigation view already exists.');
-    const view = await tx.navigationView.create({ data: { realmId: actor.realmId, userId: actor.id, fragment, isPinned: input.isPinned, name } });
+    const view = await tx.navigationView.create({ data: { realmId: actor.realmId, userId: actor.userId, fragment, isPinned: input.isPinned, name } });
     await tellOwner(tx, actor, 'navigation_view', { op: 'add', navigation_view: navigationViewObject(view) });
   });
 }
 
 async function accessView(tx: Tx, actor: Actor, fragment: string) {
-  const view = await tx.navigationView.findUnique({ where: { userId_fragment: { userId: actor.id, fragment } } });
+  const view = await tx.navigationView.findUnique({ where: { userId_fragment: { userId: actor.userId, fragment } } });
   if (!view) throw errors.resourceNotFound('Navigation view does not exist.');
   return view;
 }
@@ -62,7 +61,7 @@ export async function doUpdateView(services: Services, actor: Actor, rawFragment
   const name = cleanName(change.name);
   if (BUILT_IN_VIEW_FRAGMENTS.includes(fragment) && name !== undefined) throw errors.badRequest('Built-in views cannot have a custom name');
   await services.db.$transaction(async (tx) => {
-    if (name && (await tx.navigationView.findFirst({ where: { userId: actor.id, name, NOT: { fragment } } }))) {
+    if (name && (await tx.navigationView.findFirst({ where: { userId: actor.userId, name, NOT: { fragment } } }))) {
       throw errors.badRequest('Navigation view already exists.');
     }
     const view = await accessView(tx, actor, fragment);
@@ -99,21 +98,21 @@ function checkSnippet(title: string | undefined, content: string | undefined) {
 }
 
 export async function listSnippets(services: Services, actor: Actor) {
-  const rows = await services.db.savedSnippet.findMany({ where: { userId: actor.id }, orderBy: { id: 'asc' } });
+  const rows = await services.db.savedSnippet.findMany({ where: { userId: actor.userId }, orderBy: { id: 'asc' } });
   return rows.map(savedSnippetObject);
 }
 
 export async function doCreateSnippet(services: Services, actor: Actor, title: string, content: string): Promise<number> {
   checkSnippet(title, content);
   return services.db.$transaction(async (tx) => {
-    const row = await tx.savedSnippet.create({ data: { realmId: actor.realmId, userId: actor.id, title: title.trim(), content } });
+    const row = await tx.savedSnippet.create({ data: { realmId: actor.realmId, userId: actor.userId, title: title.trim(), content } });
     await tellOwner(tx, actor, 'saved_snippets', { op: 'add', saved_snippet: savedSnippetObject(row) });
     return row.id;
   });
 }
 
 async function accessSnippet(tx: Tx, actor: Actor, id: number) {
-  const row = await tx.savedSnippet.findFirst({ where: { id, userId: actor.id } });
+  const row = await tx.savedSnippet.findFirst({ where: { id, userId: actor.userId } });
   if (!row) throw errors.resourceNotFound('Saved snippet does not exist.');
   return row;
 }
@@ -160,7 +159,7 @@ function cleanWords(words: string[]): string[] {
 export async function doAddAlertWords(services: Services, actor: Actor, words: string[]): Promise<string[]> {
   const wanted = cleanWords(words);
   return services.db.$transaction(async (tx) => {
-    const existing = await listAlertWords(tx, actor.id);
+    const existing = await listAlertWords(tx, actor.userId);
     const known = new Set(existing.map((w) => w.toLowerCase()));
     const fresh = wanted.filter((w) => {
       const key = w.toLowerCase();
@@ -169,8 +168,8 @@ export async function doAddAlertWords(services: Services, actor: Actor, words: s
       return true;
     });
     if (fresh.length) {
-      await tx.alertWord.createMany({ data: fresh.map((word) => ({ realmId: actor.realmId, userId: actor.id, word })) });
-      const all = await listAlertWords(tx, actor.id);
+      await tx.alertWord.createMany({ data: fresh.map((word) => ({ realmId: actor.realmId, userId: actor.userId, word })) });
+      const all = await listAlertWords(tx, actor.userId);
       await tellOwner(tx, actor, 'alert_words', { alert_words: all });
       return all;
     }
@@ -181,14 +180,14 @@ export async function doAddAlertWords(services: Services, actor: Actor, words: s
 export async function doRemoveAlertWords(services: Services, actor: Actor, words: string[]): Promise<string[]> {
   const gone = new Set(cleanWords(words).map((w) => w.toLowerCase()));
   return services.db.$transaction(async (tx) => {
-    const rows = await tx.alertWord.findMany({ where: { userId: actor.id } });
+    const rows = await tx.alertWord.findMany({ where: { userId: actor.userId } });
     const doomed = rows.filter((r) => gone.has(r.word.toLowerCase())).map((r) => r.id);
     if (doomed.length) {
       await tx.alertWord.deleteMany({ where: { id: { in: doomed } } });
-      const all = await listAlertWords(tx, actor.id);
+      const all = await listAlertWords(tx, actor.userId);
       await tellOwner(tx, actor, 'alert_words', { alert_words: all });
       return all;
     }
-    return listAlertWords(tx, actor.id);
+    return listAlertWords(tx, actor.userId);
   });
 }

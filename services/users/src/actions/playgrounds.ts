@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, checkAdmin, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { realmPlaygroundList } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import { parseUriTemplate } from '../lib/uri-template';
-import { checkAdmin, type Actor } from './actor';
 
 /** Code playgrounds: where a code block of a language can be opened, one template each. */
 export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;

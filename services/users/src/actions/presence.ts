@@ -5,7 +5,7 @@
  * move a stored time by at least PRESENCE.updateMinFreqSecs writes nothing and emits nothing.
  */
 import { recordEvent } from '@chat/bus';
-import { errors, INT4_MAX } from '@chat/contracts';
+import { errors, INT4_MAX, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { canAccessUser } from '@chat/realm';
 import type { Services } from '../context';
@@ -22,8 +22,7 @@ import {
   type RealmPresence,
 } from '../lib/presence';
 import { PRESENCE_ROW_COLUMNS, presenceRowOf, type RawPresenceRow } from '@chat/wire';
-import type { Actor } from './actor';
-import { accessUserByEmail } from './read-users';
+import { accessUserByEmail, viewerOf } from './read-users';
 
 type Status = 'active' | 'idle';
 
@@ -132,7 +131,7 @@ export async function doReportPresence(services: Services, actor: Actor, status:
             (extract(epoch FROM p.last_active_time AT TIME ZONE 'UTC') * 1000)::int8 AS "activeAt",
             (extract(epoch FROM p.last_connected_time AT TIME ZONE 'UTC') * 1000)::int8 AS "connectedAt"
        FROM users u LEFT JOIN user_presence p ON p.user_id = u.id WHERE u.id = $1`,
-    actor.id,
+    actor.userId,
   );
   // Invisible mode: nothing is stored, so nothing can be shown or announced.
   if (!current || !current.isActive || current.enabled === 'false') return;
@@ -144,9 +143,9 @@ export async function doReportPresence(services: Services, actor: Actor, status:
   if (current.hasRow && !staleConnected && !staleActive) return;
 
   const becameOnline = status === 'active' && (activeAt === null || now - activeAt > BECAME_ONLINE_AFTER_SECS * 1000);
-  const owner: Owner = { id: actor.id, realmId: actor.realmId, email: current.email, dateJoined: current.dateJoined };
+  const owner: Owner = { id: actor.userId, realmId: actor.realmId, email: current.email, dateJoined: current.dateJoined };
   const audience = !current.hasRow || becameOnline ? await presenceAudience(services, services.db, owner, false) : [];
-  const args = [actor.id, now, status === 'active'] as const;
+  const args = [actor.userId, now, status === 'active'] as const;
   if (!audience.length) {
     await services.db.$queryRawUnsafe(REPORT_SQL, ...args);
     return;
@@ -182,7 +181,7 @@ export async function getRealmPresence(
   actor: Actor,
   opts: { slim: boolean; lastUpdateId?: number; historyDays?: number },
 ): Promise<RealmPresence> {
-  const viewer = await services.db.user.findUniqueOrThrow({ where: { id: actor.id }, select: { id: true, role: true, dateJoined: true } });
+  const viewer = await services.db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, role: true, dateJoined: true } });
   return readRealmPresence(services.db, { realmId: actor.realmId, viewer, ...opts });
 }
 
@@ -195,10 +194,10 @@ export async function getUserPresence(services: Services, actor: Actor, idOrEmai
     ? Number.isSafeInteger(Number(idOrEmail)) && Number(idOrEmail) <= INT4_MAX
       ? await db.user.findFirst({ where: { id: Number(idOrEmail), realmId: actor.realmId } })
       : null
-    : await accessUserByEmail(db, { id: actor.id, role: actor.role, realmId: actor.realmId }, idOrEmail).catch(() => null);
+    : await accessUserByEmail(db, actor, idOrEmail).catch(() => null);
   if (!target || !target.isActive) throw errors.badRequest('No such user');
   if (target.isBot) throw errors.badRequest('Presence is not supported for bot users.');
-  if (!(await canAccessUser(db, actor.realmId, actor, target))) throw errors.insufficientPermission();
+  if (!(await canAccessUser(db, actor.realmId, viewerOf(actor), target))) throw errors.insufficientPermission();
   const [raw] = await db.$queryRawUnsafe<RawPresenceRow[]>(
     `SELECT ${PRESENCE_ROW_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`,
     target.id,

@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, checkAdmin, isAdmin, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { customProfileFieldObject, profileDataByUser, type ProfileData } from '@chat/wire';
 import type { Services } from '../context';
@@ -9,7 +9,6 @@ import {
   MAX_SUMMARY_FIELDS, RENDERED_TYPES, SUMMARY_TYPES_EXCLUDED,
 } from '../lib/profile-field-types';
 import { renderMarkdown } from '../lib/render';
-import { checkAdmin, isAdmin, type Actor } from './actor';
 
 type Field = Awaited<ReturnType<Tx['customProfileField']['findFirstOrThrow']>>;
 
@@ -227,14 +226,14 @@ export async function doUpdateProfileData(
 /** DELETE /users/me/profile_data: removes the caller's values of these fields. */
 export async function doRemoveOwnProfileData(services: Services, actor: Actor, fieldIds: number[]): Promise<void> {
   await services.db.$transaction(async (tx) => {
-    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     await doUpdateProfileData(tx, actor, me, fieldIds.map((id) => ({ id, value: null })));
   });
 }
 
 export async function doUpdateOwnProfileData(services: Services, actor: Actor, entries: Array<{ id: number; value: ProfileValue }>) {
   await services.db.$transaction(async (tx) => {
-    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     await doUpdateProfileData(tx, actor, me, entries);
   });
 }

@@ -1,5 +1,4 @@
-import { errors } from '@chat/contracts';
-import type { AuthedIdentity } from '@chat/kit';
+import { errors, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { accessibleUserIds, canAccessUser, inaccessibleUserObject } from '@chat/realm';
 import type { Services } from '../context';
@@ -9,8 +8,9 @@ import { profileDataFor } from './profile-fields';
 
 type Reader = Services['db'] | Tx;
 
-export function viewerOf(identity: AuthedIdentity): Viewer {
-  return { id: identity.userId, role: identity.role };
+/** The caller as the realm's visibility rules name a viewer (by user id). */
+export function viewerOf(caller: Pick<Actor, 'userId' | 'role'>): Viewer {
+  return { id: caller.userId, role: caller.role };
 }
 
 /** A user of the caller's realm by id, active or not; "No such user" otherwise. */
@@ -24,17 +24,17 @@ export async function accessUserById(db: Reader, realmId: number, userId: number
  * A user by address: their API address, or their real address when the viewer may see it
  * (so that lookups reveal nothing email_address_visibility hides).
  */
-export async function accessUserByEmail(db: Reader, viewer: Viewer & { realmId: number }, email: string): Promise<UserRow & { realmId: number; apiKey: string }> {
+export async function accessUserByEmail(db: Reader, actor: Pick<Actor, 'realmId' | 'userId' | 'role'>, email: string): Promise<UserRow & { realmId: number; apiKey: string }> {
   const wanted = email.trim();
   const candidates = await db.user.findMany({
     where: {
-      realmId: viewer.realmId,
+      realmId: actor.realmId,
       OR: [{ email: { equals: wanted, mode: 'insensitive' } }, { deliveryEmail: { equals: wanted, mode: 'insensitive' } }],
     },
   });
   const byApiEmail = candidates.find((u) => u.email.toLowerCase() === wanted.toLowerCase());
   if (byApiEmail) return byApiEmail;
-  const visible = candidates.find((u) => canSeeDeliveryEmail(viewer, { id: u.id, isBot: u.isBot, visibility: emailVisibilityOf(u) }));
+  const visible = candidates.find((u) => canSeeDeliveryEmail(viewerOf(actor), { id: u.id, isBot: u.isBot, visibility: emailVisibilityOf(u) }));
   if (!visible) throw errors.badRequest('No such user');
   return visible;
 }
@@ -51,25 +51,25 @@ export interface ReadOptions {
  */
 export async function getUsers(
   services: Services,
-  identity: AuthedIdentity,
+  actor: Actor,
   opts: ReadOptions & { userIds?: number[] },
 ): Promise<Record<string, unknown>[]> {
-  const where = { realmId: identity.realmId, ...(opts.userIds ? { id: { in: opts.userIds } } : {}) };
+  const where = { realmId: actor.realmId, ...(opts.userIds ? { id: { in: opts.userIds } } : {}) };
   const [users, allowed] = await Promise.all([
     services.db.user.findMany({ where, orderBy: { id: 'asc' } }),
-    accessibleUserIds(services.db, identity.realmId, viewerOf(identity)),
+    accessibleUserIds(services.db, actor.realmId, viewerOf(actor)),
   ]);
   if (opts.userIds) {
     const found = new Set(users.map((u) => u.id));
     if (opts.userIds.some((id) => !found.has(id))) throw errors.badRequest('Invalid user ID');
   }
   const visible = allowed === null ? users : users.filter((u) => u.isBot || allowed.has(u.id));
-  const profile = opts.includeProfile ? await profileDataFor(services.db, identity.realmId, visible.map((u) => u.id)) : undefined;
-  const hiddenDomain = fakeEmailDomain(identity.realmUrl);
+  const profile = opts.includeProfile ? await profileDataFor(services.db, actor.realmId, visible.map((u) => u.id)) : undefined;
+  const hiddenDomain = fakeEmailDomain(actor.realmUrl);
   return users.map((u) => {
     if (allowed !== null && !u.isBot && !allowed.has(u.id)) return inaccessibleUserObject(u.id, hiddenDomain);
-    return formatUser(u, viewerOf(identity), {
-      realmUrl: identity.realmUrl,
+    return formatUser(u, viewerOf(actor), {
+      realmUrl: actor.realmUrl,
       clientGravatar: opts.clientGravatar,
       profileData: profile ? (profile.get(u.id) ?? {}) : undefined,
     });
@@ -81,11 +81,11 @@ export async function getUsers(
  * (a restricted guest asking about someone they share nothing with) is `Insufficient permission`,
  * as for every read of one named user.
  */
-export async function getUser(services: Services, identity: AuthedIdentity, user: UserRow, opts: ReadOptions) {
-  await checkCanAccessUser(services.db, identity.realmId, viewerOf(identity), user);
-  const profile = opts.includeProfile ? await profileDataFor(services.db, identity.realmId, [user.id]) : undefined;
-  return formatUser(user, viewerOf(identity), {
-    realmUrl: identity.realmUrl,
+export async function getUser(services: Services, actor: Actor, user: UserRow, opts: ReadOptions) {
+  await checkCanAccessUser(services.db, actor.realmId, viewerOf(actor), user);
+  const profile = opts.includeProfile ? await profileDataFor(services.db, actor.realmId, [user.id]) : undefined;
+  return formatUser(user, viewerOf(actor), {
+    realmUrl: actor.realmUrl,
     clientGravatar: opts.clientGravatar,
     profileData: profile ? (profile.get(user.id) ?? {}) : undefined,
   });
@@ -102,9 +102,9 @@ export async function checkCanAccessUser(
 }
 
 /** GET /users/me: the caller's own User object (always with a real avatar URL) and max_message_id. */
-export async function getOwnProfile(services: Services, identity: AuthedIdentity) {
-  const me = await accessUserById(services.db, identity.realmId, identity.userId);
-  const user = await getUser(services, identity, me, { clientGravatar: false, includeProfile: true });
+export async function getOwnProfile(services: Services, actor: Actor) {
+  const me = await accessUserById(services.db, actor.realmId, actor.userId);
+  const user = await getUser(services, actor, me, { clientGravatar: false, includeProfile: true });
   const max = await services.db.userMessage.aggregate({ where: { userId: me.id }, _max: { messageId: true } });
   return { ...user, max_message_id: max._max.messageId ?? -1 };
 }

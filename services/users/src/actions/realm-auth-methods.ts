@@ -1,9 +1,8 @@
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE } from '@chat/contracts';
+import { errors, type Actor, checkOwner } from '@chat/contracts';
 import { realmAuthenticationMethods } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
-import type { Actor } from './actor';
 
 /** Backends this server runs, under the API family's names: what a realm may switch. */
 function serverBackends(services: Services): string[] {
@@ -16,7 +15,7 @@ function serverBackends(services: Services): string[] {
  * realm as it was. Owners only; the messages are the API family's.
  */
 export async function checkRealmAuthenticationMethods(services: Services, actor: Actor, raw: unknown): Promise<Record<string, boolean>> {
-  if (actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+  checkOwner(actor);
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {

@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, checkOwner, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
 import { realmDomainObject, realmDomainsList } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
-import { checkOwner, type Actor } from './actor';
 
 /** GET /realm/domains: anyone of the realm may read them (they are in register too). */
 export async function listRealmDomains(services: Services, actor: Actor) {

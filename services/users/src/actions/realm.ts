@@ -1,10 +1,9 @@
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE } from '@chat/contracts';
+import { errors, checkAdmin, type Actor, checkOwner } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, type GroupSettingValue } from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
-import { checkAdmin, type Actor } from './actor';
 
 export const REALM_NAME_MAX = 40;
 export const REALM_DESCRIPTION_MAX = 1000;
@@ -82,7 +81,7 @@ export async function doUpdateRealm(
   request: { names: string[]; read: () => RealmChange },
 ): Promise<Record<string, unknown>> {
   checkAdmin(actor);
-  if (request.names.some((k) => OWNER_ONLY.has(k)) && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+  if (request.names.some((k) => OWNER_ONLY.has(k))) checkOwner(actor);
   const change = request.read();
   if (change.name !== undefined) {
     const name = String(change.name).trim();

@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { errors } from '@chat/contracts';
+import { errors, checkAdmin, isAdmin, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { DEFAULT_USER_SETTINGS, realmPolicies, realmUserSettingsDefaults } from '@chat/realm';
 import type { Services } from '../context';
@@ -8,7 +8,6 @@ import { forgetCachedAuth } from '../lib/auth-cache';
 import { apiEmailFor, canSeeDeliveryEmail } from '../lib/emails';
 import { checkFullName } from '../lib/names';
 import { LANGUAGES } from '../lib/settings-schema';
-import { checkAdmin, isAdmin, type Actor } from './actor';
 import { announceExportConsent } from './exports';
 import { doChangeFullName } from './manage-users';
 import { applyPresenceEnabled } from './presence';
@@ -83,7 +82,7 @@ export interface OwnSettingsChange {
 export async function doUpdateOwnSettings(services: Services, actor: Actor, change: OwnSettingsChange): Promise<void> {
   if (change.timezone !== undefined && !isTimezone(change.timezone)) throw errors.badRequest('Not a recognized time zone');
   const staleKey = await services.db.$transaction(async (tx) => {
-    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.id } });
+    const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
     if (change.fullName !== undefined && change.fullName !== me.fullName) {
       if (realmPolicies(realm.settings).name_changes_disabled && !isAdmin(actor)) {

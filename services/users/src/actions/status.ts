@@ -1,12 +1,11 @@
 import { recordEvent } from '@chat/bus';
-import { errors, INT4_MAX, LIMITS, ROLE } from '@chat/contracts';
+import { errors, INT4_MAX, LIMITS, type Actor, isAdmin } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { emojiCodeForName, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
 import { userStatusObject } from '@chat/wire';
 import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
-import type { Actor } from './actor';
-import { accessUserById, checkCanAccessUser } from './read-users';
+import { accessUserById, checkCanAccessUser, viewerOf } from './read-users';
 
 export interface StatusInput {
   statusText?: string;
@@ -79,7 +78,7 @@ export async function doUpdateStatus(
   target: { id: number; asAdmin: boolean },
   input: StatusInput,
 ): Promise<void> {
-  if (target.asAdmin && actor.role > ROLE.ADMINISTRATOR) throw errors.insufficientPermission();
+  if (target.asAdmin && !isAdmin(actor)) throw errors.insufficientPermission();
   const targetId = target.id;
   const text = checkText(input);
   if (text === undefined && input.away === undefined && input.emojiName === undefined) {
@@ -111,6 +110,6 @@ export async function doUpdateStatus(
  */
 export async function getStatus(services: Services, actor: Actor, targetId: number): Promise<Record<string, unknown>> {
   const target = await accessUserById(services.db, actor.realmId, targetId);
-  await checkCanAccessUser(services.db, actor.realmId, actor, target);
+  await checkCanAccessUser(services.db, actor.realmId, viewerOf(actor), target);
   return userStatusObject(await services.db.userStatus.findUnique({ where: { userId: target.id } }));
 }

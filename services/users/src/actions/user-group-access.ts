@@ -1,8 +1,7 @@
-import { ApiError, errors, SYSTEM_GROUPS } from '@chat/contracts';
+import { ApiError, errors, SYSTEM_GROUPS, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { userGroupObject, groupSettingDefaults, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
 import { groupPredicate, hasRealmPermission, type GroupSettingValue, type Member } from '@chat/realm';
-import type { Actor } from './actor';
 
 type Reader = Db | Tx;
 
@@ -94,7 +93,7 @@ export async function groupApiObject(tx: Reader, realmId: number, groupId: numbe
 }
 
 export async function memberOf(tx: Reader, actor: Actor): Promise<Member> {
-  return tx.user.findUniqueOrThrow({ where: { id: actor.id }, select: { id: true, role: true, dateJoined: true } });
+  return tx.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, role: true, dateJoined: true } });
 }
 
 /**

@@ -1,6 +1,5 @@
-import { errors, ROLE } from '@chat/contracts';
+import { errors, type Actor, isGuest } from '@chat/contracts';
 import type { Services } from '../context';
-import type { Actor } from './actor';
 
 /**
  * Questions about one group's structure: its subgroups, and whether a person is in it. Like the
@@ -8,7 +7,7 @@ import type { Actor } from './actor';
  * deactivated group can still be asked about.
  */
 function checkMemberOrAdmin(actor: Actor): void {
-  if (actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (isGuest(actor)) throw errors.badRequest('Not allowed for guest users');
   if (actor.isBot) throw errors.botsNotAllowed();
 }
 

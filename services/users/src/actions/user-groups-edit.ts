@@ -1,11 +1,10 @@
 import { recordEvent } from '@chat/bus';
-import { errors, SYSTEM_GROUPS } from '@chat/contracts';
+import { errors, SYSTEM_GROUPS, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { hasRealmPermission, realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
 import { USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
-import type { Actor } from './actor';
 import {
   accessGroupForUpdate, checkGroupName, checkGroupSettingValue, checkNameFree, checkSubgroupIds, checkUserIds,
   groupApiObject, groupInUse, memberOf, sameSettingValue, settingColumn, type GroupObject, type SettingRequest,
@@ -34,7 +33,7 @@ export async function doCreateUserGroup(services: Services, actor: Actor, req: C
     const members = await checkUserIds(tx, actor.realmId, req.members);
     const systems = await systemGroupIds(tx, actor.realmId);
     // The creator manages the group and adds people to it unless told otherwise.
-    const creator: GroupSettingValue = { direct_members: [actor.id], direct_subgroups: [] };
+    const creator: GroupSettingValue = { direct_members: [actor.userId], direct_subgroups: [] };
     const defaults: Record<UserGroupSettingName, GroupSettingValue> = {
       can_add_members_group: creator,
       can_join_group: systems.get(SYSTEM_GROUPS.nobody)!,
@@ -52,7 +51,7 @@ export async function doCreateUserGroup(services: Services, actor: Actor, req: C
     await checkNameFree(tx, actor.realmId, name);
     const group = await tx.userGroup.create({
       data: {
-        realmId: actor.realmId, name, description: req.description, creatorId: actor.id, ...data,
+        realmId: actor.realmId, name, description: req.description, creatorId: actor.userId, ...data,
         members: { create: members.map((userId) => ({ userId })) },
         subgroups: { create: subgroups.map((subgroupId) => ({ subgroupId })) },
       },
@@ -155,7 +154,7 @@ export interface MembersRequest {
 
 /** Adding or removing oneself needs can_join_group / can_leave_group; anyone else, can_add / can_remove_members_group. */
 async function accessForMembers(tx: Tx, actor: Actor, groupId: number, ids: number[], self: UserGroupSettingName, others: UserGroupSettingName) {
-  if (ids.length === 1 && ids[0] === actor.id) {
+  if (ids.length === 1 && ids[0] === actor.userId) {
     try {
       return await accessGroupForUpdate(tx, actor, groupId, self);
     } catch (e) {

@@ -1,37 +1,38 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { accessBot, actorOf } from '../actions/actor';
+import { accessBot } from '../actions/user-access';
 import { doCreateBot, doRegenerateBotKey, doUpdateBot, listBots } from '../actions/bots';
 import { doDeactivateUser } from '../actions/manage-users';
 
 export function botRoutes(router: Router, services: Services): void {
-  router.get('/bots', endpoint(async ({ identity }) => ({ bots: await listBots(services, actorOf(identity)) })));
+  router.get('/bots', endpoint(async ({ identity }) => ({ bots: await listBots(services, actorFromIdentity(identity)) })));
   router.post(
     '/bots',
     endpoint(async ({ p, identity }) =>
-      doCreateBot(services, actorOf(identity), { fullName: p.reqStr('full_name'), shortName: p.reqStr('short_name'), botType: p.int('bot_type') }),
+      doCreateBot(services, actorFromIdentity(identity), { fullName: p.reqStr('full_name'), shortName: p.reqStr('short_name'), botType: p.int('bot_type') }),
     ),
   );
   router.patch(
     '/bots/:bot_id',
     endpoint(async ({ p, identity }) =>
-      doUpdateBot(services, actorOf(identity), p.pathInt('bot_id'), { fullName: p.str('full_name'), botOwnerId: p.int('bot_owner_id') }),
+      doUpdateBot(services, actorFromIdentity(identity), p.pathInt('bot_id'), { fullName: p.str('full_name'), botOwnerId: p.int('bot_owner_id') }),
     ),
   );
   router.delete(
     '/bots/:bot_id',
     endpoint(async ({ p, identity }) => {
-      await doDeactivateUser(services, actorOf(identity), p.pathInt('bot_id'), { bot: true });
+      await doDeactivateUser(services, actorFromIdentity(identity), p.pathInt('bot_id'), { bot: true });
     }),
   );
   // The key as it stands, for the bot's owner or an administrator (the same rule as regenerating it).
   router.get(
     '/bots/:bot_id/api_key',
-    endpoint(async ({ p, identity }) => ({ api_key: (await accessBot(services.db, actorOf(identity), p.pathInt('bot_id'))).apiKey })),
+    endpoint(async ({ p, identity }) => ({ api_key: (await accessBot(services.db, actorFromIdentity(identity), p.pathInt('bot_id'))).apiKey })),
   );
   router.post(
     '/bots/:bot_id/api_key/regenerate',
-    endpoint(async ({ p, identity }) => ({ api_key: await doRegenerateBotKey(services, actorOf(identity), p.pathInt('bot_id')) })),
+    endpoint(async ({ p, identity }) => ({ api_key: await doRegenerateBotKey(services, actorFromIdentity(identity), p.pathInt('bot_id')) })),
   );
 }

@@ -1,8 +1,7 @@
 import type { Router } from 'express';
-import { errors } from '@chat/contracts';
+import { actorFromIdentity } from '@chat/contracts';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { checkZoomConfigured, doCreateBigBlueButtonCall, doJoinBigBlueButtonCall } from '../actions/calls';
 
 /** /api/v1/calls/...: creating a call link. */
@@ -17,7 +16,7 @@ export function callRoutes(router: Router, services: Services): void {
   router.get(
     '/calls/bigbluebutton/create',
     endpoint(async ({ p, identity }) => ({
-      url: doCreateBigBlueButtonCall(services, actorOf(identity), p.reqStr('meeting_name'), p.bool('voice_only', false)),
+      url: doCreateBigBlueButtonCall(services, actorFromIdentity(identity), p.reqStr('meeting_name'), p.bool('voice_only', false)),
     })),
   );
 }
@@ -45,8 +44,7 @@ export function callSiteRoutes(router: Router, services: Services): void {
     '/calls/bigbluebutton/join',
     endpoint(
       async ({ p, identity, res }) => {
-        if (identity.userId === undefined) throw errors.notLoggedIn();
-        const url = await doJoinBigBlueButtonCall(services, actorOf(identity as Parameters<typeof actorOf>[0]), p.reqStr('bigbluebutton'));
+        const url = await doJoinBigBlueButtonCall(services, actorFromIdentity(identity), p.reqStr('bigbluebutton'));
         res.redirect(302, url);
       },
       { auth: 'optional' },

@@ -1,25 +1,24 @@
 import path from 'node:path';
 import type { Router } from 'express';
-import { errors } from '@chat/contracts';
+import { errors, actorFromIdentity } from '@chat/contracts';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { accessExportConsents, accessExportFile, accessExports, doDeleteExport, doRequestExport } from '../actions/exports';
 
 export function exportRoutes(router: Router, services: Services): void {
   router.post(
     '/export/realm',
-    endpoint(async ({ p, identity }) => ({ id: await doRequestExport(services, actorOf(identity), () => p.int('export_type')) })),
+    endpoint(async ({ p, identity }) => ({ id: await doRequestExport(services, actorFromIdentity(identity), () => p.int('export_type')) })),
   );
-  router.get('/export/realm', endpoint(async ({ identity }) => ({ exports: await accessExports(services, actorOf(identity)) })));
+  router.get('/export/realm', endpoint(async ({ identity }) => ({ exports: await accessExports(services, actorFromIdentity(identity)) })));
   router.get(
     '/export/realm/consents',
-    endpoint(async ({ identity }) => ({ export_consents: await accessExportConsents(services, actorOf(identity)) })),
+    endpoint(async ({ identity }) => ({ export_consents: await accessExportConsents(services, actorFromIdentity(identity)) })),
   );
   router.delete(
     '/export/realm/:export_id',
     endpoint(async ({ p, identity }) => {
-      await doDeleteExport(services, actorOf(identity), p.pathInt('export_id'));
+      await doDeleteExport(services, actorFromIdentity(identity), p.pathInt('export_id'));
     }),
   );
 }

@@ -1,8 +1,8 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type Ctx } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doInviteUsers, doResendInvite } from '../actions/email-invites';
 import { checkMemberOrAdmin, doCreateMultiuseInvite, doRevokeInvite, listInvites, type InviteInput } from '../actions/invites';
 
@@ -24,7 +24,7 @@ export function inviteRoutes(router: Router, services: Services): void {
   router.post(
     '/invites',
     endpoint(async ({ p, identity }) => {
-      const actor = actorOf(identity);
+      const actor = actorFromIdentity(identity);
       // Guests and bots are turned away before their parameters are looked at.
       checkMemberOrAdmin(actor);
       const inviteeEmails = p.reqStr('invitee_emails');
@@ -38,29 +38,29 @@ export function inviteRoutes(router: Router, services: Services): void {
   router.post(
     '/invites/multiuse',
     endpoint(async ({ p, identity }) => {
-      const actor = actorOf(identity);
+      const actor = actorFromIdentity(identity);
       checkMemberOrAdmin(actor);
       const invite_link = await doCreateMultiuseInvite(services, actor, readInviteTerms(p, p.json('stream_ids', ids) ?? []));
       return { invite_link };
     }),
   );
-  router.get('/invites', endpoint(async ({ identity }) => ({ invites: await listInvites(services, actorOf(identity)) })));
+  router.get('/invites', endpoint(async ({ identity }) => ({ invites: await listInvites(services, actorFromIdentity(identity)) })));
   router.delete(
     '/invites/multiuse/:invite_id',
     endpoint(async ({ p, identity }) => {
-      await doRevokeInvite(services, actorOf(identity), p.pathInt('invite_id'), true);
+      await doRevokeInvite(services, actorFromIdentity(identity), p.pathInt('invite_id'), true);
     }),
   );
   router.delete(
     '/invites/:invite_id',
     endpoint(async ({ p, identity }) => {
-      await doRevokeInvite(services, actorOf(identity), p.pathInt('invite_id'), false);
+      await doRevokeInvite(services, actorFromIdentity(identity), p.pathInt('invite_id'), false);
     }),
   );
   router.post(
     '/invites/:invite_id/resend',
     endpoint(async ({ p, identity }) => {
-      await doResendInvite(services, actorOf(identity), p.pathInt('invite_id'));
+      await doResendInvite(services, actorFromIdentity(identity), p.pathInt('invite_id'));
     }),
   );
 }

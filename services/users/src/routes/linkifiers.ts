@@ -1,8 +1,8 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import {
   doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier, listLinkifiers, type LinkifierInput,
 } from '../actions/linkifiers';
@@ -26,23 +26,23 @@ export function linkifierRoutes(router: Router, services: Services): void {
   router.patch(
     '/realm/linkifiers',
     endpoint(async ({ p, identity }) => {
-      await doReorderLinkifiers(services, actorOf(identity), () => p.reqJson('ordered_linkifier_ids', z.array(z.number().int())));
+      await doReorderLinkifiers(services, actorFromIdentity(identity), () => p.reqJson('ordered_linkifier_ids', z.array(z.number().int())));
     }),
   );
   router.post(
     '/realm/filters',
-    endpoint(async ({ p, identity }) => ({ id: await doAddLinkifier(services, actorOf(identity), linkifierInput(p)) })),
+    endpoint(async ({ p, identity }) => ({ id: await doAddLinkifier(services, actorFromIdentity(identity), linkifierInput(p)) })),
   );
   router.patch(
     '/realm/filters/:filter_id',
     endpoint(async ({ p, identity }) => {
-      await doUpdateLinkifier(services, actorOf(identity), p.pathInt('filter_id'), linkifierInput(p));
+      await doUpdateLinkifier(services, actorFromIdentity(identity), p.pathInt('filter_id'), linkifierInput(p));
     }),
   );
   router.delete(
     '/realm/filters/:filter_id',
     endpoint(async ({ p, identity }) => {
-      await doRemoveLinkifier(services, actorOf(identity), p.pathInt('filter_id'));
+      await doRemoveLinkifier(services, actorFromIdentity(identity), p.pathInt('filter_id'));
     }),
   );
 }

@@ -1,8 +1,7 @@
 import type { Router } from 'express';
-import { errors } from '@chat/contracts';
+import { errors, actorFromIdentity } from '@chat/contracts';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doMuteUser, doUnmuteUser } from '../actions/muted-users';
 import { doAddRealmDomain, doChangeRealmDomain, doRemoveRealmDomain, listRealmDomains } from '../actions/realm-domains';
 
@@ -17,33 +16,33 @@ export function mutesAndDomainsRoutes(router: Router, services: Services): void 
   router.post(
     '/users/me/muted_users/:muted_user_id',
     endpoint(async ({ p, identity }) => {
-      await doMuteUser(services, actorOf(identity), p.pathInt('muted_user_id'));
+      await doMuteUser(services, actorFromIdentity(identity), p.pathInt('muted_user_id'));
     }),
   );
   router.delete(
     '/users/me/muted_users/:muted_user_id',
     endpoint(async ({ p, identity }) => {
-      await doUnmuteUser(services, actorOf(identity), p.pathInt('muted_user_id'));
+      await doUnmuteUser(services, actorFromIdentity(identity), p.pathInt('muted_user_id'));
     }),
   );
 
-  router.get('/realm/domains', endpoint(async ({ identity }) => ({ domains: await listRealmDomains(services, actorOf(identity)) })));
+  router.get('/realm/domains', endpoint(async ({ identity }) => ({ domains: await listRealmDomains(services, actorFromIdentity(identity)) })));
   router.post(
     '/realm/domains',
     endpoint(async ({ p, identity }) => ({
-      new_domain: await doAddRealmDomain(services, actorOf(identity), () => ({ domain: p.reqStr('domain'), allowSubdomains: reqBool(p, 'allow_subdomains') })),
+      new_domain: await doAddRealmDomain(services, actorFromIdentity(identity), () => ({ domain: p.reqStr('domain'), allowSubdomains: reqBool(p, 'allow_subdomains') })),
     })),
   );
   router.patch(
     '/realm/domains/:domain',
     endpoint(async ({ p, identity }) => {
-      await doChangeRealmDomain(services, actorOf(identity), p.pathStr('domain'), () => reqBool(p, 'allow_subdomains'));
+      await doChangeRealmDomain(services, actorFromIdentity(identity), p.pathStr('domain'), () => reqBool(p, 'allow_subdomains'));
     }),
   );
   router.delete(
     '/realm/domains/:domain',
     endpoint(async ({ p, identity }) => {
-      await doRemoveRealmDomain(services, actorOf(identity), p.pathStr('domain'));
+      await doRemoveRealmDomain(services, actorFromIdentity(identity), p.pathStr('domain'));
     }),
   );
 }

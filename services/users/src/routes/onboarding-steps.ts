@@ -1,7 +1,7 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doMarkOnboardingStep } from '../actions/onboarding-steps';
 
 /** Marking an onboarding step done (/users/me/onboarding_steps). */
@@ -9,7 +9,7 @@ export function onboardingStepRoutes(router: Router, services: Services): void {
   router.post(
     '/users/me/onboarding_steps',
     endpoint(async ({ p, identity }) => {
-      await doMarkOnboardingStep(services, actorOf(identity), p.reqStr('onboarding_step'));
+      await doMarkOnboardingStep(services, actorFromIdentity(identity), p.reqStr('onboarding_step'));
     }),
   );
 }

@@ -1,14 +1,14 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds';
 
 export function playgroundRoutes(router: Router, services: Services): void {
   router.post(
     '/realm/playgrounds',
     endpoint(async ({ p, identity }) => ({
-      id: await doAddPlayground(services, actorOf(identity), () => ({
+      id: await doAddPlayground(services, actorFromIdentity(identity), () => ({
         name: p.reqStr('name'),
         urlTemplate: p.reqStr('url_template'),
         pygmentsLanguage: p.reqStr('pygments_language'),
@@ -18,7 +18,7 @@ export function playgroundRoutes(router: Router, services: Services): void {
   router.delete(
     '/realm/playgrounds/:playground_id',
     endpoint(async ({ p, identity }) => {
-      await doRemovePlayground(services, actorOf(identity), p.pathInt('playground_id'));
+      await doRemovePlayground(services, actorFromIdentity(identity), p.pathInt('playground_id'));
     }),
   );
 }

@@ -1,8 +1,7 @@
 import type { Router } from 'express';
-import { errors } from '@chat/contracts';
+import { errors, actorFromIdentity } from '@chat/contracts';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { checkStatus, doReportPresence, getRealmPresence, getUserPresence } from '../actions/presence';
 
 export function presenceRoutes(router: Router, services: Services): void {
@@ -18,7 +17,7 @@ export function presenceRoutes(router: Router, services: Services): void {
       const historyDays = p.int('history_limit_days');
       // Sending last_update_id is how clients ask for the modern protocol.
       const slim = p.bool('slim_presence', false) || lastUpdateId !== undefined;
-      const actor = actorOf(identity);
+      const actor = actorFromIdentity(identity);
       await doReportPresence(services, actor, status);
       if (pingOnly) return {};
       return getRealmPresence(services, actor, { slim, lastUpdateId, historyDays });
@@ -26,12 +25,12 @@ export function presenceRoutes(router: Router, services: Services): void {
   );
   router.get(
     '/users/:user_id_or_email/presence',
-    endpoint(async ({ p, identity }) => getUserPresence(services, actorOf(identity), p.pathStr('user_id_or_email'), p.bool('slim_presence', false))),
+    endpoint(async ({ p, identity }) => getUserPresence(services, actorFromIdentity(identity), p.pathStr('user_id_or_email'), p.bool('slim_presence', false))),
   );
   router.get(
     '/realm/presence',
     endpoint(async ({ identity }) => {
-      const { presences, server_timestamp } = await getRealmPresence(services, actorOf(identity), { slim: false });
+      const { presences, server_timestamp } = await getRealmPresence(services, actorFromIdentity(identity), { slim: false });
       return { presences, server_timestamp };
     }),
   );

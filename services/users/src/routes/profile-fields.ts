@@ -1,8 +1,8 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import {
   doCreateField, doDeleteField, doRemoveOwnProfileData, doReorderFields, doUpdateField, doUpdateOwnProfileData,
   listFields, type FieldInput,
@@ -29,37 +29,37 @@ export function profileFieldRoutes(router: Router, services: Services): void {
     '/realm/profile_fields',
     endpoint(async ({ p, identity }) => {
       const input = { ...fieldInput(p), fieldType: p.int('field_type') };
-      return { id: await doCreateField(services, actorOf(identity), input) };
+      return { id: await doCreateField(services, actorFromIdentity(identity), input) };
     }),
   );
   router.patch(
     '/realm/profile_fields',
     endpoint(async ({ p, identity }) => {
-      await doReorderFields(services, actorOf(identity), p.reqJson('order', z.array(z.number().int())));
+      await doReorderFields(services, actorFromIdentity(identity), p.reqJson('order', z.array(z.number().int())));
     }),
   );
   router.patch(
     '/realm/profile_fields/:field_id',
     endpoint(async ({ p, identity }) => {
-      await doUpdateField(services, actorOf(identity), p.pathInt('field_id'), fieldInput(p));
+      await doUpdateField(services, actorFromIdentity(identity), p.pathInt('field_id'), fieldInput(p));
     }),
   );
   router.delete(
     '/realm/profile_fields/:field_id',
     endpoint(async ({ p, identity }) => {
-      await doDeleteField(services, actorOf(identity), p.pathInt('field_id'));
+      await doDeleteField(services, actorFromIdentity(identity), p.pathInt('field_id'));
     }),
   );
   router.patch(
     '/users/me/profile_data',
     endpoint(async ({ p, identity }) => {
-      await doUpdateOwnProfileData(services, actorOf(identity), p.reqJson('data', profileDataSchema));
+      await doUpdateOwnProfileData(services, actorFromIdentity(identity), p.reqJson('data', profileDataSchema));
     }),
   );
   router.delete(
     '/users/me/profile_data',
     endpoint(async ({ p, identity }) => {
-      await doRemoveOwnProfileData(services, actorOf(identity), p.reqJson('data', z.array(z.number().int())));
+      await doRemoveOwnProfileData(services, actorFromIdentity(identity), p.reqJson('data', z.array(z.number().int())));
     }),
   );
 }

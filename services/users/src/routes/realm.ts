@@ -1,7 +1,7 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doUpdateRealm, parseRealmParam, REALM_PARAMS } from '../actions/realm';
 import { checkRealmAuthenticationMethods, doSetRealmAuthenticationMethods } from '../actions/realm-auth-methods';
 
@@ -9,7 +9,7 @@ export function realmRoutes(router: Router, services: Services): void {
   router.patch(
     '/realm',
     endpoint(async ({ p, identity }) => {
-      const actor = actorOf(identity);
+      const actor = actorFromIdentity(identity);
       // Checked first and written last, so a refusal of any parameter writes nothing.
       const methods = p.has('authentication_methods') ? await checkRealmAuthenticationMethods(services, actor, p.raw('authentication_methods')) : null;
       const changed = await doUpdateRealm(services, actor, {

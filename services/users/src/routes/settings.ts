@@ -1,7 +1,7 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doUpdateOwnSettings, doUpdateRealmDefaults } from '../actions/settings';
 import { checkOwnPasswordChange, doStorePasswordHash } from '../actions/password-login';
 import { parseSetting, SETTING_NAMES } from '../lib/settings-schema';
@@ -25,14 +25,14 @@ export function settingsRoutes(router: Router, services: Services): void {
       // nothing; the new hash is stored last, once everything else of the request was accepted.
       const newPassword = p.str('new_password');
       const password = newPassword === undefined ? null : await checkOwnPasswordChange(services, identity, p.str('old_password'), newPassword);
-      await doUpdateOwnSettings(services, actorOf(identity), change);
+      await doUpdateOwnSettings(services, actorFromIdentity(identity), change);
       if (password) await doStorePasswordHash(services, password);
     }),
   );
   router.patch(
     '/realm/user_settings_defaults',
     endpoint(async ({ p, identity }) => {
-      await doUpdateRealmDefaults(services, actorOf(identity), () => readSettings(p));
+      await doUpdateRealmDefaults(services, actorFromIdentity(identity), () => readSettings(p));
     }),
   );
 }

@@ -1,7 +1,7 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { doUpdateStatus, getStatus } from '../actions/status';
 
 function statusInput(p: Params) {
@@ -18,21 +18,21 @@ export function statusRoutes(router: Router, services: Services): void {
   router.post(
     '/users/me/status',
     endpoint(async ({ p, identity }) => {
-      await doUpdateStatus(services, actorOf(identity), { id: identity.userId, asAdmin: false }, statusInput(p));
+      await doUpdateStatus(services, actorFromIdentity(identity), { id: identity.userId, asAdmin: false }, statusInput(p));
     }),
   );
   router.get(
     '/users/me/status',
-    endpoint(async ({ identity }) => ({ status: await getStatus(services, actorOf(identity), identity.userId) })),
+    endpoint(async ({ identity }) => ({ status: await getStatus(services, actorFromIdentity(identity), identity.userId) })),
   );
   router.post(
     '/users/:user_id/status',
     endpoint(async ({ p, identity }) => {
-      await doUpdateStatus(services, actorOf(identity), { id: p.pathInt('user_id'), asAdmin: true }, statusInput(p));
+      await doUpdateStatus(services, actorFromIdentity(identity), { id: p.pathInt('user_id'), asAdmin: true }, statusInput(p));
     }),
   );
   router.get(
     '/users/:user_id/status',
-    endpoint(async ({ p, identity }) => ({ status: await getStatus(services, actorOf(identity), p.pathInt('user_id')) })),
+    endpoint(async ({ p, identity }) => ({ status: await getStatus(services, actorFromIdentity(identity), p.pathInt('user_id')) })),
   );
 }

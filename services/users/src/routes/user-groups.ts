@@ -1,8 +1,8 @@
+import { actorFromIdentity } from '@chat/contracts';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
-import { actorOf } from '../actions/actor';
 import { listUserGroups, userGroupMembers } from '../actions/user-groups';
 import { accessIsGroupMember, accessSubgroupIds } from '../actions/user-group-queries';
 import { toSettingRequest, type SettingRequest } from '../actions/user-group-access';
@@ -39,7 +39,7 @@ export function userGroupRoutes(router: Router, services: Services): void {
     endpoint(async ({ p, identity }) => ({
       is_user_group_member: await accessIsGroupMember(
         services,
-        actorOf(identity),
+        actorFromIdentity(identity),
         p.pathInt('group_id'),
         p.pathInt('user_id'),
         p.bool('direct_member_only', false),
@@ -49,7 +49,7 @@ export function userGroupRoutes(router: Router, services: Services): void {
   router.get(
     '/user_groups/:group_id/subgroups',
     endpoint(async ({ p, identity }) => ({
-      subgroups: await accessSubgroupIds(services, actorOf(identity), p.pathInt('group_id'), p.bool('direct_subgroup_only', false)),
+      subgroups: await accessSubgroupIds(services, actorFromIdentity(identity), p.pathInt('group_id'), p.bool('direct_subgroup_only', false)),
     })),
   );
   // The family's server replaced deleting a group by deactivating it (feature level 294); the
@@ -58,7 +58,7 @@ export function userGroupRoutes(router: Router, services: Services): void {
   router.delete(
     '/user_groups/:group_id',
     endpoint(async ({ p, identity }) => {
-      await doDeactivateUserGroup(services, actorOf(identity), p.pathInt('group_id'));
+      await doDeactivateUserGroup(services, actorFromIdentity(identity), p.pathInt('group_id'));
       return {};
     }),
   );
@@ -70,13 +70,13 @@ export function userGroupRoutes(router: Router, services: Services): void {
       const description = p.reqStr('description');
       const subgroups = p.json('subgroups', ids) ?? [];
       const settings = Object.fromEntries(Object.entries(settingParams(p)).map(([k, v]) => [k, v.new]));
-      return { group_id: await doCreateUserGroup(services, actorOf(identity), { name, description, members, subgroups, settings }) };
+      return { group_id: await doCreateUserGroup(services, actorFromIdentity(identity), { name, description, members, subgroups, settings }) };
     }),
   );
   router.patch(
     '/user_groups/:group_id',
     endpoint(async ({ p, identity }) => {
-      await doUpdateUserGroup(services, actorOf(identity), p.pathInt('group_id'), {
+      await doUpdateUserGroup(services, actorFromIdentity(identity), p.pathInt('group_id'), {
         name: p.str('name'),
         description: p.str('description'),
         deactivated: p.bool('deactivated'),
@@ -88,7 +88,7 @@ export function userGroupRoutes(router: Router, services: Services): void {
   router.post(
     '/user_groups/:group_id/members',
     endpoint(async ({ p, identity }) => {
-      await doUpdateGroupMembers(services, actorOf(identity), p.pathInt('group_id'), {
+      await doUpdateGroupMembers(services, actorFromIdentity(identity), p.pathInt('group_id'), {
         add: p.json('add', ids) ?? [],
         delete: p.json('delete', ids) ?? [],
         addSubgroups: p.json('add_subgroups', ids) ?? [],
@@ -100,14 +100,14 @@ export function userGroupRoutes(router: Router, services: Services): void {
   router.post(
     '/user_groups/:group_id/subgroups',
     endpoint(async ({ p, identity }) => {
-      await doUpdateSubgroups(services, actorOf(identity), p.pathInt('group_id'), p.json('add', ids) ?? [], p.json('delete', ids) ?? []);
+      await doUpdateSubgroups(services, actorFromIdentity(identity), p.pathInt('group_id'), p.json('add', ids) ?? [], p.json('delete', ids) ?? []);
       return {};
     }),
   );
   router.post(
     '/user_groups/:group_id/deactivate',
     endpoint(async ({ p, identity }) => {
-      await doDeactivateUserGroup(services, actorOf(identity), p.pathInt('group_id'));
+      await doDeactivateUserGroup(services, actorFromIdentity(identity), p.pathInt('group_id'));
       return {};
     }),
   );

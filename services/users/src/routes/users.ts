@@ -1,10 +1,9 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { errors, ROLE } from '@chat/contracts';
-import { endpoint, type AuthedIdentity, type Params } from '@chat/kit';
+import { actorFromIdentity, errors, isAdmin, isGuest, ROLE, type Actor } from '@chat/contracts';
+import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { accessUserByEmail, accessUserById, getOwnProfile, getUser, getUsers } from '../actions/read-users';
-import { actorOf } from '../actions/actor';
 import {
   doCreateUserByAdmin, doDeactivateSelf, doDeactivateUser, doReactivateUser, doUpdateUser,
 } from '../actions/manage-users';
@@ -20,10 +19,10 @@ export const profileDataSchema = z.array(
 );
 
 /** `/users/{user}` takes an id, or (as clients of this API also send) an email address. */
-function accessTarget(services: Services, identity: AuthedIdentity, p: Params) {
+function accessTarget(services: Services, actor: Actor, p: Params) {
   const raw = p.pathStr('user');
-  if (/^\d+$/.test(raw)) return accessUserById(services.db, identity.realmId, p.pathInt('user'));
-  return accessUserByEmail(services.db, { id: identity.userId, role: identity.role, realmId: identity.realmId }, raw);
+  if (/^\d+$/.test(raw)) return accessUserById(services.db, actor.realmId, p.pathInt('user'));
+  return accessUserByEmail(services.db, actor, raw);
 }
 
 /** `role`, or the legacy is_admin / is_guest pair older clients send. */
@@ -36,7 +35,7 @@ function readRole(p: Params, current: () => Promise<number>): Promise<number | u
   if (isAdminFlag) return ROLE.ADMINISTRATOR;
   if (isGuestFlag) return ROLE.GUEST;
   if (isAdminFlag === false || isGuestFlag === false) {
-    return current().then((r) => ((isAdminFlag === false && r <= ROLE.ADMINISTRATOR) || (isGuestFlag === false && r === ROLE.GUEST) ? ROLE.MEMBER : undefined));
+    return current().then((role) => ((isAdminFlag === false && isAdmin({ role })) || (isGuestFlag === false && isGuest({ role })) ? ROLE.MEMBER : undefined));
   }
   return undefined;
 }
@@ -46,7 +45,7 @@ export function usersRoutes(router: Router, services: Services): void {
     '/users',
     endpoint(async ({ p, identity }) => {
       const userIds = p.json('user_ids', z.array(z.number().int()));
-      return { members: await getUsers(services, identity, { ...readOptions(p), userIds }) };
+      return { members: await getUsers(services, actorFromIdentity(identity), { ...readOptions(p), userIds }) };
     }),
   );
   router.post(
@@ -55,14 +54,14 @@ export function usersRoutes(router: Router, services: Services): void {
       const email = p.reqStr('email');
       const fullName = p.reqStr('full_name');
       const password = p.str('password');
-      return { user_id: await doCreateUserByAdmin(services, actorOf(identity), { email, fullName, password }) };
+      return { user_id: await doCreateUserByAdmin(services, actorFromIdentity(identity), { email, fullName, password }) };
     }),
   );
-  router.get('/users/me', endpoint(async ({ identity }) => getOwnProfile(services, identity)));
+  router.get('/users/me', endpoint(async ({ identity }) => getOwnProfile(services, actorFromIdentity(identity))));
   router.delete(
     '/users/me',
     endpoint(async ({ identity }) => {
-      await doDeactivateSelf(services, actorOf(identity));
+      await doDeactivateSelf(services, actorFromIdentity(identity));
     }),
   );
   router.post(
@@ -75,16 +74,18 @@ export function usersRoutes(router: Router, services: Services): void {
   router.get(
     '/users/:user',
     endpoint(async ({ p, identity }) => {
-      const target = await accessTarget(services, identity, p);
-      return { user: await getUser(services, identity, target, readOptions(p)) };
+      const actor = actorFromIdentity(identity);
+      const target = await accessTarget(services, actor, p);
+      return { user: await getUser(services, actor, target, readOptions(p)) };
     }),
   );
   router.patch(
     '/users/:user',
     endpoint(async ({ p, identity }) => {
-      const target = await accessTarget(services, identity, p);
+      const actor = actorFromIdentity(identity);
+      const target = await accessTarget(services, actor, p);
       const role = await readRole(p, async () => target.role);
-      await doUpdateUser(services, actorOf(identity), target.id, {
+      await doUpdateUser(services, actor, target.id, {
         fullName: p.str('full_name'),
         role,
         profileData: p.json('profile_data', profileDataSchema),
@@ -95,15 +96,17 @@ export function usersRoutes(router: Router, services: Services): void {
   router.delete(
     '/users/:user',
     endpoint(async ({ p, identity }) => {
-      const target = await accessTarget(services, identity, p);
-      await doDeactivateUser(services, actorOf(identity), target.id, { bot: false });
+      const actor = actorFromIdentity(identity);
+      const target = await accessTarget(services, actor, p);
+      await doDeactivateUser(services, actor, target.id, { bot: false });
     }),
   );
   router.post(
     '/users/:user/reactivate',
     endpoint(async ({ p, identity }) => {
-      const target = await accessTarget(services, identity, p);
-      await doReactivateUser(services, actorOf(identity), target.id);
+      const actor = actorFromIdentity(identity);
+      const target = await accessTarget(services, actor, p);
+      await doReactivateUser(services, actor, target.id);
     }),
   );
 }

@@ -1,37 +1,5 @@
-import { errors, ROLE } from '@chat/contracts';
+import { errors, isAdmin, ROLE, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
-import type { AuthedIdentity } from '@chat/kit';
-
-/** The caller of an action, as the gateway vouched for them. */
-export interface Actor {
-  id: number;
-  realmId: number;
-  role: number;
-  isBot: boolean;
-  realmUrl: string;
-}
-
-export function actorOf(identity: AuthedIdentity): Actor {
-  return { id: identity.userId, realmId: identity.realmId, role: identity.role, isBot: identity.isBot, realmUrl: identity.realmUrl };
-}
-
-export function isAdmin(actor: { role: number }): boolean {
-  return actor.role <= ROLE.ADMINISTRATOR;
-}
-
-/** Administrator-only endpoints answer UNAUTHORIZED_PRINCIPAL to everyone else. */
-export function checkAdmin(actor: { role: number }): void {
-  if (!isAdmin(actor)) throw errors.mustBeAdmin();
-}
-
-export function checkOwner(actor: { role: number }): void {
-  if (actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
-}
-
-/** Guests may not do what members may (create things others see, invite, ...). */
-export function checkNotGuest(actor: { role: number }): void {
-  if (actor.role === ROLE.GUEST) throw errors.insufficientPermission();
-}
 
 type Reader = Db | Tx;
 
@@ -48,7 +16,7 @@ export async function accessUserForAdmin(
   const target = await db.user.findFirst({ where: { id: userId, realmId: actor.realmId } });
   if (!target || (target.isBot && !opts.allowBots)) throw errors.badRequest('No such user');
   if (!target.isActive && !opts.allowDeactivated) throw errors.badRequest('User is deactivated');
-  if (!(isAdmin(actor) || (target.isBot && target.botOwnerId === actor.id))) throw errors.insufficientPermission();
+  if (!(isAdmin(actor) || (target.isBot && target.botOwnerId === actor.userId))) throw errors.insufficientPermission();
   return target;
 }
 
@@ -56,7 +24,7 @@ export async function accessUserForAdmin(
 export async function accessBot(db: Reader, actor: Actor, botId: number) {
   const bot = await db.user.findFirst({ where: { id: botId, realmId: actor.realmId } });
   if (!bot || !bot.isBot) throw errors.badRequest('No such bot');
-  if (!(isAdmin(actor) || bot.botOwnerId === actor.id)) throw errors.insufficientPermission();
+  if (!(isAdmin(actor) || bot.botOwnerId === actor.userId)) throw errors.insufficientPermission();
   return bot;
 }
 
