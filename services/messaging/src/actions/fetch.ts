@@ -155,14 +155,19 @@ async function resolveAnchor(services: Services, actor: LoadedActor, p: Plan, an
 
 async function toWire(services: Services, actor: LoadedActor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
   const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
-  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } });
-  const wire = await buildWireMessages(services.db, messages, {
-    applyMarkdown: opts.applyMarkdown,
-    clientGravatar: opts.clientGravatar,
-    allowEmptyTopicName: opts.allowEmptyTopicName,
-    realmUrl: actor.realmUrl,
-    allowEditHistory: realm.allowEditHistory,
-  });
+  // The realm's edit-history setting is read beside the objects, which are built with their
+  // history and lose it when the realm hides it: one round trip fewer.
+  const [realm, wire] = await Promise.all([
+    services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } }),
+    buildWireMessages(services.db, messages, {
+      applyMarkdown: opts.applyMarkdown,
+      clientGravatar: opts.clientGravatar,
+      allowEmptyTopicName: opts.allowEmptyTopicName,
+      realmUrl: actor.realmUrl,
+      allowEditHistory: true,
+    }),
+  ]);
+  if (!realm.allowEditHistory) for (const w of wire) delete w.edit_history;
   const flags = new Map(rows.map((r) => [r.id, apiFlagNames(BigInt(r.flags))]));
   for (const w of wire) w.flags = flags.get(w.id) ?? [];
   const search = opts.narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));

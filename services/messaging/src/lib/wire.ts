@@ -21,6 +21,7 @@ export interface WireOptions {
 export type WireMessage = MessageObject;
 
 type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
+const WIRE_USER_SELECT = { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true } as const;
 
 /**
  * recipient_id identifies the conversation: channels and direct conversations live in different
@@ -50,22 +51,25 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
   const realmIds = [...new Set(messages.map((m) => m.realmId))];
   const streamIds = [...new Set(messages.map((m) => m.streamId).filter((x): x is number => x !== null))];
   const convIds = [...new Set(messages.map((m) => m.conversationId).filter((x): x is number => x !== null))];
-  const [realms, streams, convs, reactions, linkifiers] = await Promise.all([
+  const messageIds = messages.map((m) => m.id);
+  const senderIds = [...new Set(messages.map((m) => m.senderId))];
+  // Everything but the people the conversations and reactions name is read in one round trip of
+  // parallel queries; those people, when any are not senders, in a second.
+  const [realms, streams, convs, reactions, linkifiers, submessagesByMessage, senders] = await Promise.all([
     db.realm.findMany({ where: { id: { in: realmIds } }, select: { id: true, stringId: true } }),
     db.stream.findMany({ where: { id: { in: streamIds } }, select: { id: true, name: true } }),
     db.directConversation.findMany({ where: { id: { in: convIds } }, select: { id: true, memberIds: true } }),
-    db.reaction.findMany({ where: { messageId: { in: messages.map((m) => m.id) } }, orderBy: { id: 'asc' } }),
+    db.reaction.findMany({ where: { messageId: { in: messageIds } }, orderBy: { id: 'asc' } }),
     db.linkifier.findMany({ where: { realmId: { in: realmIds } }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }),
+    loadSubmessages(db, messageIds),
+    db.user.findMany({ where: { id: { in: senderIds } }, select: WIRE_USER_SELECT }),
   ]);
-  const submessagesByMessage = await loadSubmessages(db, messages.map((m) => m.id));
   const topicLinkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
-  const userIds = new Set<number>(messages.map((m) => m.senderId));
-  for (const c of convs) c.memberIds.forEach((id) => userIds.add(id));
-  for (const r of reactions) userIds.add(r.userId);
-  const users = await db.user.findMany({
-    where: { id: { in: [...userIds] } },
-    select: { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true },
-  });
+  const read = new Set(senderIds);
+  const others = new Set<number>();
+  for (const c of convs) c.memberIds.forEach((id) => read.has(id) || others.add(id));
+  for (const r of reactions) if (!read.has(r.userId)) others.add(r.userId);
+  const users = others.size ? [...senders, ...(await db.user.findMany({ where: { id: { in: [...others] } }, select: WIRE_USER_SELECT }))] : senders;
   const userById = new Map<number, WireUser>(users.map((u) => [u.id, u]));
   const reactionsByMessage = new Map<number, MessageReaction[]>();
   for (const r of reactions) {
