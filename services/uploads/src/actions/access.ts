@@ -15,29 +15,29 @@ import { claimAttachment } from './links';
  * Links are recorded by the message-event consumer; until it has seen a message, the newest
  * messages of the realm are searched directly, so a link works the moment a send returns.
  */
-export async function accessAttachmentFile(s: Services, realmId: number, viewer: Actor | null, pathId: string) {
+export async function accessAttachmentFile(services: Services, realmId: number, viewer: Actor | null, pathId: string) {
   const realmSegment = Number(pathId.split('/')[0]);
   if (realmSegment !== realmId) throw errors.fileNotFound();
-  const attachment = await s.db.attachment.findUnique({ where: { pathId } });
+  const attachment = await services.db.attachment.findUnique({ where: { pathId } });
   if (!attachment || attachment.realmId !== realmId) throw errors.fileNotFound();
   if (viewer && viewer.userId === attachment.ownerId) return attachment;
 
-  const check = () => (viewer ? readable(s, attachment.id, viewer) : webPublic(s, attachment.id));
-  if (!viewer && !(await spectatorsAllowed(s, realmId))) throw errors.notLoggedIn();
+  const check = () => (viewer ? readable(services, attachment.id, viewer) : webPublic(services, attachment.id));
+  if (!viewer && !(await spectatorsAllowed(services, realmId))) throw errors.notLoggedIn();
   if (await check()) return attachment;
-  if ((await claimRecentLinks(s, attachment)) && (await check())) return attachment;
+  if ((await claimRecentLinks(services, attachment)) && (await check())) return attachment;
   if (!viewer) throw errors.notLoggedIn();
   throw errors.fileAccessDenied();
 }
 
-async function spectatorsAllowed(s: Services, realmId: number): Promise<boolean> {
-  const realm = await s.db.realm.findUnique({ where: { id: realmId }, select: { settings: true, deactivated: true } });
+async function spectatorsAllowed(services: Services, realmId: number): Promise<boolean> {
+  const realm = await services.db.realm.findUnique({ where: { id: realmId }, select: { settings: true, deactivated: true } });
   return !!realm && !realm.deactivated && realmPolicies(realm.settings).enable_spectator_access;
 }
 
 /** Whether `reader` can read some message that links to the attachment. */
-export async function readable(s: Services, attachmentId: number, reader: Pick<Actor, 'userId' | 'role'>): Promise<boolean> {
-  const rows = await s.db.$queryRawUnsafe<unknown[]>(
+export async function readable(services: Services, attachmentId: number, reader: Pick<Actor, 'userId' | 'role'>): Promise<boolean> {
+  const rows = await services.db.$queryRawUnsafe<unknown[]>(
     `SELECT 1 FROM attachment_messages am
        JOIN messages m ON m.id = am.message_id
        LEFT JOIN streams st ON st.id = m.stream_id
@@ -54,8 +54,8 @@ export async function readable(s: Services, attachmentId: number, reader: Pick<A
   return rows.length > 0;
 }
 
-async function webPublic(s: Services, attachmentId: number): Promise<boolean> {
-  const rows = await s.db.$queryRawUnsafe<unknown[]>(
+async function webPublic(services: Services, attachmentId: number): Promise<boolean> {
+  const rows = await services.db.$queryRawUnsafe<unknown[]>(
     `SELECT 1 FROM attachment_messages am
        JOIN messages m ON m.id = am.message_id
        JOIN streams st ON st.id = m.stream_id
@@ -75,12 +75,12 @@ const RECENT_MESSAGES = 1000;
  * the realm above the upload's floor, so a refused request never scans a realm's history.
  */
 async function claimRecentLinks(
-  s: Services,
+  services: Services,
   a: { id: number; realmId: number; pathId: string; messageIdFloor: number },
 ): Promise<boolean> {
   // The ASCII part of the path id: a link may percent-encode the file name.
   const prefix = a.pathId.split('/').slice(0, 3).join('/');
-  const candidates = await s.db.$queryRawUnsafe<Array<{ id: number; content: string }>>(
+  const candidates = await services.db.$queryRawUnsafe<Array<{ id: number; content: string }>>(
     `SELECT recent.id, recent.content FROM (
         SELECT id, content FROM messages WHERE realm_id = $1 AND id > $2 ORDER BY id DESC LIMIT ${RECENT_MESSAGES}
      ) recent
@@ -95,7 +95,7 @@ async function claimRecentLinks(
   let claimed = false;
   for (const m of candidates) {
     if (!linkedPathIds(m.content).includes(a.pathId)) continue;
-    if (await claimAttachment(s, a.id, m.id)) claimed = true;
+    if (await claimAttachment(services, a.id, m.id)) claimed = true;
   }
   return claimed;
 }

@@ -67,8 +67,8 @@ export interface NewAttachment {
 }
 
 /** Records a stored file as the uploader's attachment and announces it to them. */
-export async function doCreateAttachment(s: Services, input: NewAttachment) {
-  const attachment = await s.db.$transaction(async (tx) => {
+export async function doCreateAttachment(services: Services, input: NewAttachment) {
+  const attachment = await services.db.$transaction(async (tx) => {
     await checkUploadWithinQuotaLocked(tx, input.realmId, input.size);
     // Messages sent before this moment cannot contain the new link: access checks that look
     // for linking messages need only look above this id.
@@ -80,15 +80,15 @@ export async function doCreateAttachment(s: Services, input: NewAttachment) {
     return a;
   });
   if (attachment.contentType.startsWith('image/')) {
-    await s.requestThumbnails(attachment.id).catch((err) => s.log.warn({ err, id: attachment.id }, 'could not queue thumbnails'));
+    await services.requestThumbnails(attachment.id).catch((err) => services.log.warn({ err, id: attachment.id }, 'could not queue thumbnails'));
   }
   return attachment;
 }
 
 /** The caller's own attachments, with the messages linking to each. */
-export async function listAttachments(s: Services, actor: Actor) {
+export async function listAttachments(services: Services, actor: Actor) {
   const { realmId, userId } = actor;
-  return s.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const rows = await tx.attachment.findMany({ where: { realmId, ownerId: userId }, orderBy: { id: 'asc' } });
     const attachments = [];
     for (const a of rows) attachments.push(attachmentDict(a, await linkedMessages(tx, a.id)));
@@ -97,9 +97,9 @@ export async function listAttachments(s: Services, actor: Actor) {
 }
 
 /** Deletes one of the caller's own files: the row, its links, then the stored bytes. */
-export async function doDeleteAttachment(s: Services, actor: Actor, attachmentId: number) {
+export async function doDeleteAttachment(services: Services, actor: Actor, attachmentId: number) {
   const { realmId, userId } = actor;
-  const removed = await s.db.$transaction(async (tx) => {
+  const removed = await services.db.$transaction(async (tx) => {
     const a = await tx.attachment.findFirst({ where: { id: attachmentId, realmId, ownerId: userId } });
     if (!a) throw errors.invalidAttachment();
     await tx.attachment.delete({ where: { id: a.id } });
@@ -111,17 +111,17 @@ export async function doDeleteAttachment(s: Services, actor: Actor, attachmentId
     });
     return a;
   });
-  await removeStoredFile(s, removed);
+  await removeStoredFile(services, removed);
 }
 
 /** Deletes an attachment's bytes and everything derived from them (thumbnails). */
-export async function removeStoredFile(s: Services, a: { pathId: string; thumbnails: unknown }) {
+export async function removeStoredFile(services: Services, a: { pathId: string; thumbnails: unknown }) {
   const keys = [a.pathId, ...thumbnailKeys(a.pathId, a.thumbnails)];
   for (const key of keys) {
-    await s.storage.remove(key).catch((err) => s.log.warn({ err, key }, 'could not delete stored file'));
+    await services.storage.remove(key).catch((err) => services.log.warn({ err, key }, 'could not delete stored file'));
   }
   // A resumable upload leaves its bookkeeping behind until the file goes.
-  await s.storage.forgetTusUpload(a.pathId).catch((err) => s.log.warn({ err, key: a.pathId }, 'could not delete upload state'));
+  await services.storage.forgetTusUpload(a.pathId).catch((err) => services.log.warn({ err, key: a.pathId }, 'could not delete upload state'));
 }
 
 export function thumbnailKeys(pathId: string, thumbnails: unknown): string[] {

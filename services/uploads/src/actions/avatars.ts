@@ -34,8 +34,8 @@ export function avatarTarget(salt: string, user: AvatarUser, medium: boolean): s
 }
 
 /** Whether the caller may change their avatar now; a realm may reserve that to administrators. */
-async function checkAvatarChangeAllowed(s: Services, actor: Actor): Promise<void> {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
+async function checkAvatarChangeAllowed(services: Services, actor: Actor): Promise<void> {
+  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
   if (realmPolicies(realm.settings).avatar_changes_disabled && !isAdmin(actor)) throw errors.avatarChangesDisabled();
 }
 
@@ -59,8 +59,8 @@ async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
 }
 
 /** Records the new avatar source, bumps the version and tells the realm, in one transaction. */
-async function doChangeAvatarFields(s: Services, actor: Actor, source: 'U' | 'G') {
-  return s.db.$transaction(async (tx) => {
+async function doChangeAvatarFields(services: Services, actor: Actor, source: 'U' | 'G') {
+  return services.db.$transaction(async (tx) => {
     const user = await tx.user.update({
       where: { id: actor.userId },
       data: { avatarSource: source, avatarVersion: { increment: 1 } },
@@ -86,48 +86,48 @@ async function doChangeAvatarFields(s: Services, actor: Actor, source: 'U' | 'G'
 }
 
 /** POST /users/me/avatar, first step: the realm's policy, then the image decoded at both sizes. */
-export async function checkSetAvatar(s: Services, actor: Actor, image: Buffer): Promise<RenderedAvatar> {
-  await checkAvatarChangeAllowed(s, actor);
+export async function checkSetAvatar(services: Services, actor: Actor, image: Buffer): Promise<RenderedAvatar> {
+  await checkAvatarChangeAllowed(services, actor);
   return renderAvatar(image);
 }
 
 /** Stores the checked avatar (the original beside it) and makes it the caller's. */
-export async function doSetAvatar(s: Services, actor: Actor, image: Buffer, rendered: RenderedAvatar) {
-  const base = avatarBaseKey(s.config.AVATAR_SALT, actor.realmId, actor.userId);
-  await s.storage.write(`${base}.original`, image, 'application/octet-stream');
-  await s.storage.write(`${base}-medium.png`, rendered.medium, 'image/png');
-  await s.storage.write(`${base}.png`, rendered.small, 'image/png');
-  const user = await doChangeAvatarFields(s, actor, 'U');
+export async function doSetAvatar(services: Services, actor: Actor, image: Buffer, rendered: RenderedAvatar) {
+  const base = avatarBaseKey(services.config.AVATAR_SALT, actor.realmId, actor.userId);
+  await services.storage.write(`${base}.original`, image, 'application/octet-stream');
+  await services.storage.write(`${base}-medium.png`, rendered.medium, 'image/png');
+  await services.storage.write(`${base}.png`, rendered.small, 'image/png');
+  const user = await doChangeAvatarFields(services, actor, 'U');
   return { avatar_url: avatarUrl(actor.realmUrl, user) };
 }
 
 /** DELETE /users/me/avatar may go ahead: the same policy as setting one. */
-export async function checkDeleteAvatar(s: Services, actor: Actor): Promise<void> {
-  await checkAvatarChangeAllowed(s, actor);
+export async function checkDeleteAvatar(services: Services, actor: Actor): Promise<void> {
+  await checkAvatarChangeAllowed(services, actor);
 }
 
 /** Back to the Gravatar: the source changes first, then the stored files go. */
-export async function doDeleteAvatar(s: Services, actor: Actor) {
-  let user = await s.db.user.findUniqueOrThrow({ where: { id: actor.userId } });
+export async function doDeleteAvatar(services: Services, actor: Actor) {
+  let user = await services.db.user.findUniqueOrThrow({ where: { id: actor.userId } });
   if (user.avatarSource === 'U') {
-    user = await doChangeAvatarFields(s, actor, 'G');
-    const base = avatarBaseKey(s.config.AVATAR_SALT, actor.realmId, actor.userId);
+    user = await doChangeAvatarFields(services, actor, 'G');
+    const base = avatarBaseKey(services.config.AVATAR_SALT, actor.realmId, actor.userId);
     for (const key of [`${base}.png`, `${base}-medium.png`, `${base}.original`]) {
-      await s.storage.remove(key).catch((err) => s.log.warn({ err, key }, 'could not delete avatar file'));
+      await services.storage.remove(key).catch((err) => services.log.warn({ err, key }, 'could not delete avatar file'));
     }
   }
   return { avatar_url: avatarUrl(actor.realmUrl, user) };
 }
 
 /** The user an /avatar/{id or email} path names, in the caller's realm; null when there is none. */
-export async function findAvatarUser(s: Services, realmId: number, idOrEmail: string) {
+export async function findAvatarUser(services: Services, realmId: number, idOrEmail: string) {
   const select = { id: true, realmId: true, deliveryEmail: true, avatarSource: true, avatarVersion: true } as const;
   if (/^\d+$/.test(idOrEmail)) {
     const id = Number(idOrEmail);
     if (!Number.isSafeInteger(id)) return null;
-    return s.db.user.findFirst({ where: { id, realmId }, select });
+    return services.db.user.findFirst({ where: { id, realmId }, select });
   }
-  return s.db.user.findFirst({ where: { realmId, email: { equals: idOrEmail, mode: 'insensitive' } }, select });
+  return services.db.user.findFirst({ where: { realmId, email: { equals: idOrEmail, mode: 'insensitive' } }, select });
 }
 
 export { gravatarUrl };

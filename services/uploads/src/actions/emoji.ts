@@ -25,8 +25,8 @@ export function checkValidEmojiName(name: string): void {
   throw errors.badRequest('Emoji names must contain only lowercase alphanumeric characters, hyphen, and underscore.');
 }
 
-async function canAddEmoji(s: Services, actor: Actor): Promise<boolean> {
-  return hasRealmPermission(s.db, actor.realmId, 'can_add_custom_emoji_group', actor.userId);
+async function canAddEmoji(services: Services, actor: Actor): Promise<boolean> {
+  return hasRealmPermission(services.db, actor.realmId, 'can_add_custom_emoji_group', actor.userId);
 }
 
 /** Scaled emoji image: animated GIF for animations, PNG otherwise; plus a still frame for animations. */
@@ -64,18 +64,18 @@ export interface CheckedEmoji {
 }
 
 /** POST /realm/emoji/{name}, first step: the name, the caller's permission and the decoded image. */
-export async function checkAddRealmEmoji(s: Services, actor: Actor, rawName: string, image: Buffer): Promise<CheckedEmoji> {
+export async function checkAddRealmEmoji(services: Services, actor: Actor, rawName: string, image: Buffer): Promise<CheckedEmoji> {
   const name = rawName.trim().replace(/ /g, '_');
   checkValidEmojiName(name);
-  if (!(await canAddEmoji(s, actor))) throw errors.insufficientPermission();
+  if (!(await canAddEmoji(services, actor))) throw errors.insufficientPermission();
   return { name, rendered: await renderEmoji(image) };
 }
 
 /** Stores a checked emoji and announces it; the name is taken only if still free. */
-export async function doAddRealmEmoji(s: Services, actor: Actor, checked: CheckedEmoji, image: Buffer): Promise<void> {
+export async function doAddRealmEmoji(services: Services, actor: Actor, checked: CheckedEmoji, image: Buffer): Promise<void> {
   const { name, rendered } = checked;
   const { realmId } = actor;
-  await s.db.$transaction(async (tx) => {
+  await services.db.$transaction(async (tx) => {
     // One writer per realm at a time, so two uploads cannot both take a free name: the name is
     // looked at under that lock, not in the check.
     await tx.$queryRawUnsafe('SELECT 1 FROM realms WHERE id = $1 FOR UPDATE', realmId);
@@ -84,9 +84,9 @@ export async function doAddRealmEmoji(s: Services, actor: Actor, checked: Checke
     const row = await tx.realmEmoji.create({ data: { realmId, authorId: actor.userId, name, isAnimated: rendered.animated } });
     const fileName = `${row.id}.${rendered.animated ? 'gif' : 'png'}`;
     // Written inside the transaction: if storage fails, no emoji row points at a missing file.
-    await s.storage.write(realmEmojiKey(realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
-    if (rendered.animated) await s.storage.write(realmEmojiKey(realmId, `still/${row.id}.png`), rendered.still, 'image/png');
-    await s.storage.write(realmEmojiKey(realmId, `${row.id}.original`), image, 'application/octet-stream');
+    await services.storage.write(realmEmojiKey(realmId, fileName), rendered.main, rendered.animated ? 'image/gif' : 'image/png');
+    if (rendered.animated) await services.storage.write(realmEmojiKey(realmId, `still/${row.id}.png`), rendered.still, 'image/png');
+    await services.storage.write(realmEmojiKey(realmId, `${row.id}.original`), image, 'application/octet-stream');
     const saved = await tx.realmEmoji.update({ where: { id: row.id }, data: { fileName } });
     const { event, routing } = emojiEvents(saved, 'add', await realmEmojiDicts(tx, realmId));
     await recordEvent(tx, { realmId, type: 'realm_emoji', users: 'realm', event, routing });
@@ -94,16 +94,16 @@ export async function doAddRealmEmoji(s: Services, actor: Actor, checked: Checke
 }
 
 /** An active emoji the caller may deactivate: administrators any, others their own. */
-export async function checkRemoveRealmEmoji(s: Services, actor: Actor, name: string) {
-  const emoji = await s.db.realmEmoji.findFirst({ where: { realmId: actor.realmId, name, deactivated: false } });
+export async function checkRemoveRealmEmoji(services: Services, actor: Actor, name: string) {
+  const emoji = await services.db.realmEmoji.findFirst({ where: { realmId: actor.realmId, name, deactivated: false } });
   if (!emoji) throw errors.resourceNotFound(`Emoji '${name}' does not exist`);
   if (!isAdmin(actor) && emoji.authorId !== actor.userId) throw errors.badRequest('Must be an organization administrator or emoji author');
   return emoji;
 }
 
 /** Deactivates a checked emoji and announces it. Its image stays for old messages. */
-export async function doRemoveRealmEmoji(s: Services, actor: Actor, emoji: { id: number }): Promise<void> {
-  await s.db.$transaction(async (tx) => {
+export async function doRemoveRealmEmoji(services: Services, actor: Actor, emoji: { id: number }): Promise<void> {
+  await services.db.$transaction(async (tx) => {
     const saved = await tx.realmEmoji.update({ where: { id: emoji.id }, data: { deactivated: true } });
     const { event, routing } = emojiEvents(saved, 'update_one', await realmEmojiDicts(tx, actor.realmId));
     await recordEvent(tx, { realmId: actor.realmId, type: 'realm_emoji', users: 'realm', event, routing });

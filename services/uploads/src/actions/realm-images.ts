@@ -47,9 +47,9 @@ function versionOf(url: string | null): number {
   return m ? Number(m[1]) : 0;
 }
 
-async function announce(s: Services, realmId: number, kind: RealmImageKind, url: string | null) {
+async function announce(services: Services, realmId: number, kind: RealmImageKind, url: string | null) {
   const spec = KINDS[kind];
-  return s.db.$transaction(async (tx) => {
+  return services.db.$transaction(async (tx) => {
     const realm = await tx.realm.update({ where: { id: realmId }, data: { [spec.column]: url } });
     const data = spec.data(realm);
     await recordEvent(tx, {
@@ -73,20 +73,20 @@ export async function checkSetRealmImage(actor: Actor, kind: RealmImageKind, ima
 }
 
 /** Stores a checked image of the realm and tells everyone; answers the event data. */
-export async function doSetRealmImage(s: Services, actor: Actor, kind: RealmImageKind, image: Buffer, png: Buffer) {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
-  await s.storage.write(realmImageKey(realm.id, kind), png, 'image/png');
-  await s.storage.write(originalKey(realm.id, kind), image, 'application/octet-stream');
+export async function doSetRealmImage(services: Services, actor: Actor, kind: RealmImageKind, image: Buffer, png: Buffer) {
+  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+  await services.storage.write(realmImageKey(realm.id, kind), png, 'image/png');
+  await services.storage.write(originalKey(realm.id, kind), image, 'application/octet-stream');
   // The version in the URL changes with every upload, so cached copies are not shown.
   const url = `/user_${realmImageKey(realm.id, kind)}?version=${versionOf(realm[KINDS[kind].column]) + 1}`;
-  return announce(s, realm.id, kind, url);
+  return announce(services, realm.id, kind, url);
 }
 
 /** Back to the default image (the caller was checked an administrator). */
-export async function doDeleteRealmImage(s: Services, actor: Actor, kind: RealmImageKind) {
-  const result = await announce(s, actor.realmId, kind, null);
-  await s.storage.remove(realmImageKey(actor.realmId, kind)).catch(() => undefined);
-  await s.storage.remove(originalKey(actor.realmId, kind)).catch(() => undefined);
+export async function doDeleteRealmImage(services: Services, actor: Actor, kind: RealmImageKind) {
+  const result = await announce(services, actor.realmId, kind, null);
+  await services.storage.remove(realmImageKey(actor.realmId, kind)).catch(() => undefined);
+  await services.storage.remove(originalKey(actor.realmId, kind)).catch(() => undefined);
   return result;
 }
 
@@ -94,7 +94,7 @@ export async function doDeleteRealmImage(s: Services, actor: Actor, kind: RealmI
  * Where the realm's current icon or logo is served: the uploaded image (its URL carries its
  * version) or the default (the identicon, the default logo). Any member may ask.
  */
-export async function accessRealmImageUrl(s: Services, actor: Actor, kind: RealmImageKind): Promise<string> {
-  const realm = await s.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
+export async function accessRealmImageUrl(services: Services, actor: Actor, kind: RealmImageKind): Promise<string> {
+  const realm = await services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
   return kind === 'icon' ? realmIconUrl(realm) : realmLogoUrl(realm, kind === 'night_logo');
 }

@@ -4,16 +4,16 @@ import { endpoint } from '@chat/kit';
 import type { Services } from '../context';
 import { doDeleteAttachment, listAttachments } from '../actions/attachments';
 
-export function attachmentRoutes(router: Router, s: Services): void {
+export function attachmentRoutes(router: Router, services: Services): void {
   router.get(
     '/attachments',
-    endpoint(({ identity }) => listAttachments(s, actorFromIdentity(identity))),
+    endpoint(({ identity }) => listAttachments(services, actorFromIdentity(identity))),
   );
 
   router.delete(
     '/attachments/:attachment_id',
     endpoint(async ({ p, identity }) => {
-      await doDeleteAttachment(s, actorFromIdentity(identity), p.pathInt('attachment_id'));
+      await doDeleteAttachment(services, actorFromIdentity(identity), p.pathInt('attachment_id'));
     }),
   );
 }

@@ -7,35 +7,35 @@ import { avatarTarget, checkDeleteAvatar, checkSetAvatar, doDeleteAvatar, doSetA
 import { receiveSmallFile } from '../lib/multipart';
 import { serveStoredFile } from '../lib/serve';
 
-export function avatarApiRoutes(router: Router, s: Services): void {
+export function avatarApiRoutes(router: Router, services: Services): void {
   router.post(
     '/users/me/avatar',
     endpoint(async ({ req, res, identity }) => {
       const actor = actorFromIdentity(identity);
-      const image = await receiveSmallFile(req, res, s.config.MAX_AVATAR_FILE_SIZE_MIB, errors.exactlyOneAvatar);
-      return doSetAvatar(s, actor, image, await checkSetAvatar(s, actor, image));
+      const image = await receiveSmallFile(req, res, services.config.MAX_AVATAR_FILE_SIZE_MIB, errors.exactlyOneAvatar);
+      return doSetAvatar(services, actor, image, await checkSetAvatar(services, actor, image));
     }),
   );
   router.delete(
     '/users/me/avatar',
     endpoint(async ({ identity }) => {
       const actor = actorFromIdentity(identity);
-      await checkDeleteAvatar(s, actor);
-      return doDeleteAvatar(s, actor);
+      await checkDeleteAvatar(services, actor);
+      return doDeleteAvatar(services, actor);
     }),
   );
 }
 
 /** GET /avatar/{id or email}[/medium]: a redirect to the user's current avatar. */
-export function avatarRedirectRoutes(router: Router, s: Services): void {
+export function avatarRedirectRoutes(router: Router, services: Services): void {
   const redirect = (medium: boolean) =>
     endpoint(
       async ({ req, res, identity }) => {
-        if (identity.userId === undefined) await requireSpectatorAccess(s, identity);
+        if (identity.userId === undefined) await requireSpectatorAccess(services, identity);
         const key = (req.params as Record<string, string>).user;
-        const user = await findAvatarUser(s, identity.realmId, key);
+        const user = await findAvatarUser(services, identity.realmId, key);
         // Nobody by that id or address: the Gravatar of whatever was asked for, as for a new user.
-        let target = user ? avatarTarget(s.config.AVATAR_SALT, user, medium) : gravatarUrl(key, 1, medium);
+        let target = user ? avatarTarget(services.config.AVATAR_SALT, user, medium) : gravatarUrl(key, 1, medium);
         const query = req.originalUrl.split('?')[1];
         if (query) target += `${target.includes('?') ? '&' : '?'}${query}`;
         res.setHeader('Cache-Control', 'private, max-age=0');
@@ -47,20 +47,20 @@ export function avatarRedirectRoutes(router: Router, s: Services): void {
   router.get('/avatar/:user/medium', redirect(true));
 }
 
-async function requireSpectatorAccess(s: Services, identity: Identity): Promise<void> {
-  const realm = await s.db.realm.findUnique({ where: { id: identity.realmId }, select: { settings: true } });
+async function requireSpectatorAccess(services: Services, identity: Identity): Promise<void> {
+  const realm = await services.db.realm.findUnique({ where: { id: identity.realmId }, select: { settings: true } });
   if (!realm || !realmPolicies(realm.settings).enable_spectator_access) throw errors.notLoggedIn();
 }
 
 /** The avatar files themselves: public within reach of their unguessable names, like Gravatar. */
-export function avatarFileRoutes(router: Router, s: Services): void {
+export function avatarFileRoutes(router: Router, services: Services): void {
   router.get(
     /^\/user_avatars\/(\d+)\/([0-9a-f]{40})(-medium)?\.png$/,
     endpoint(
       async ({ req, res }) => {
         const params = req.params as Record<string, string | undefined>;
         const key = `avatars/${params[0]}/${params[1]}${params[2] ?? ''}.png`;
-        await serveStoredFile(s.storage, res, { key, filename: 'avatar.png', contentType: 'image/png' }, 'public, max-age=86400');
+        await serveStoredFile(services.storage, res, { key, filename: 'avatar.png', contentType: 'image/png' }, 'public, max-age=86400');
       },
       { auth: 'optional' },
     ),

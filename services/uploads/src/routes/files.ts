@@ -9,20 +9,20 @@ import { THUMBNAIL_FORMATS } from '../workers/thumbnails';
 import { decodePath } from './uploads';
 
 /** Uploaded files as browsers fetch them, outside /api/v1; every request is access-checked. */
-export function fileRoutes(router: Router, s: Services): void {
+export function fileRoutes(router: Router, services: Services): void {
   const optional = { auth: 'optional' } as const;
   const param = (req: { params: unknown }, i: number) => (req.params as Record<string, string>)[i];
 
   router.get(
     /^\/user_uploads\/temporary\/([^/]+)\/([^/]+)$/,
     endpoint(async ({ req, res }) => {
-      const pathId = verifyFileToken(s.config.INTERNAL_SECRET, param(req, 0));
+      const pathId = verifyFileToken(services.config.INTERNAL_SECRET, param(req, 0));
       if (!pathId) throw errors.invalidUploadToken();
       const filename = decodePath(param(req, 1));
       if (pathId.split('/').pop() !== filename) throw errors.badRequest('Invalid filename');
-      const attachment = await s.db.attachment.findUnique({ where: { pathId } });
+      const attachment = await services.db.attachment.findUnique({ where: { pathId } });
       if (!attachment) throw errors.fileNotFound();
-      await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType });
+      await serveStoredFile(services.storage, res, { key: pathId, filename, contentType: attachment.contentType });
     }, optional),
   );
 
@@ -33,14 +33,14 @@ export function fileRoutes(router: Router, s: Services): void {
       const name = decodePath(param(req, 1));
       const format = THUMBNAIL_FORMATS.find((f) => f.name === name);
       if (!format) throw errors.fileNotFound();
-      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
+      const attachment = await accessAttachmentFile(services, identity.realmId, optionalActor(identity), pathId);
       const ready = Array.isArray(attachment.thumbnails) && (attachment.thumbnails as Array<{ name: string }>).some((t) => t.name === name);
       // Until the job has made the thumbnail, the original stands in for it.
       if (!ready) {
         const filename = pathId.split('/').pop()!;
-        return void (await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType }));
+        return void (await serveStoredFile(services.storage, res, { key: pathId, filename, contentType: attachment.contentType }));
       }
-      await serveStoredFile(s.storage, res, { key: `thumbnail/${pathId}/${name}`, filename: name, contentType: format.contentType });
+      await serveStoredFile(services.storage, res, { key: `thumbnail/${pathId}/${name}`, filename: name, contentType: format.contentType });
     }, optional),
   );
 
@@ -48,9 +48,9 @@ export function fileRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/download\/(\d+\/.+)$/,
     endpoint(async ({ req, res, identity }) => {
       const pathId = decodePath(param(req, 0));
-      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
+      const attachment = await accessAttachmentFile(services, identity.realmId, optionalActor(identity), pathId);
       const filename = pathId.split('/').pop()!;
-      await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType, download: true });
+      await serveStoredFile(services.storage, res, { key: pathId, filename, contentType: attachment.contentType, download: true });
     }, optional),
   );
 
@@ -58,9 +58,9 @@ export function fileRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/(\d+\/.+)$/,
     endpoint(async ({ req, res, identity }) => {
       const pathId = decodePath(param(req, 0));
-      const attachment = await accessAttachmentFile(s, identity.realmId, optionalActor(identity), pathId);
+      const attachment = await accessAttachmentFile(services, identity.realmId, optionalActor(identity), pathId);
       const filename = pathId.split('/').pop()!;
-      await serveStoredFile(s.storage, res, { key: pathId, filename, contentType: attachment.contentType });
+      await serveStoredFile(services.storage, res, { key: pathId, filename, contentType: attachment.contentType });
     }, optional),
   );
 }

@@ -24,9 +24,9 @@ function nightParam(p: Params): boolean {
  * GET /realm/icon and GET /realm/logo: a redirect to the current image. The request's query
  * string rides along after the image's own `?version=N`, as the reference server appends it.
  */
-function redirectToRealmImage(s: Services, kindOf: (p: Params) => RealmImageKind) {
+function redirectToRealmImage(services: Services, kindOf: (p: Params) => RealmImageKind) {
   return endpoint(async ({ req, res, p, identity }) => {
-    let target = await accessRealmImageUrl(s, actorFromIdentity(identity), kindOf(p));
+    let target = await accessRealmImageUrl(services, actorFromIdentity(identity), kindOf(p));
     const query = req.originalUrl.split('?')[1];
     if (query) target += `${target.includes('?') ? '&' : '?'}${query}`;
     // The target changes with every upload: the redirect itself must not be cached.
@@ -35,9 +35,9 @@ function redirectToRealmImage(s: Services, kindOf: (p: Params) => RealmImageKind
   });
 }
 
-export function realmImageApiRoutes(router: Router, s: Services): void {
-  router.get('/realm/icon', redirectToRealmImage(s, () => 'icon'));
-  router.get('/realm/logo', redirectToRealmImage(s, (p) => (nightParam(p) ? 'night_logo' : 'logo')));
+export function realmImageApiRoutes(router: Router, services: Services): void {
+  router.get('/realm/icon', redirectToRealmImage(services, () => 'icon'));
+  router.get('/realm/logo', redirectToRealmImage(services, (p) => (nightParam(p) ? 'night_logo' : 'logo')));
   router.post(
     '/realm/icon',
     endpoint(async ({ req, res, identity }) => {
@@ -45,7 +45,7 @@ export function realmImageApiRoutes(router: Router, s: Services): void {
       // Permission first: a non-administrator's body is not worth reading.
       checkAdmin(actor);
       const image = await receiveSmallFile(req, res, MAX_ICON_FILE_SIZE_MIB, () => errors.badRequest('You must upload exactly one icon.'));
-      return doSetRealmImage(s, actor, 'icon', image, await checkSetRealmImage(actor, 'icon', image));
+      return doSetRealmImage(services, actor, 'icon', image, await checkSetRealmImage(actor, 'icon', image));
     }),
   );
   router.delete(
@@ -53,7 +53,7 @@ export function realmImageApiRoutes(router: Router, s: Services): void {
     endpoint(async ({ identity }) => {
       const actor = actorFromIdentity(identity);
       checkAdmin(actor);
-      return doDeleteRealmImage(s, actor, 'icon');
+      return doDeleteRealmImage(services, actor, 'icon');
     }),
   );
 
@@ -67,7 +67,7 @@ export function realmImageApiRoutes(router: Router, s: Services): void {
       // `night` usually travels as a field of the multipart body, readable only once it is parsed.
       const night = nightParam(Params.fromRequest(req));
       const kind = night ? 'night_logo' : 'logo';
-      await doSetRealmImage(s, actor, kind, image, await checkSetRealmImage(actor, kind, image));
+      await doSetRealmImage(services, actor, kind, image, await checkSetRealmImage(actor, kind, image));
       return {};
     }),
   );
@@ -76,13 +76,13 @@ export function realmImageApiRoutes(router: Router, s: Services): void {
     endpoint(async ({ p, identity }) => {
       const actor = actorFromIdentity(identity);
       checkAdmin(actor);
-      await doDeleteRealmImage(s, actor, nightParam(p) ? 'night_logo' : 'logo');
+      await doDeleteRealmImage(services, actor, nightParam(p) ? 'night_logo' : 'logo');
       return {};
     }),
   );
 }
 
-export function realmImageFileRoutes(router: Router, s: Services): void {
+export function realmImageFileRoutes(router: Router, services: Services): void {
   router.get(
     /^\/user_avatars\/(\d+)\/realm\/(icon|logo|night_logo)\.png$/,
     endpoint(
@@ -90,7 +90,7 @@ export function realmImageFileRoutes(router: Router, s: Services): void {
         const params = req.params as Record<string, string>;
         const kind = params[1] as 'icon' | 'logo' | 'night_logo';
         const key = realmImageKey(Number(params[0]), kind);
-        await serveStoredFile(s.storage, res, { key, filename: `${kind}.png`, contentType: 'image/png' }, 'public, max-age=86400');
+        await serveStoredFile(services.storage, res, { key, filename: `${kind}.png`, contentType: 'image/png' }, 'public, max-age=86400');
       },
       { auth: 'optional' },
     ),

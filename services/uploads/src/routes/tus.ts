@@ -35,9 +35,9 @@ function rethrowAsTus(err: unknown): never {
  * POST /user_uploads. Unfinished uploads and their locks live in the shared storage and Redis,
  * so any replica can continue any upload.
  */
-export function createTusServer(s: Services, locker: Locker): Server {
-  const maxMib = s.config.MAX_FILE_UPLOAD_SIZE_MIB;
-  const datastore = s.storage.tusDataStore(s.config.TUS_EXPIRY_HOURS * 3600 * 1000);
+export function createTusServer(services: Services, locker: Locker): Server {
+  const maxMib = services.config.MAX_FILE_UPLOAD_SIZE_MIB;
+  const datastore = services.storage.tusDataStore(services.config.TUS_EXPIRY_HOURS * 3600 * 1000);
   const encodeId = (id: string) => Buffer.from(id).toString('base64url');
 
   return new Server({
@@ -75,7 +75,7 @@ export function createTusServer(s: Services, locker: Locker): Server {
     onUploadCreate: async (req, upload) => {
       const identity = identityOf(req)!;
       // With the length announced, an upload that cannot fit is refused before any byte is kept.
-      if (upload.size !== undefined) await checkUploadWithinQuota(s.db, identity.realmId, upload.size).catch(rethrowAsTus);
+      if (upload.size !== undefined) await checkUploadWithinQuota(services.db, identity.realmId, upload.size).catch(rethrowAsTus);
       const { name, contentType } = fileInfo(upload.metadata?.filename ?? undefined, upload.metadata?.filetype ?? undefined);
       return { metadata: { ...upload.metadata, filename: name, filetype: contentType, owner_id: String(identity.userId) } };
     },
@@ -83,7 +83,7 @@ export function createTusServer(s: Services, locker: Locker): Server {
       const identity = identityOf(req)!;
       const name = upload.metadata?.filename ?? 'uploaded-file';
       try {
-        await doCreateAttachment(s, {
+        await doCreateAttachment(services, {
           realmId: identity.realmId,
           ownerId: identity.userId!,
           pathId: upload.id,
@@ -96,7 +96,7 @@ export function createTusServer(s: Services, locker: Locker): Server {
         await datastore.remove(upload.id).catch(() => undefined);
         rethrowAsTus(err);
       }
-      await s.storage.finishTusUpload(upload.id);
+      await services.storage.finishTusUpload(upload.id);
       return {
         status_code: 200,
         headers: { 'Content-Type': 'application/json' },

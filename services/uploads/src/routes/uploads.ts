@@ -20,8 +20,8 @@ export function uploadResult(pathId: string, fileName: string) {
   return { uri: url, url, filename: fileName };
 }
 
-export function uploadRoutes(router: Router, s: Services): void {
-  const maxMib = s.config.MAX_FILE_UPLOAD_SIZE_MIB;
+export function uploadRoutes(router: Router, services: Services): void {
+  const maxMib = services.config.MAX_FILE_UPLOAD_SIZE_MIB;
 
   router.post(
     '/user_uploads',
@@ -30,15 +30,15 @@ export function uploadRoutes(router: Router, s: Services): void {
       // A body that cannot fit is refused before it is stored. The multipart framing is
       // allowed for generously; the exact size is checked again when the file is recorded.
       const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared)) await checkUploadWithinQuota(s.db, actor.realmId, Math.max(0, declared - MULTIPART_OVERHEAD));
+      if (Number.isFinite(declared)) await checkUploadWithinQuota(services.db, actor.realmId, Math.max(0, declared - MULTIPART_OVERHEAD));
       const file = await receiveOneFile(req, res, {
-        storage: s.storage,
+        storage: services.storage,
         maxBytes: maxMib * 1024 * 1024,
         maxMib,
         keyFor: (name) => newPathId(actor.realmId, name),
       });
       try {
-        await doCreateAttachment(s, {
+        await doCreateAttachment(services, {
           realmId: actor.realmId,
           ownerId: actor.userId,
           pathId: file.key,
@@ -47,7 +47,7 @@ export function uploadRoutes(router: Router, s: Services): void {
           contentType: file.contentType,
         });
       } catch (err) {
-        await s.storage.remove(file.key).catch(() => undefined);
+        await services.storage.remove(file.key).catch(() => undefined);
         throw err;
       }
       return uploadResult(file.key, file.name);
@@ -60,11 +60,11 @@ export function uploadRoutes(router: Router, s: Services): void {
     /^\/user_uploads\/(\d+\/.+)$/,
     endpoint(async ({ req, identity }) => {
       const pathId = decodePath((req.params as Record<string, string>)[0]);
-      const attachment = await accessAttachmentFile(s, identity.realmId, actorFromIdentity(identity), pathId);
+      const attachment = await accessAttachmentFile(services, identity.realmId, actorFromIdentity(identity), pathId);
       const filename = pathId.split('/').pop()!;
-      const direct = await s.storage.directUrl(pathId, { filename, contentType: attachment.contentType, download: false });
+      const direct = await services.storage.directUrl(pathId, { filename, contentType: attachment.contentType, download: false });
       if (direct) return { url: direct };
-      const token = signFileToken(s.config.INTERNAL_SECRET, pathId, TEMPORARY_URL_SECONDS);
+      const token = signFileToken(services.config.INTERNAL_SECRET, pathId, TEMPORARY_URL_SECONDS);
       return { url: `/user_uploads/temporary/${token}/${encodeURIComponent(filename)}` };
     }),
   );

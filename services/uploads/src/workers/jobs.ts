@@ -17,17 +17,17 @@ export class UploadJobs {
   private readonly connections: Array<ReturnType<typeof createBlockingRedis>> = [];
 
   constructor(
-    private readonly s: Omit<Services, 'requestThumbnails'>,
+    private readonly services: Omit<Services, 'requestThumbnails'>,
     private readonly extraSweep: () => Promise<unknown> = async () => undefined,
   ) {
     const connection = this.connection('jobs-queue');
-    this.queue = new Queue<JobData>('uploads', { connection, prefix: s.keys.bullPrefix() });
+    this.queue = new Queue<JobData>('uploads', { connection, prefix: services.keys.bullPrefix() });
     // The connection reports its own outages (createRedis); this copy only must not go unheard.
     this.queue.on('error', () => undefined);
   }
 
   private connection(name: string) {
-    const c = createBlockingRedis(this.s.config.REDIS_URL, { service: this.s.config.SERVICE_NAME, name, onError: (err) => this.s.log.warn({ err }, 'redis error') });
+    const c = createBlockingRedis(this.services.config.REDIS_URL, { service: this.services.config.SERVICE_NAME, name, onError: (err) => this.services.log.warn({ err }, 'redis error') });
     this.connections.push(c);
     return c;
   }
@@ -44,7 +44,7 @@ export class UploadJobs {
   async startWorker(services: Services): Promise<void> {
     await this.queue.upsertJobScheduler(
       'sweep',
-      { every: this.s.config.CLEANUP_INTERVAL_SECONDS * 1000 },
+      { every: this.services.config.CLEANUP_INTERVAL_SECONDS * 1000 },
       { name: 'sweep', data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
     );
     this.worker = new Worker<JobData>(
@@ -52,16 +52,16 @@ export class UploadJobs {
       async (job) => {
         if (job.name === 'thumbnail' && 'attachmentId' in job.data) return makeThumbnails(services, job.data.attachmentId);
         if (job.name === 'sweep') {
-          const deleted = await deleteUnclaimedAttachments(services, this.s.config.UNCLAIMED_ATTACHMENT_DAYS);
+          const deleted = await deleteUnclaimedAttachments(services, this.services.config.UNCLAIMED_ATTACHMENT_DAYS);
           await this.extraSweep();
           return { deleted };
         }
         return null;
       },
-      { connection: this.connection('jobs-worker'), prefix: this.s.keys.bullPrefix(), concurrency: 2 },
+      { connection: this.connection('jobs-worker'), prefix: this.services.keys.bullPrefix(), concurrency: 2 },
     );
-    this.worker.on('failed', (job, err) => this.s.log.warn({ err, job: job?.name, id: job?.id }, 'upload job failed'));
-    this.worker.on('error', (err) => this.s.log.warn({ err }, 'upload worker error'));
+    this.worker.on('failed', (job, err) => this.services.log.warn({ err, job: job?.name, id: job?.id }, 'upload job failed'));
+    this.worker.on('error', (err) => this.services.log.warn({ err }, 'upload worker error'));
   }
 
   async close(): Promise<void> {

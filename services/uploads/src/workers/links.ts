@@ -33,22 +33,22 @@ function linksNothingNew(entry: StreamEntry): boolean {
  * it links to, an edit adds and drops links, a deletion drops them. Handling re-reads the
  * message row, so replaying or reordering events converges on the same links.
  */
-export async function startLinkConsumer(s: Services, consumerName: string): Promise<StreamConsumer> {
+export async function startLinkConsumer(services: Services, consumerName: string): Promise<StreamConsumer> {
   const attempts = new Map<string, number>();
   const consumer = new StreamConsumer({
-    redis: s.redis,
-    keys: s.keys,
-    group: s.keys.groups.uploads,
+    redis: services.redis,
+    keys: services.keys,
+    group: services.keys.groups.uploads,
     consumer: consumerName,
     blockMs: 1000,
-    onError: (err) => s.log.warn({ err }, 'uploads: stream consumer error'),
+    onError: (err) => services.log.warn({ err }, 'uploads: stream consumer error'),
     handler: async (entries) => {
       for (const entry of entries) {
         if (entry.type !== 'message' && entry.type !== 'update_message' && entry.type !== 'delete_message') continue;
         if (linksNothingNew(entry)) continue;
         const key = `${entry.partition}/${entry.streamId}`;
         try {
-          for (const id of messageIds(entry)) await syncMessageLinks(s, id, entry.type === 'message');
+          for (const id of messageIds(entry)) await syncMessageLinks(services, id, entry.type === 'message');
           attempts.delete(key);
         } catch (err) {
           const n = (attempts.get(key) ?? 0) + 1;
@@ -56,7 +56,7 @@ export async function startLinkConsumer(s: Services, consumerName: string): Prom
             // Access still works through the direct check of recent messages; only this
             // event's bookkeeping is lost.
             attempts.delete(key);
-            s.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'uploads: giving up on an event');
+            services.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'uploads: giving up on an event');
             continue;
           }
           attempts.set(key, n);

@@ -23,20 +23,20 @@ export interface ThumbnailResult {
  * Makes the thumbnails of one uploaded image and records the image's facts. A file that is not
  * a decodable image gets an empty thumbnail list (so it is not tried again) rather than an error.
  */
-export async function makeThumbnails(s: Services, attachmentId: number): Promise<ThumbnailResult | null> {
-  const a = await s.db.attachment.findUnique({ where: { id: attachmentId } });
+export async function makeThumbnails(services: Services, attachmentId: number): Promise<ThumbnailResult | null> {
+  const a = await services.db.attachment.findUnique({ where: { id: attachmentId } });
   if (!a) return null; // deleted before its turn came
   if (a.size > BigInt(MAX_SOURCE_BYTES)) {
-    await s.db.attachment.update({ where: { id: a.id }, data: { thumbnails: [] } });
+    await services.db.attachment.update({ where: { id: a.id }, data: { thumbnails: [] } });
     return null;
   }
-  const original = await s.storage.readBuffer(a.pathId);
+  const original = await services.storage.readBuffer(a.pathId);
   if (!original) return null;
   let meta: Metadata;
   try {
     meta = await sharp(original, { limitInputPixels: MAX_PIXELS }).metadata();
   } catch {
-    await s.db.attachment.update({ where: { id: a.id }, data: { thumbnails: [] } });
+    await services.db.attachment.update({ where: { id: a.id }, data: { thumbnails: [] } });
     return null;
   }
   const frames = meta.pages ?? 1;
@@ -50,16 +50,16 @@ export async function makeThumbnails(s: Services, attachmentId: number): Promise
       .resize({ width: f.width, height: f.height, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 });
     const key = `thumbnail/${a.pathId}/${f.name}`;
-    await s.storage.write(key, await image.toBuffer(), f.contentType);
+    await services.storage.write(key, await image.toBuffer(), f.contentType);
     made.push({ name: f.name, content_type: f.contentType });
   }
-  const updated = await s.db.attachment.updateMany({
+  const updated = await services.db.attachment.updateMany({
     where: { id: a.id },
     data: { imageWidth: width, imageHeight: height, imageFrames: frames, thumbnails: made },
   });
   if (updated.count === 0) {
     // The attachment was deleted while we worked: take the thumbnails with it.
-    for (const m of made) await s.storage.remove(`thumbnail/${a.pathId}/${m.name}`).catch(() => undefined);
+    for (const m of made) await services.storage.remove(`thumbnail/${a.pathId}/${m.name}`).catch(() => undefined);
   }
   return { width, height, frames, made: made.map((m) => m.name) };
 }
