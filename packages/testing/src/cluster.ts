@@ -105,6 +105,20 @@ export async function freePort(): Promise<number> {
  * that exits or is not ready in time is killed, and the error carries its output.
  */
 export async function startService(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
+  // A port found free can be taken by another test process before the service binds it: then
+  // the service exits with EADDRINUSE at once, and it is started again on other free ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(service, env, opts);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt === 5) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServiceOnce(service: ServiceName, env: Record<string, string>, opts: StartServiceOptions): Promise<ServiceProcess> {
   const label = opts.label ?? service;
   const port = opts.port ?? (await freePort());
   const metricsPort = await freePort();
@@ -121,6 +135,8 @@ export async function startService(service: ServiceName, env: Record<string, str
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close' comes after the process's output is all read; 'exit' may come before.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const running = () => child.exitCode === null && child.signalCode === null;
   const proc: ServiceProcess = {
     service,
@@ -147,7 +163,11 @@ export async function startService(service: ServiceName, env: Record<string, str
   const timeoutMs = opts.readyTimeoutMs ?? Number(process.env.CLUSTER_READY_TIMEOUT_MS ?? 60000);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!running()) throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
+    if (!running()) {
+      await closed;
+      const message = `${label} exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`;
+      throw output.includes('EADDRINUSE') && opts.port === undefined ? new PortTakenError(message) : new Error(message);
+    }
     if (await fetch(`${proc.url}/readyz`).then((r) => r.ok, () => false)) return proc;
     if (Date.now() > deadline) {
       await proc.kill();
