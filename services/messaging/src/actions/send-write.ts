@@ -15,7 +15,9 @@ import { avatarUrlOf, buildWireMessages, wireOfNewChannelMessage } from '../lib/
 import { mentionFlags } from './mentions';
 import type { SendPlan } from './send';
 import { saveWidgetSubmessage } from './submessages';
-import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, topicPolicyFacts, type TopicPolicyFacts } from './user-topics';
+import {
+  applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, TOPIC_FACTS_COLUMNS, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts,
+} from './user-topics';
 import { claimOwnUploads } from './send-guarantees';
 
 export interface SendResult {
@@ -85,15 +87,13 @@ export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan):
         realmStringId: held.realm.stringId, streamName: stream.stream.name, sender: held.sender, linkifiers: held.linkifiers,
       }, WIRE_OPTIONS(actor.realmUrl))
     : null;
-  const [topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire] = await Promise.all([
+  const [topicParticipants, readings, senderGravatar, wire] = await Promise.all([
     stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
-    usersAlertedBy(db, others, plan.content),
-    usersWhoMuted(db, actor.userId),
+    sendReadings(db, actor.userId, others, plan.content, stream ? { id: stream.stream.id, topic: stream.topic } : null),
     held?.sender ? avatarIsPublicGravatar(held.sender) : senderAvatarIsPublicGravatar(db, actor.userId),
-    stream ? topicPolicyFacts(db, actor.userId, stream.stream.id, stream.topic) : null,
     wireNow ?? (prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null),
   ]);
-  return { dateSent, topicParticipants, alerted, muters, senderGravatar, topicPolicy, wire };
+  return { dateSent, topicParticipants, ...readings, senderGravatar, wire };
 }
 
 async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Promise<{ id: number }> {
@@ -264,13 +264,22 @@ async function topicParticipantIds(db: Tx, streamId: number, topic: string): Pro
   return new Set(rows.map((r) => r.sender_id));
 }
 
-/**
- * Who muted `senderId` (the muted_users table of the users service). Looked up by sender alone:
- * a person has few muters, while a channel may have many thousands of recipients.
- */
-async function usersWhoMuted(db: Tx, senderId: number): Promise<Set<number>> {
-  const rows = await db.mutedUser.findMany({ where: { mutedUserId: senderId }, select: { userId: true } });
-  return new Set(rows.map((r) => r.userId));
+// The sender's topic facts, who muted the sender (muted_users, of the users service: looked up by
+// sender, since a person has few muters while a channel may have thousands of recipients) and the
+// recipients' alert words, in one statement. For a direct message the topic columns are unused.
+const READINGS_SQL = `SELECT ${TOPIC_FACTS_COLUMNS},
+  ARRAY(SELECT user_id FROM muted_users WHERE muted_user_id = $1) AS muters,
+  COALESCE((SELECT json_agg(json_build_object('userId', user_id, 'word', word)) FROM alert_words WHERE user_id = ANY($6::int[])), '[]'::json) AS words`;
+
+async function sendReadings(db: Tx, senderId: number, others: number[], content: string, stream: { id: number; topic: string } | null) {
+  const [row] = await db.$queryRawUnsafe<Array<TopicFactsRow & { muters: number[]; words: AlertWordRow[] }>>(
+    READINGS_SQL, senderId, stream?.id ?? null, stream?.topic ?? null, stream?.topic.toLowerCase() ?? null, null, others,
+  );
+  return {
+    topicPolicy: stream ? topicFactsOf(row) : null,
+    muters: new Set(row?.muters ?? []),
+    alerted: alertedAmong(row?.words ?? [], content),
+  };
 }
 
 /** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
@@ -285,7 +294,15 @@ function avatarIsPublicGravatar(u: Parameters<typeof avatarUrlOf>[0]): boolean {
 /** Recipients with an alert word that appears in the message as a whole word (any case). */
 export async function usersAlertedBy(db: Tx, userIds: number[], content: string): Promise<Set<number>> {
   if (!userIds.length) return new Set();
-  const words = await db.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } });
+  return alertedAmong(await db.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } }), content);
+}
+
+interface AlertWordRow {
+  userId: number;
+  word: string;
+}
+
+function alertedAmong(words: AlertWordRow[], content: string): Set<number> {
   const text = content.toLowerCase();
   const hit = new Set<number>();
   for (const { userId, word } of words) {

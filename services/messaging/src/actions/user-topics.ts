@@ -53,19 +53,33 @@ export interface TopicPolicyFacts {
   channelMuted: boolean;
 }
 
-// One round trip: the sender's topic policy, whether the topic has an earlier message (lower(topic)
-// matches the (stream_id, lower(topic), id) index: one probe, however long the topic), and whether
-// the sender muted the channel.
-const FACTS_SQL = `
-SELECT (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND topic_key = $4) AS current,
-       EXISTS (SELECT 1 FROM messages WHERE stream_id = $2 AND lower(topic) = lower($3) AND ($5::int IS NULL OR id < $5)) AS earlier,
-       COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = $1 AND stream_id = $2), false) AS muted`;
+/**
+ * The sender's topic policy, whether the topic has an earlier message (lower(topic) matches the
+ * (stream_id, lower(topic), id) index: one probe, however long the topic), and whether the sender
+ * muted the channel, as columns of a SELECT, so a statement can read more beside them. Parameters:
+ * $1 the user, $2 the channel, $3 the topic, $4 its key (lower case), $5 an id the earlier message
+ * must precede, or null.
+ */
+export const TOPIC_FACTS_COLUMNS = `
+  (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND topic_key = $4) AS current,
+  EXISTS (SELECT 1 FROM messages WHERE stream_id = $2 AND lower(topic) = lower($3) AND ($5::int IS NULL OR id < $5)) AS earlier,
+  COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = $1 AND stream_id = $2), false) AS muted`;
+
+export interface TopicFactsRow {
+  current: number | null;
+  earlier: boolean;
+  muted: boolean;
+}
+
+export function topicFactsOf(row: TopicFactsRow | undefined): TopicPolicyFacts {
+  return { current: row?.current ?? TOPIC_VISIBILITY.INHERIT, isInitiator: !row?.earlier, channelMuted: !!row?.muted };
+}
 
 export async function topicPolicyFacts(db: Tx, userId: number, streamId: number, topic: string, beforeId?: number): Promise<TopicPolicyFacts> {
-  const [row] = await db.$queryRawUnsafe<Array<{ current: number | null; earlier: boolean; muted: boolean }>>(
-    FACTS_SQL, userId, streamId, topic, topic.toLowerCase(), beforeId ?? null,
+  const [row] = await db.$queryRawUnsafe<TopicFactsRow[]>(
+    `SELECT ${TOPIC_FACTS_COLUMNS}`, userId, streamId, topic, topic.toLowerCase(), beforeId ?? null,
   );
-  return { current: row?.current ?? TOPIC_VISIBILITY.INHERIT, isInitiator: !row?.earlier, channelMuted: !!row?.muted };
+  return topicFactsOf(row);
 }
 
 /**
