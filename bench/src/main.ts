@@ -52,7 +52,8 @@ async function main() {
   let redisUrl: string;
   let redisPrefix: string;
   let url: string;
-  let gatewayUrls: string[];
+  /** Where each gateway serves /metrics (its METRICS_PORT): held long-polls are counted there. */
+  let gatewayMetricsUrls: string[];
   let externalHost: string;
   if (siteUrl) {
     if (!process.env.DATABASE_URL || !process.env.REDIS_PREFIX) throw new Error('--site needs DATABASE_URL, REDIS_URL and REDIS_PREFIX of the site');
@@ -60,7 +61,7 @@ async function main() {
     redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     redisPrefix = process.env.REDIS_PREFIX;
     url = siteUrl;
-    gatewayUrls = [siteUrl];
+    gatewayMetricsUrls = (option('--gateway-metrics') ?? siteUrl).split(',');
     externalHost = option('--external-host') ?? new URL(siteUrl).host;
   } else {
     const env = await setupTestEnv();
@@ -77,7 +78,7 @@ async function main() {
     redisUrl = env.redisUrl;
     redisPrefix = env.prefix;
     url = cluster.url;
-    gatewayUrls = cluster.gateways.map((g) => g.url);
+    gatewayMetricsUrls = cluster.gateways.map((g) => g.metricsUrl);
     const c = cluster;
     cleanup = async () => {
       await c.stop();
@@ -121,7 +122,7 @@ async function main() {
     }
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
-      m.delivery = await measureDelivery(site, gatewayUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
+      m.delivery = await measureDelivery(site, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

@@ -80,7 +80,7 @@ async function waitingAtGateway(url: string): Promise<number> {
  * ten thousand would only measure register) belong to people the messages do not reach.
  */
 export async function measureDelivery(
-  site: Site, gatewayUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
+  site: Site, gatewayMetricsUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
   users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
 ): Promise<DeliveryFigure> {
   const members = users.slice(0, recipients);
@@ -105,7 +105,7 @@ export async function measureDelivery(
   const pollers = startPollers({ url: site.url, host: site.host, clients, threads: 4, staggerMs: Math.min(20_000, clients.length) });
   const opened = Date.now();
   let held = 0;
-  const count = async () => (await Promise.all(gatewayUrls.map(waitingAtGateway))).reduce((a, b) => a + b, 0);
+  const count = async () => (await Promise.all(gatewayMetricsUrls.map(waitingAtGateway))).reduce((a, b) => a + b, 0);
   while ((held = await count()) < clients.length && Date.now() - opened < 120_000) await new Promise((r) => setTimeout(r, 250));
   console.log(`  ${held} long-polls held after ${((Date.now() - opened) / 1000).toFixed(1)} s`);
   pollers.measure();
