@@ -109,9 +109,9 @@ async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Pr
   return row;
 }
 
-// The message and every recipient's copy in one statement: the copies come from two arrays
+// The message and every recipient's copy as two chained CTEs: the copies come from two arrays
 // (user ids, flags) whatever their length.
-const INSERT_MESSAGE_SQL = `
+const MESSAGE_AND_COPIES = `
 WITH m AS (
   INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
                         sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
@@ -120,7 +120,9 @@ WITH m AS (
 ), copies AS (
   INSERT INTO user_messages (user_id, message_id, flags)
   SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
-)
+)`;
+
+const INSERT_MESSAGE_SQL = `${MESSAGE_AND_COPIES}
 SELECT id FROM m`;
 
 /** The send path, in the caller's transaction (also used for server-generated notices). */
@@ -219,16 +221,7 @@ export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFac
 
 // The message, every copy and the outbox row in one statement: atomic on its own, so no
 // transaction and one round trip. The event carries the message's id, known only inside.
-const INSERT_ALONE_SQL = `
-WITH m AS (
-  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
-                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14)
-  RETURNING id
-), copies AS (
-  INSERT INTO user_messages (user_id, message_id, flags)
-  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
-), event AS (
+const INSERT_ALONE_SQL = `${MESSAGE_AND_COPIES}, event AS (
   INSERT INTO outbox (realm_id, type, payload)
   SELECT $1, 'message', jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id)) FROM m
   RETURNING id

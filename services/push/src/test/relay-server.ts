@@ -57,6 +57,11 @@ export class TestRelay {
    * (registrations, retries) cannot take a mode meant for the request a test makes.
    */
   readonly notifyScript: RelayMode[] = [];
+  /**
+   * Applied before everything else to the requests whose body `matches`, each entry once, in
+   * order: a test scripts one device's requests without racing other devices' retries.
+   */
+  readonly matchedScript: Array<{ matches: (body: Record<string, unknown>) => boolean; mode: RelayMode }> = [];
   mode: RelayMode = { kind: 'ok' };
   private readonly sockets = new Set<Socket>();
 
@@ -113,7 +118,10 @@ export class TestRelay {
         body = { raw };
       }
       this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body, at: Date.now() });
-      const scripted = req.url?.endsWith('/e2ee/notify') ? this.notifyScript.shift() : undefined;
+      const matched = this.matchedScript.findIndex((m) => m.matches(body));
+      const scripted = matched >= 0
+        ? this.matchedScript.splice(matched, 1)[0]!.mode
+        : req.url?.endsWith('/e2ee/notify') ? this.notifyScript.shift() : undefined;
       const mode = scripted ?? this.script.shift() ?? this.mode;
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
