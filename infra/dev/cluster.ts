@@ -4,12 +4,12 @@
  * stops them all on Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_NODE_ARGS } from '@chat/contracts';
-import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
-import { seedChannels, seedDevelopmentRealm } from './seed';
+import { createDb } from '@chat/db';
+import { developmentSecret, prepareDevelopmentDatabase } from './prepare';
+import { seedChannels } from './seed';
 
 const root = path.resolve(__dirname, '../..');
 const dataDir = path.join(root, '.data');
@@ -26,13 +26,6 @@ const SERVICES = [
   { name: 'push', port: 9105 },
   { name: 'gateway', port: gatewayPort },
 ] as const;
-
-function internalSecret(): string {
-  if (process.env.INTERNAL_SECRET) return process.env.INTERNAL_SECRET;
-  const file = path.join(dataDir, 'internal-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
 
 async function writeZuliprcs(databaseUrl: string): Promise<string> {
   const db = createDb(databaseUrl, { poolSize: 1 });
@@ -81,17 +74,13 @@ async function waitReady(url: string, child: ChildProcess, name: string): Promis
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = process.env.DATABASE_URL!;
-  await ensureDatabase(databaseUrl);
-  await migrateDatabase(databaseUrl);
-  const db = createDb(databaseUrl, { poolSize: 2 });
-  const seeded = await seedDevelopmentRealm(db, 'chat.example.com');
-  await db.$disconnect();
+  const seeded = await prepareDevelopmentDatabase(databaseUrl);
   if (seeded) console.log(`Seeded the development realm with ${seeded.length} users.`);
   const zuliprcDir = await writeZuliprcs(databaseUrl);
 
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    INTERNAL_SECRET: internalSecret(),
+    INTERNAL_SECRET: developmentSecret(dataDir),
     EXTERNAL_HOST: externalHost,
     UPLOADS_DIR: process.env.UPLOADS_DIR ?? path.join(dataDir, 'uploads'),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

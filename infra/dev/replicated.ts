@@ -3,12 +3,10 @@
  * with nginx in front of each service's replicas and of the gateways (http://127.0.0.1:9991).
  * Ctrl-C stops everything.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
 import { startCluster } from '@chat/testing';
-import { seedDevelopmentRealm } from './seed';
+import { developmentSecret, prepareDevelopmentDatabase } from './prepare';
 
 const root = path.resolve(__dirname, '../..');
 const dataDir = path.join(root, '.data');
@@ -18,20 +16,14 @@ const replicas = Number(process.env.CLUSTER_REPLICAS ?? 2);
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = process.env.DATABASE_URL!;
-  await ensureDatabase(databaseUrl);
-  await migrateDatabase(databaseUrl);
-  const db = createDb(databaseUrl, { poolSize: 2 });
-  await seedDevelopmentRealm(db, 'chat.example.com');
-  await db.$disconnect();
-  const secretFile = path.join(dataDir, 'internal-secret');
-  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  await prepareDevelopmentDatabase(databaseUrl);
   const all = Object.fromEntries(['gateway', 'messaging', 'users', 'events', 'uploads', 'push'].map((s) => [s, replicas]));
   const cluster = await startCluster(
     {
       env: {
         DATABASE_URL: databaseUrl,
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-        INTERNAL_SECRET: process.env.INTERNAL_SECRET ?? readFileSync(secretFile, 'utf8').trim(),
+        INTERNAL_SECRET: developmentSecret(dataDir),
         EXTERNAL_HOST: process.env.EXTERNAL_HOST ?? `127.0.0.1:${port}`,
         UPLOADS_DIR: process.env.UPLOADS_DIR ?? path.join(dataDir, 'uploads'),
         RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '200',
