@@ -1,10 +1,11 @@
 /** realm_user: the people of the realm as this viewer may see them, and the viewer's own facts. */
 import type { Db, User } from '@chat/db';
-import { ROLE, isAdmin, isGuest, isOwner } from '@chat/contracts';
+import { ROLE, isAdmin, isGuest, isOwner, type UserObject } from '@chat/contracts';
 import {
   accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
 } from '@chat/realm';
-import { avatarUrl, profileDataByUser, userObject, type Viewer } from '@chat/wire';
+import { avatarUrl, userObject, type Viewer } from '@chat/wire';
+import { loadRealmPeople, type RealmPeople } from './realm-people';
 import type { StateOptions, Want } from '.';
 
 export async function realmUsersSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
@@ -12,28 +13,36 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
   const { userId, role } = opts.identity;
   // Spectators (no user) see what a viewer with no rights would.
   const viewer: Viewer | null = userId !== undefined && role !== undefined ? { id: userId, role } : null;
-  const [users, values, allowed] = await Promise.all([
-    db.user.findMany({ where: { realmId: opts.realm.id }, orderBy: { id: 'asc' } }),
-    db.customProfileFieldValue.findMany({ where: { field: { realmId: opts.realm.id } } }),
+  const [people, allowed] = await Promise.all([
+    loadRealmPeople(db, opts.realm.id),
     viewer ? accessibleUserIds(db, opts.realm.id, viewer) : null,
   ]);
-  const profiles = profileDataByUser(values);
-  // The User object of GET /users, with every person's custom profile data.
-  const person = (u: User) =>
-    userObject(u, viewer, { realmUrl: opts.identity.realmUrl, clientGravatar: opts.clientGravatar, profileData: profiles.get(u.id) ?? {} });
+  const { users } = people;
+  const others = othersObjects(people, viewer, opts);
+  // The User object of GET /users, with every person's custom profile data; the viewer's own
+  // differs from what others see of it (their real address), so it is built for them alone.
+  const person = (u: User, i: number): UserObject =>
+    u.id === userId
+      ? userObject(u, viewer, { realmUrl: opts.identity.realmUrl, clientGravatar: opts.clientGravatar, profileData: people.profiles.get(u.id) ?? {} })
+      : others[i]!;
   // A guest outside can_access_all_users_group gets, for each person they may not see, a
   // placeholder that gives away only the id, as GET /users does; or nothing at all for clients
   // that declare they cope with an incomplete user list.
   const hidden = (u: User) => allowed !== null && !u.isBot && !allowed.has(u.id);
   const hiddenDomain = fakeEmailDomain(opts.identity.realmUrl);
   const placeholders = opts.clientCapabilities.user_list_incomplete === true ? [] : users.filter(hidden).map((u) => inaccessibleUserObject(u.id, hiddenDomain));
-  // The system bots are listed once, as cross_realm_bots, where clients look for them.
-  const systemBots = users.filter(isSystemBot);
-  const seen = users.filter((u) => !hidden(u) && !isSystemBot(u));
+  const active: UserObject[] = [];
+  const nonActive: UserObject[] = [];
+  const systemBots: UserObject[] = [];
+  users.forEach((u, i) => {
+    // The system bots are listed once, as cross_realm_bots, where clients look for them.
+    if (isSystemBot(u)) systemBots.push({ ...person(u, i), is_system_bot: true });
+    else if (!hidden(u)) (u.isActive ? active : nonActive).push(person(u, i));
+  });
   const out: Record<string, unknown> = {
-    realm_users: [...seen.filter((u) => u.isActive).map(person), ...placeholders].sort((a, b) => Number(a.user_id) - Number(b.user_id)),
-    realm_non_active_users: seen.filter((u) => !u.isActive).map(person),
-    cross_realm_bots: systemBots.map((u) => ({ ...person(u), is_system_bot: true })),
+    realm_users: placeholders.length ? [...active, ...placeholders].sort((a, b) => Number(a.user_id) - Number(b.user_id)) : active,
+    realm_non_active_users: nonActive,
+    cross_realm_bots: systemBots,
   };
   const me = users.find((u) => u.id === opts.identity.userId);
   if (me) {
@@ -57,6 +66,24 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
     });
   }
   return out;
+}
+
+/**
+ * Every user's object as any viewer of this role sees it, aligned with `people.users`, built once
+ * per kept copy of the rows. What a viewer sees of others depends only on their role (who may
+ * read real addresses), the realm's URL and client_gravatar; their own object is built apart.
+ */
+function othersObjects(people: RealmPeople, viewer: Viewer | null, opts: StateOptions): UserObject[] {
+  const key = `${viewer?.role ?? 'spectator'} ${opts.clientGravatar} ${opts.identity.realmUrl}`;
+  const kept = people.built.get(key) as UserObject[] | undefined;
+  if (kept) return kept;
+  // No user has id 0: this viewer is nobody in particular, of the viewer's role.
+  const anyone: Viewer | null = viewer ? { id: 0, role: viewer.role } : null;
+  const built = people.users.map((u) =>
+    userObject(u, anyone, { realmUrl: opts.identity.realmUrl, clientGravatar: opts.clientGravatar, profileData: people.profiles.get(u.id) ?? {} }),
+  );
+  people.built.set(key, built);
+  return built;
 }
 
 /** What the viewer may do, from the realm's group settings, as the family's clients read it at start. */
