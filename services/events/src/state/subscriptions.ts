@@ -1,11 +1,42 @@
 /** subscription and stream: channels as the viewer sees them, with their subscriber lists. */
-import type { Db, Subscription } from '@chat/db';
+import type { Db, Stream, Subscription } from '@chat/db';
 import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
-import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type SubscriberList } from '@chat/wire';
+import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
 import type { StateOptions } from '.';
 
 const PARTIAL_ACTIVE_DAYS = 14;
+
+/**
+ * Reads that both the subscription and the stream sections need, made once per register: the
+ * same options object is handed to every section of one initial state.
+ */
+const perRegister = new WeakMap<StateOptions, Map<string, Promise<unknown>>>();
+
+function once<T>(opts: StateOptions, key: string, read: () => Promise<T>): Promise<T> {
+  let reads = perRegister.get(opts);
+  if (!reads) perRegister.set(opts, (reads = new Map()));
+  let pending = reads.get(key) as Promise<T> | undefined;
+  if (!pending) reads.set(key, (pending = read()));
+  return pending;
+}
+
+/** The realm's channels the viewer could be told of (archived ones only to clients that take them). */
+function channelRows(db: Db, opts: StateOptions): Promise<Stream[]> {
+  const archived = opts.clientCapabilities.archived_channels === true;
+  return once(opts, 'streams', () => db.stream.findMany({ where: { realmId: opts.realm.id, ...(archived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }));
+}
+
+/** Facts of all those channels; each section uses those of the channels it shows. */
+function channelFacts(db: Db, opts: StateOptions): Promise<Map<number, StreamFacts>> {
+  return once(opts, 'facts', async () => loadStreamFacts(db, await channelRows(db, opts)));
+}
+
+/** The viewer's subscription rows in the realm, active or not. */
+function mySubscriptions(db: Db, opts: StateOptions): Promise<Subscription[]> {
+  const userId = opts.identity.userId;
+  return once(opts, 'mine', async () => (userId === undefined ? [] : db.subscription.findMany({ where: { userId, stream: { realmId: opts.realm.id } } })));
+}
 
 /** What a stream's subscriber list looks like under include_subscribers. */
 function subscriberList(
@@ -24,14 +55,16 @@ export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<
   const viewer = optionalActor(opts.identity);
   const admin = viewer !== null && isAdmin(viewer);
   const guest = viewer === null || isGuest(viewer);
-  const archived = opts.clientCapabilities.archived_channels === true;
-  const [streams, subs, user] = await Promise.all([
-    db.stream.findMany({ where: { realmId, ...(archived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }),
-    db.subscription.findMany({ where: { active: true, stream: { realmId }, user: { isActive: true } }, select: { streamId: true, userId: true } }),
+  const [streams, subs, user, mine, facts] = await Promise.all([
+    channelRows(db, opts),
+    // Every subscriber of every channel (a row per person and channel): read only when the lists are sent.
+    opts.includeSubscribers === false
+      ? []
+      : db.subscription.findMany({ where: { active: true, stream: { realmId }, user: { isActive: true } }, select: { streamId: true, userId: true } }),
     userId !== undefined ? db.user.findUnique({ where: { id: userId } }) : null,
+    mySubscriptions(db, opts),
+    channelFacts(db, opts),
   ]);
-  const mine: Subscription[] = userId !== undefined ? await db.subscription.findMany({ where: { userId, stream: { realmId } } }) : [];
-  const facts = await loadStreamFacts(db, streams);
   const subscribersOf = new Map<number, number[]>();
   for (const s of subs) {
     const list = subscribersOf.get(s.streamId) ?? [];
@@ -81,19 +114,12 @@ async function partialSubscriberPicker(db: Db, realmId: number, needed: boolean)
 }
 
 export async function streamsSection(db: Db, opts: StateOptions): Promise<Record<string, unknown>> {
-  const realmId = opts.realm.id;
   const viewer = optionalActor(opts.identity);
   const admin = viewer !== null && isAdmin(viewer);
-  const userId = opts.identity.userId;
-  const archived = opts.clientCapabilities.archived_channels === true;
-  const [streams, mine] = await Promise.all([
-    db.stream.findMany({ where: { realmId, ...(archived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }),
-    userId !== undefined ? db.subscription.findMany({ where: { userId, active: true }, select: { streamId: true } }) : [],
-  ]);
-  const subscribed = new Set(mine.map((s) => s.streamId));
+  const [streams, mine, facts] = await Promise.all([channelRows(db, opts), mySubscriptions(db, opts), channelFacts(db, opts)]);
+  const subscribed = new Set(mine.filter((s) => s.active).map((s) => s.streamId));
   const visible = streams.filter((s) =>
     viewer === null ? s.isWebPublic : !s.inviteOnly ? !isGuest(viewer) || s.isWebPublic || subscribed.has(s.id) : admin || subscribed.has(s.id),
   );
-  const facts = await loadStreamFacts(db, visible);
   return { streams: visible.map((s) => streamObject(s, facts.get(s.id)!)) };
 }
