@@ -5,6 +5,7 @@ import {
   accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
 } from '@chat/realm';
 import { avatarUrl, userObject, type Viewer } from '@chat/wire';
+import { builtOnce, type Kept } from './kept';
 import { loadRealmPeople, type RealmPeople } from './realm-people';
 import type { StateOptions, Want } from '.';
 
@@ -13,12 +14,13 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
   const { userId, role } = opts.identity;
   // Spectators (no user) see what a viewer with no rights would.
   const viewer: Viewer | null = userId !== undefined && role !== undefined ? { id: userId, role } : null;
-  const [people, allowed] = await Promise.all([
+  const [kept, allowed] = await Promise.all([
     loadRealmPeople(db, opts.realm.id),
     viewer ? accessibleUserIds(db, opts.realm.id, viewer) : null,
   ]);
+  const people = kept.rows;
   const { users } = people;
-  const others = othersObjects(people, viewer, opts);
+  const others = othersObjects(kept, viewer, opts);
   // The User object of GET /users, with every person's custom profile data; the viewer's own
   // differs from what others see of it (their real address), so it is built for them alone.
   const person = (u: User, i: number): UserObject =>
@@ -73,17 +75,15 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
  * per kept copy of the rows. What a viewer sees of others depends only on their role (who may
  * read real addresses), the realm's URL and client_gravatar; their own object is built apart.
  */
-function othersObjects(people: RealmPeople, viewer: Viewer | null, opts: StateOptions): UserObject[] {
-  const key = `${viewer?.role ?? 'spectator'} ${opts.clientGravatar} ${opts.identity.realmUrl}`;
-  const kept = people.built.get(key) as UserObject[] | undefined;
-  if (kept) return kept;
-  // No user has id 0: this viewer is nobody in particular, of the viewer's role.
-  const anyone: Viewer | null = viewer ? { id: 0, role: viewer.role } : null;
-  const built = people.users.map((u) =>
-    userObject(u, anyone, { realmUrl: opts.identity.realmUrl, clientGravatar: opts.clientGravatar, profileData: people.profiles.get(u.id) ?? {} }),
-  );
-  people.built.set(key, built);
-  return built;
+function othersObjects(kept: Kept<RealmPeople>, viewer: Viewer | null, opts: StateOptions): UserObject[] {
+  const { realmUrl } = opts.identity;
+  return builtOnce(kept, `${viewer?.role ?? 'spectator'} ${opts.clientGravatar} ${realmUrl}`, () => {
+    // No user has id 0: this viewer is nobody in particular, of the viewer's role.
+    const anyone: Viewer | null = viewer ? { id: 0, role: viewer.role } : null;
+    return kept.rows.users.map((u) =>
+      userObject(u, anyone, { realmUrl, clientGravatar: opts.clientGravatar, profileData: kept.rows.profiles.get(u.id) ?? {} }),
+    );
+  });
 }
 
 /** What the viewer may do, from the realm's group settings, as the family's clients read it at start. */

@@ -1,5 +1,5 @@
 /**
- * register keeps the realm's user rows and user objects per replica (state/realm-people.ts).
+ * register keeps the realm's user rows, user objects and groups per replica (state/kept.ts).
  * Whatever changed a person, the register that follows the change shows it, on this replica and
  * on another that had kept the rows too, and what a kept copy gives is what a fresh read gives.
  */
@@ -128,4 +128,31 @@ it('gives from kept rows exactly what a replica reading them afresh gives', asyn
   } finally {
     await fresh.stop();
   }
+});
+
+it('shows group changes made after the groups were kept: members, subgroups, names, deactivation', async () => {
+  const groups = async (service: EventsHandle, params: Record<string, string> = {}) => {
+    const res = await register(service.url, realm.realmId, realm.member, { fetch_event_types: '["realm_user_groups"]', ...params });
+    expect(res.status).toBe(200);
+    return res.body.realm_user_groups as Array<{ id: number; name: string; members: number[]; direct_subgroup_ids: number[]; deactivated: boolean }>;
+  };
+  const group = await env.db.userGroup.create({ data: { realmId: realm.realmId, name: 'Kept group', description: '' } });
+  const other = await env.db.userGroup.create({ data: { realmId: realm.realmId, name: 'Other group', description: '' } });
+  const find = async (service: EventsHandle, id = group.id, params: Record<string, string> = {}) => (await groups(service, params)).find((g) => g.id === id);
+  await find(a);
+  await find(b);
+  await env.db.userGroupMember.create({ data: { groupId: group.id, userId: realm.member2.id } });
+  expect((await find(a))?.members).toEqual([realm.member2.id]);
+  expect((await find(b))?.members).toEqual([realm.member2.id]);
+  await env.db.userGroupSubgroup.create({ data: { supergroupId: group.id, subgroupId: other.id } });
+  expect((await find(b))?.direct_subgroup_ids).toEqual([other.id]);
+  await env.db.userGroupMember.delete({ where: { groupId_userId: { groupId: group.id, userId: realm.member2.id } } });
+  expect((await find(a))?.members).toEqual([]);
+  await env.db.userGroup.update({ where: { id: group.id }, data: { name: 'Renamed group' } });
+  expect((await find(b))?.name).toBe('Renamed group');
+  await env.db.userGroup.update({ where: { id: other.id }, data: { deactivated: true } });
+  expect(await find(a, other.id)).toBeUndefined();
+  expect((await find(a, other.id, { client_capabilities: '{"include_deactivated_groups":true}' }))?.deactivated).toBe(true);
+  await env.db.userGroup.update({ where: { id: other.id }, data: { deactivated: false } });
+  expect((await find(a, other.id))?.deactivated).toBe(false);
 });
