@@ -12,6 +12,7 @@
  * docs/adr/0016-register-kept-realm-parts.md.
  */
 import type { Db } from '@chat/db';
+import type { StateOptions } from '.';
 
 /** Kept parts per replica; the least recently loaded goes first beyond this. */
 const MAX_KEPT = 128;
@@ -63,4 +64,18 @@ export function builtOnce<T>(kept: Kept<unknown>, variant: string, build: () => 
   const value = build();
   kept.built.set(variant, value);
   return value;
+}
+
+/**
+ * Reads that more than one section needs, made once per register: the same options object is
+ * handed to every section of one initial state.
+ */
+const perRegister = new WeakMap<StateOptions, Map<string, Promise<unknown>>>();
+
+export function once<T>(opts: StateOptions, key: string, read: () => Promise<T>): Promise<T> {
+  let reads = perRegister.get(opts);
+  if (!reads) perRegister.set(opts, (reads = new Map()));
+  let pending = reads.get(key) as Promise<T> | undefined;
+  if (!pending) reads.set(key, (pending = read()));
+  return pending;
 }

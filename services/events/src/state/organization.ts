@@ -8,17 +8,17 @@ import { isAdmin, isGuest, optionalActor } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
 import { botObject, defaultStreamGroupsList, defaultStreamIdsList, realmDomainsList, realmEmojiMap } from '@chat/wire';
+import { realmPeople } from './realm-people';
 import type { StateOptions, Want } from '.';
 
 /** Administrators manage every bot of the realm, others their own; deactivated bots included. */
 async function realmBots(db: Db, opts: StateOptions) {
   const caller = optionalActor(opts.identity);
   if (!caller) return [];
-  const bots = await db.user.findMany({
-    where: { realmId: opts.realm.id, isBot: true, ...(isAdmin(caller) ? {} : { botOwnerId: caller.userId }) },
-    orderBy: { id: 'asc' },
-  });
-  return bots.map((b) => botObject(b, opts.identity.realmUrl));
+  // From the realm's people (by id), which register has read or found current anyway.
+  const { users } = (await realmPeople(db, opts)).rows;
+  const admin = isAdmin(caller);
+  return users.filter((u) => u.isBot && (admin || u.botOwnerId === caller.userId)).map((b) => botObject(b, opts.identity.realmUrl));
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Db } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { DEFAULT_USER_SETTINGS, EMOJISET_CHOICES, NOTIFICATION_SOUNDS } from '@chat/realm';
+import { viewerRow } from './realm-people';
 import type { StateOptions, Want } from '.';
 
 const RECENT_CONVERSATIONS_LIMIT = 1000;
@@ -59,7 +60,7 @@ async function recentPrivateConversations(db: Db, userId: number) {
 export async function personalSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const userId = opts.identity.userId;
   const out: Record<string, unknown> = {};
-  const user = userId !== undefined ? await db.user.findUnique({ where: { id: userId } }) : null;
+  const user = await viewerRow(db, opts);
   const settings: Record<string, unknown> = { ...DEFAULT_USER_SETTINGS, ...((user?.settings ?? {}) as Record<string, unknown>) };
   if (user) settings.timezone = user.timezone;
   if (want('user_settings')) {
@@ -67,20 +68,28 @@ export async function personalSections(db: Db, opts: StateOptions, want: Want): 
     out.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS };
   }
   if (opts.clientCapabilities.user_settings_object !== true) Object.assign(out, legacySettings(settings, want));
+  const jobs: Array<Promise<void>> = [];
   if (want('drafts')) {
-    // Drafts are shared between a user's clients only while the user allows it.
-    const synced = user && (user.settings as Record<string, unknown> | null)?.enable_drafts_synchronization !== false;
-    const rows = synced ? await db.draft.findMany({ where: { userId: user.id }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] }) : [];
-    out.drafts = rows.map(draftObject);
+    jobs.push((async () => {
+      // Drafts are shared between a user's clients only while the user allows it.
+      const synced = user && (user.settings as Record<string, unknown> | null)?.enable_drafts_synchronization !== false;
+      const rows = synced ? await db.draft.findMany({ where: { userId: user.id }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] }) : [];
+      out.drafts = rows.map(draftObject);
+    })());
   }
   if (want('recent_private_conversations')) {
-    out.recent_private_conversations = userId !== undefined ? await recentPrivateConversations(db, userId) : [];
+    jobs.push((async () => {
+      out.recent_private_conversations = userId !== undefined ? await recentPrivateConversations(db, userId) : [];
+    })());
   }
   if (want('message')) {
-    const last = userId !== undefined
-      ? await db.userMessage.findFirst({ where: { userId }, orderBy: { messageId: 'desc' }, select: { messageId: true } })
-      : null;
-    out.max_message_id = last?.messageId ?? -1;
+    jobs.push((async () => {
+      const last = userId !== undefined
+        ? await db.userMessage.findFirst({ where: { userId }, orderBy: { messageId: 'desc' }, select: { messageId: true } })
+        : null;
+      out.max_message_id = last?.messageId ?? -1;
+    })());
   }
+  await Promise.all(jobs);
   return out;
 }

@@ -1,7 +1,8 @@
 /** The realm's user rows and custom profile data, kept per replica between registers (kept.ts). */
 import type { Db, User } from '@chat/db';
 import { profileDataByUser, type ProfileData } from '@chat/wire';
-import { fingerprintSql, keptRows, type Kept } from './kept';
+import { fingerprintSql, keptRows, once, type Kept } from './kept';
+import type { StateOptions } from '.';
 
 const FINGERPRINT = [
   fingerprintSql('users r', 'r.realm_id = $1', ['r.id']),
@@ -22,4 +23,16 @@ export function loadRealmPeople(db: Db, realmId: number): Promise<Kept<RealmPeop
     ]);
     return { users, profiles: profileDataByUser(values) };
   });
+}
+
+/** The realm's people, read (or found current) once per register. */
+export function realmPeople(db: Db, opts: StateOptions): Promise<Kept<RealmPeople>> {
+  return once(opts, 'people', () => loadRealmPeople(db, opts.realm.id));
+}
+
+/** The viewer's own row (null for spectators), from the realm's people. */
+export async function viewerRow(db: Db, opts: StateOptions): Promise<User | null> {
+  const userId = opts.identity.userId;
+  if (userId === undefined) return null;
+  return (await realmPeople(db, opts)).rows.users.find((u) => u.id === userId) ?? null;
 }

@@ -3,23 +3,11 @@ import type { Db, Stream, Subscription } from '@chat/db';
 import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
 import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
+import { once } from './kept';
+import { viewerRow } from './realm-people';
 import type { StateOptions } from '.';
 
 const PARTIAL_ACTIVE_DAYS = 14;
-
-/**
- * Reads that both the subscription and the stream sections need, made once per register: the
- * same options object is handed to every section of one initial state.
- */
-const perRegister = new WeakMap<StateOptions, Map<string, Promise<unknown>>>();
-
-function once<T>(opts: StateOptions, key: string, read: () => Promise<T>): Promise<T> {
-  let reads = perRegister.get(opts);
-  if (!reads) perRegister.set(opts, (reads = new Map()));
-  let pending = reads.get(key) as Promise<T> | undefined;
-  if (!pending) reads.set(key, (pending = read()));
-  return pending;
-}
 
 /** The realm's channels the viewer could be told of (archived ones only to clients that take them). */
 function channelRows(db: Db, opts: StateOptions): Promise<Stream[]> {
@@ -61,7 +49,7 @@ export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<
     opts.includeSubscribers === false
       ? []
       : db.subscription.findMany({ where: { active: true, stream: { realmId }, user: { isActive: true } }, select: { streamId: true, userId: true } }),
-    userId !== undefined ? db.user.findUnique({ where: { id: userId } }) : null,
+    viewerRow(db, opts),
     mySubscriptions(db, opts),
     channelFacts(db, opts),
   ]);

@@ -6,7 +6,7 @@ import {
 } from '@chat/realm';
 import { avatarUrl, userObject, type Viewer } from '@chat/wire';
 import { builtOnce, type Kept } from './kept';
-import { loadRealmPeople, type RealmPeople } from './realm-people';
+import { realmPeople, type RealmPeople } from './realm-people';
 import type { StateOptions, Want } from '.';
 
 export async function realmUsersSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
@@ -15,7 +15,7 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
   // Spectators (no user) see what a viewer with no rights would.
   const viewer: Viewer | null = userId !== undefined && role !== undefined ? { id: userId, role } : null;
   const [kept, allowed] = await Promise.all([
-    loadRealmPeople(db, opts.realm.id),
+    realmPeople(db, opts),
     viewer ? accessibleUserIds(db, opts.realm.id, viewer) : null,
   ]);
   const people = kept.rows;

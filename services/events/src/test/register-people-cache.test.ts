@@ -156,3 +156,23 @@ it('shows group changes made after the groups were kept: members, subgroups, nam
   await env.db.userGroup.update({ where: { id: other.id }, data: { deactivated: false } });
   expect((await find(a, other.id))?.deactivated).toBe(false);
 });
+
+it('shows the viewer their own settings and bots as just changed (both read from the kept people)', async () => {
+  const state = async (service: EventsHandle) => {
+    const res = await register(service.url, realm.realmId, realm.member, { fetch_event_types: '["user_settings","realm_bot","realm_user"]' });
+    expect(res.status).toBe(200);
+    return res.body as { user_settings: Record<string, unknown>; realm_bots: Array<{ user_id: number; full_name: string }> };
+  };
+  await state(a);
+  await state(b);
+  const row = await env.db.user.findUniqueOrThrow({ where: { id: realm.member.id } });
+  await env.db.user.update({ where: { id: realm.member.id }, data: { settings: { ...(row.settings as object), enter_sends: true }, timezone: 'Europe/Oslo' } });
+  const bot = await doCreateUser(env.db, { realmId: realm.realmId, email: 'helper-bot@chat.test', fullName: 'Helper', isBot: true, botType: 1, botOwnerId: realm.member.id });
+  for (const service of [a, b]) {
+    const seen = await state(service);
+    expect(seen.user_settings).toMatchObject({ enter_sends: true, timezone: 'Europe/Oslo' });
+    expect(seen.realm_bots.find((x) => x.user_id === bot.id)?.full_name).toBe('Helper');
+  }
+  await env.db.user.update({ where: { id: bot.id }, data: { fullName: 'Renamed helper' } });
+  expect((await state(a)).realm_bots.find((x) => x.user_id === bot.id)?.full_name).toBe('Renamed helper');
+});
