@@ -3,20 +3,35 @@
  * starts the compiled cluster on a scratch database, sends SENDS (default 200) messages one after
  * another to a channel of ten, and prints the transactions Postgres committed per send (from
  * pg_stat_database, background work the sends cause included) beside the latency percentiles.
- * A count, unlike a time, does not depend on how busy the machine is.
+ * A count, unlike a time, does not depend on how busy the machine is; nor, much, does the CPU time
+ * each service spends per send (from /proc/<pid>/stat), printed beside it.
  */
-import { setupTestEnv, startCluster } from '@chat/testing';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setupTestEnv, startCluster, type ClusterProcess } from '@chat/testing';
 import { call } from './api';
 import { createChannels, createRealm, createUsers } from './setup';
 
 // Backends report their counters at most about once a second and when idle: wait past that.
 const STATS_SETTLE_MS = 12_000;
+const TICKS_PER_MS = 100 / 1000; // USER_HZ is 100 on Linux
+
+/** User plus system CPU time of a process so far, in milliseconds. */
+function cpuMs(proc: ClusterProcess): number {
+  const stat = readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+}
 
 async function main() {
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
   const env = await setupTestEnv();
   const cluster = await startCluster(env, {
     env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: 'bench.localhost', RATE_LIMIT_PER_MINUTE: '0', AUTH_CACHE_SECONDS: '600' },
     readyTimeoutMs: 180_000,
+    nodeArgs: profile ? { gateway: profile, messaging: profile, events: profile, users: profile, uploads: profile, push: profile } : undefined,
   });
   try {
     const { realm, site } = await createRealm(env.db, cluster.url, 'bench.localhost');
@@ -33,17 +48,28 @@ async function main() {
       return Number(row!.commits);
     };
     const n = Number(process.env.SENDS ?? 200);
+    // What each process spends idle (timers, heartbeats, blocking reads) is taken off its figure.
+    const idleStart = cluster.processes.map(cpuMs);
+    const idleMs = 5000;
+    await new Promise((r) => setTimeout(r, idleMs));
+    const idlePerMs = cluster.processes.map((p, i) => (cpuMs(p) - idleStart[i]!) / idleMs);
     const before = await counters();
+    const cpuBefore = cluster.processes.map(cpuMs);
+    const sendsStarted = Date.now();
     const latencies: number[] = [];
     for (let i = 0; i < n; i++) {
       const a = await send(i);
       if (a.body.result !== 'success') throw new Error(`send failed: ${JSON.stringify(a.body)}`);
       latencies.push(a.ms);
     }
+    const cpuAfter = cluster.processes.map(cpuMs);
+    const sendsMs = Date.now() - sendsStarted;
     const after = await counters();
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
     console.log(`${n} sequential sends: ${((after - before) / n).toFixed(1)} transactions per send; latency p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms`);
+    const perSend = cluster.processes.map((p, i) => `${p.label} ${((cpuAfter[i]! - cpuBefore[i]! - idlePerMs[i]! * sendsMs) / n).toFixed(2)}`);
+    console.log(`CPU ms per send (idle use taken off): ${perSend.join(', ')}`);
   } finally {
     await cluster.stop();
     await env.close();

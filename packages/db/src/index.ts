@@ -7,3 +7,4 @@ export { databaseUrl, DEFAULT_DATABASE_URL, redactUrl, withDatabase } from './ur
 export { dropDatabase, ensureDatabase } from './admin';
 export { migrateDatabase, readMigrations, migrationsHash, MIGRATIONS_DIR } from './migrate';
 export type { MigrateOptions, MigrateResult, Migration } from './migrate';
+export { rowFromJson, type JsonRowModels } from './rows';
