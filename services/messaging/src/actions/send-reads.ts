@@ -4,7 +4,7 @@
  * one statement with the caller's row, the realm, its linkifiers and the channel itself (ADR
  * 0015), so the write follows with nothing more to read.
  */
-import { rowFromJson, type Realm, type Stream, type Tx, type User } from '@chat/db';
+import { rawQuery, rowFromJson, type Realm, type Stream, type Tx, type User } from '@chat/db';
 import type { RenderContext } from '../markdown';
 import { TOPIC_FACTS_COLUMNS, topicFactsColumns, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts } from './user-topics';
 
@@ -79,13 +79,13 @@ export interface ChannelSendReads {
 export async function readChannelSend(
   db: Tx, realmId: number, senderId: number, to: { id: number } | { name: string }, topic: string | null, content: string,
 ): Promise<ChannelSendReads> {
-  const [row] = await db.$queryRawUnsafe<Array<TopicFactsRow & {
+  const [row] = await rawQuery<TopicFactsRow & {
     caller: Json | null; realm: Json | null; stream: Json | null; linkifiers: ChannelSendReads['linkifiers'];
     subscribers: number[]; muters: number[]; words: AlertWordRow[];
-  }>>(
-    CHANNEL_SEND_SQL, senderId, realmId, topic, topic?.toLowerCase() ?? null, null,
+  }>(db, CHANNEL_SEND_SQL, [
+    senderId, realmId, topic, topic?.toLowerCase() ?? null, null,
     'id' in to ? to.id : null, 'id' in to ? null : to.name.trim().toLowerCase(),
-  );
+  ]);
   if (!row?.realm) throw new Error(`realm ${realmId} not found`);
   return {
     caller: row.caller ? rowFromJson(db, 'User', row.caller) : null,

@@ -5,7 +5,7 @@
  * number of recipients: the message and all its user_messages rows in one statement (unnest),
  * and the outbox row.
  */
-import type { Db, Message, Tx } from '@chat/db';
+import { rawQuery, type Db, type Message, type Tx } from '@chat/db';
 import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
 import { outboxPayload, type DomainEvent } from '@chat/bus';
 import type { LoadedActor } from '../lib/context';
@@ -233,7 +233,7 @@ export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPl
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);
   const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
-  const [{ id }] = await db.$queryRawUnsafe<Array<{ id: number }>>(INSERT_ALONE_SQL, ...insertParams(draft, facts, recipientIds, flags), payload);
+  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, [...insertParams(draft, facts, recipientIds, flags), payload]);
   return { id };
 }
 

@@ -149,13 +149,14 @@ describe('POST /messages: the caller and the channel, read in one statement', ()
     await h.env.db.user.update({ where: { id: member2.id }, data: { isActive: false } });
     try {
       const before = await h.env.db.message.count();
-      for (const body of [
+      const bodies: Array<Record<string, string>> = [
         { type: 'stream', to: 'Denmark', topic: 't', content: 'x' },
         { type: 'stream', to: 'Nowhere', topic: 't', content: 'x' },
         { type: 'stream', to: 'Denmark', content: 'x' },
         { type: 'stream', to: 'Denmark', topic: 't' },
         { type: 'private', to: JSON.stringify([h.realm.member.id]), content: 'x' },
-      ]) {
+      ];
+      for (const body of bodies) {
         const res = await send(body, member2);
         expect(res.body).toMatchObject({ result: 'error', code: 'USER_DEACTIVATED', msg: 'Account is deactivated' });
       }
