@@ -3,7 +3,7 @@
  * starts the compiled cluster on a scratch database, sends SENDS (default 200) messages one after
  * another to a channel of ten, and prints the transactions Postgres committed per send (from
  * pg_stat_database, background work the sends cause included) beside the latency percentiles.
- * A count, unlike a time, does not depend on how busy the machine is; nor, much, does the CPU time
+ * SENDERS=<n> sends from n people at once. A count, unlike a time, does not depend on how busy the machine is; nor, much, does the CPU time
  * each service spends per send (from /proc/<pid>/stat), printed beside it.
  */
 import { readFileSync } from 'node:fs';
@@ -17,8 +17,13 @@ const STATS_SETTLE_MS = 12_000;
 const TICKS_PER_MS = 100 / 1000; // USER_HZ is 100 on Linux
 
 /** User plus system CPU time of a process so far, in milliseconds. */
-function cpuMs(proc: ClusterProcess): number {
-  const stat = readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8');
+function cpuMs(proc: ClusterProcess | number): number {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${typeof proc === 'number' ? proc : proc.child.pid}/stat`, 'utf8');
+  } catch {
+    return 0; // a backend that has exited
+  }
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
@@ -37,7 +42,9 @@ async function main() {
     const { realm, site } = await createRealm(env.db, cluster.url, 'bench.localhost');
     const users = await createUsers(env.db, site, realm, 12);
     const channel = (await createChannels(env.db, site, realm, users, [10])).get(10)!;
-    const send = (i: number) => call(site, users[0]!.auth, 'POST', '/messages', { type: 'stream', to: channel, topic: 'bench', content: `hello ${i}` });
+    const send = (i: number, from = users[0]!) => call(site, from.auth, 'POST', '/messages', { type: 'stream', to: channel, topic: 'bench', content: `hello ${i}` });
+    // SENDERS=16: that many people send at once (of the channel's ten, in turn), as the bench's cells do.
+    const senders = Math.max(1, Number(process.env.SENDERS ?? 1));
     // The first sends start the topic and warm the caches; they are not counted.
     for (let i = 0; i < 20; i++) await send(i);
     const counters = async () => {
@@ -54,22 +61,35 @@ async function main() {
     await new Promise((r) => setTimeout(r, idleMs));
     const idlePerMs = cluster.processes.map((p, i) => (cpuMs(p) - idleStart[i]!) / idleMs);
     const before = await counters();
+    // The pools closed their idle connections while the counters settled: open them again (these
+    // sends count for the transactions, not for the CPU or the latency).
+    const warm = senders * 2;
+    await Promise.all(Array.from({ length: warm }, (_, i) => send(n + i, users[i % 10]!)));
+    // Postgres's backends serving this database (the pools hold them open through the run).
+    const backends = (await env.db.$queryRawUnsafe<Array<{ pid: number }>>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    )).map((r) => r.pid);
+    const pgBefore = backends.reduce((sum, pid) => sum + cpuMs(pid), 0);
     const cpuBefore = cluster.processes.map(cpuMs);
     const sendsStarted = Date.now();
     const latencies: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const a = await send(i);
-      if (a.body.result !== 'success') throw new Error(`send failed: ${JSON.stringify(a.body)}`);
-      latencies.push(a.ms);
-    }
+    let next = 0;
+    await Promise.all(Array.from({ length: senders }, async (_, s) => {
+      for (let i = next++; i < n; i = next++) {
+        const a = await send(i, users[s % 10]!);
+        if (a.body.result !== 'success') throw new Error(`send failed: ${JSON.stringify(a.body)}`);
+        latencies.push(a.ms);
+      }
+    }));
     const cpuAfter = cluster.processes.map(cpuMs);
+    const pgAfter = backends.reduce((sum, pid) => sum + cpuMs(pid), 0);
     const sendsMs = Date.now() - sendsStarted;
     const after = await counters();
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
-    console.log(`${n} sequential sends: ${((after - before) / n).toFixed(1)} transactions per send; latency p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms`);
+    console.log(`${n} sends by ${senders} at once: ${((after - before) / (n + warm)).toFixed(1)} transactions per send; ${(n / (sendsMs / 1000)).toFixed(1)} msg/s; latency p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms`);
     const perSend = cluster.processes.map((p, i) => `${p.label} ${((cpuAfter[i]! - cpuBefore[i]! - idlePerMs[i]! * sendsMs) / n).toFixed(2)}`);
-    console.log(`CPU ms per send (idle use taken off): ${perSend.join(', ')}`);
+    console.log(`CPU ms per send (idle use taken off): ${perSend.join(', ')}, postgres ${((pgAfter - pgBefore) / n).toFixed(2)} (${backends.length} backends)`);
   } finally {
     await cluster.stop();
     await env.close();

@@ -33,11 +33,13 @@ export function createDb(url: string = databaseUrl(), opts: CreateDbOptions = {}
  * path (a send's read and write), where Prisma's handling of a raw query costs more CPU than
  * the statement does in Postgres. Values come back as node-postgres parses them (int4 as number,
  * json as objects, arrays as arrays; not timestamps without a zone, which it reads as local
- * time: select those as text or inside JSON). In a transaction, or on a client made elsewhere,
- * it goes through Prisma as before.
+ * time: select those as text or inside JSON). `name` makes it a prepared statement of each
+ * connection (one name per SQL text). In a transaction, or on a client made elsewhere, it goes
+ * through Prisma as before.
  */
-export async function rawQuery<T>(db: Db | Tx, sql: string, params: unknown[]): Promise<T[]> {
+export async function rawQuery<T>(db: Db | Tx, sql: string, params: unknown[], name?: string): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<T[]>(sql, ...params);
-  return (await pool.query(sql, params)).rows as T[];
+  // A named statement is parsed and analysed once per connection, not on every call.
+  return (await pool.query({ name, text: sql, values: params })).rows as T[];
 }

@@ -85,7 +85,7 @@ export async function readChannelSend(
   }>(db, CHANNEL_SEND_SQL, [
     senderId, realmId, topic, topic?.toLowerCase() ?? null, null,
     'id' in to ? to.id : null, 'id' in to ? null : to.name.trim().toLowerCase(),
-  ]);
+  ], 'channel-send-read');
   if (!row?.realm) throw new Error(`realm ${realmId} not found`);
   return {
     caller: row.caller ? rowFromJson(db, 'User', row.caller) : null,

@@ -233,7 +233,7 @@ export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPl
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);
   const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
-  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, [...insertParams(draft, facts, recipientIds, flags), payload]);
+  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, [...insertParams(draft, facts, recipientIds, flags), payload], 'channel-send-write');
   return { id };
 }
 
