@@ -6,28 +6,16 @@
  * SENDERS=<n> sends from n people at once. A count, unlike a time, does not depend on how busy the machine is; nor, much, does the CPU time
  * each service spends per send (from /proc/<pid>/stat), printed beside it.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setupTestEnv, startCluster, type ClusterProcess } from '@chat/testing';
 import { call } from './api';
+import { cpuMsOf } from './cpu';
 import { createChannels, createRealm, createUsers } from './setup';
 
 // Backends report their counters at most about once a second and when idle: wait past that.
 const STATS_SETTLE_MS = 12_000;
-const TICKS_PER_MS = 100 / 1000; // USER_HZ is 100 on Linux
-
-/** User plus system CPU time of a process so far, in milliseconds. */
-function cpuMs(proc: ClusterProcess | number): number {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${typeof proc === 'number' ? proc : proc.child.pid}/stat`, 'utf8');
-  } catch {
-    return 0; // a backend that has exited
-  }
-  // Fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
-}
+/** CPU so far of a cluster process or a Postgres backend (by pid), in milliseconds. */
+const cpuMs = (proc: ClusterProcess | number) => cpuMsOf(typeof proc === 'number' ? proc : proc.child.pid);
 
 async function main() {
   const profileDir = process.env.BENCH_PROFILE_DIR;
