@@ -17,6 +17,7 @@ import { createTestDatabase } from '@chat/db/testing';
 import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
 import { loadHistory, measureNarrow } from './narrow';
+import { postgresBackends } from './cpu';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
@@ -96,7 +97,11 @@ async function main() {
     if (runs('sends')) {
       console.log('sends through the gateway');
       const targets: Target[] = [...plan.fanouts, 'dm'];
-      m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send);
+      // CPU per send is read from /proc, so only for a cluster the bench started here.
+      const measured = cluster
+        ? async () => [...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })), ...(await postgresBackends(db))]
+        : undefined;
+      m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send, measured);
     }
     if (runs('pgbench')) {
       console.log('pgbench: the SQL of one send');

@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
 import { runSenders, startPollers, type SenderJob } from './workers';
+import { cpuDuring, type Measured } from './cpu';
 
 export interface Timing {
   seconds: number;
@@ -20,6 +21,11 @@ export interface SendFigure {
   p99: number;
   sent: number;
   errors: Record<string, number>;
+  /**
+   * CPU milliseconds per message of each service and of Postgres, when the bench started the
+   * cluster (warm-up included, counted at the measured rate).
+   */
+  cpuMsPerSend?: Record<string, number>;
 }
 
 function sendJob(target: Target, channels: Map<number, number>, users: Account[], i: number, topic = 'bench'): SenderJob {
@@ -32,18 +38,29 @@ function sendJob(target: Target, channels: Map<number, number>, users: Account[]
 }
 
 /** Send throughput and latency for each fan-out and number of concurrent senders. */
-export async function measureSends(site: Site, users: Account[], channels: Map<number, number>, targets: Target[], concurrencies: number[], t: Timing): Promise<SendFigure[]> {
+export async function measureSends(
+  site: Site, users: Account[], channels: Map<number, number>, targets: Target[], concurrencies: number[], t: Timing,
+  /** The cluster's processes and Postgres's backends, for CPU per send (absent: not measured). */
+  measured?: () => Promise<Measured[]>,
+): Promise<SendFigure[]> {
   const out: SendFigure[] = [];
   for (const target of targets) {
     for (const concurrency of concurrencies) {
       // Senders are the channel's first subscribers (or, beyond them, anyone: a public channel
       // takes posts from non-subscribers, who then receive their own message too).
       const jobs = Array.from({ length: concurrency }, (_, i) => sendJob(target, channels, users, i, `bench ${i % 8}`));
-      const r = await runSenders({ url: site.url, host: site.host, jobs, concurrency, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000 });
+      const { result: r, cpuMs } = await cpuDuring(measured ? await measured() : [], () => runSenders({
+        url: site.url, host: site.host, jobs, concurrency, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000,
+      }));
       const s = summary(r.latencies);
+      // The warm-up's sends are not counted in r.done: count them at the measured rate.
+      const sentInAll = r.done * (1 + t.warmupSeconds / t.seconds);
       const fig: SendFigure = {
         target, concurrency, msgsPerSec: Math.round((r.done / r.seconds) * 10) / 10,
         p50: s.p50, p90: s.p90, p99: s.p99, sent: r.done, errors: r.errors,
+        ...(measured && r.done > 0
+          ? { cpuMsPerSend: Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / sentInAll) * 100) / 100])) }
+          : {}),
       };
       out.push(fig);
       const errs = Object.keys(r.errors).length ? ` errors ${JSON.stringify(r.errors).slice(0, 200)}` : '';

@@ -33,6 +33,10 @@ export function figures(m: Measurements): Record<string, number> {
     f[`${k}_msgs_per_s`] = s.msgsPerSec;
     f[`${k}_p50_ms`] = s.p50;
     f[`${k}_p99_ms`] = s.p99;
+    // The CPU a message costs each service and Postgres: what bounds throughput on two cores.
+    if (s.target !== 'dm' && s.concurrency === 16) {
+      for (const [label, ms] of Object.entries(s.cpuMsPerSend ?? {})) f[`${k}_cpu_ms_per_send_${label}`] = ms;
+    }
     const base = pg(subscribersOf(s.target), s.concurrency);
     if (base) {
       f[`${k}_msgs_per_s_vs_pgbench`] = round(s.msgsPerSec / base.tps);

@@ -125,6 +125,12 @@ const typedPattern = new RegExp(
 );
 /** Code points an emoji can start with. */
 const emojiStarts = new Set(familySequences.map((cps) => parseInt(cps[0]!, 16)));
+/**
+ * Digits, '#' and '*' start keycap emoji only when a variation selector or the keycap mark
+ * follows; plain text is full of them, and trying the pattern at each costs far more than this.
+ */
+const KEYCAP_NEXT = new Set([0xfe0f, 0x20e3]);
+const isKeycapBase = (cp: number) => (cp >= 0x30 && cp <= 0x39) || cp === 0x23 || cp === 0x2a;
 
 function typedToCode(chars: string): string | undefined {
   const hex = [...chars].map((c) => c.codePointAt(0)!.toString(16)).join('-');
@@ -138,7 +144,7 @@ export function splitUnicodeEmoji(text: string): Array<string | { char: string; 
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
-    if (!emojiStarts.has(cp)) {
+    if (!emojiStarts.has(cp) || (isKeycapBase(cp) && !KEYCAP_NEXT.has(text.charCodeAt(i + 1)))) {
       i += width;
       continue;
     }

@@ -1,13 +1,14 @@
 import express, { type Express, type Router } from 'express';
 import multer from 'multer';
-import pinoHttp from 'pino-http';
-import { randomUUID } from 'node:crypto';
-import { errors, REQUEST_ID_HEADER } from '@chat/contracts';
+import { errors } from '@chat/contracts';
 import type { Logger } from './logger';
 import { createMetrics, metricsMiddleware, type Metrics } from './metrics';
 import { requireGatewayIdentity } from './identity';
 import { errorRenderer, toApiError } from './render';
 import { rejectBadPaths } from './guards';
+import { requestLog } from './request-log';
+
+export { maskSecretParams } from './request-log';
 
 export interface AppOptions {
   service: string;
@@ -33,21 +34,6 @@ export interface AppState {
   draining: boolean;
 }
 
-/** Query parameters whose values never reach a log line. */
-const SECRET_PARAMS = /^(password|old_password|new_password|api_key|key|token|otp|mobile_flow_otp|desktop_flow_otp|csrf_token|json_web_token)$/i;
-
-/** The URL with the values of secret query parameters replaced by "[Redacted]". */
-export function maskSecretParams(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const params = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = decodeURIComponent((eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' '));
-    return eq >= 0 && SECRET_PARAMS.test(name) ? `${pair.slice(0, eq)}=[Redacted]` : pair;
-  });
-  return `${url.slice(0, q)}?${params.join('&')}`;
-}
-
 export function createApp(opts: AppOptions): { app: Express; state: AppState; metrics: Metrics } {
   const app = express();
   const state: AppState = { draining: false };
@@ -57,26 +43,7 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   app.set('etag', false);
   app.set('trust proxy', true);
   app.set('query parser', 'simple');
-  const httpLogger = pinoHttp({
-    logger: opts.log,
-    genReqId: (req, res) => {
-      const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    // Never log credentials or the signed identity. Bodies are not logged at all; a secret sent
-    // in the query string (some clients do) is masked in the logged URL.
-    redact: ['req.headers.authorization', 'req.headers["x-chat-identity"]', 'req.headers.cookie'],
-    serializers: {
-      req: (req: { url?: string; query?: unknown }) => {
-        if (typeof req.url === 'string') req.url = maskSecretParams(req.url);
-        delete req.query;
-        return req;
-      },
-    },
-    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-  });
-  app.use(httpLogger);
+  app.use(requestLog(opts.log));
   app.use(metricsMiddleware(metrics));
   app.use(securityHeaders);
   app.use(rejectBadPaths);

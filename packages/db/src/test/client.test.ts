@@ -1,4 +1,4 @@
-import { Prisma, type Db, type Realm, type Tx, type User } from '..';
+import { Prisma, rawQuery, type Db, type Realm, type Tx, type User } from '..';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 
 let t: TestDatabase;
@@ -41,4 +41,11 @@ test('interactive transactions commit together or not at all', async () => {
   const events = await db.outboxEvent.findMany({ where: { realmId: realm.id } });
   expect(events).toHaveLength(1);
   expect(typeof events[0]!.id).toBe('bigint');
+});
+
+test('rawQuery answers the same on the pool and, inside a transaction, through Prisma', async () => {
+  const sql = `SELECT 7::int AS n, ARRAY[1, 2]::int[] AS ids, '{"a": [1]}'::jsonb AS j, true AS b, $1::text AS t`;
+  const expected = [{ n: 7, ids: [1, 2], j: { a: [1] }, b: true, t: 'x' }];
+  expect(await rawQuery(db, sql, ['x'])).toEqual(expected);
+  expect(await db.$transaction((tx) => rawQuery(tx, sql, ['x']))).toEqual(expected);
 });

@@ -103,3 +103,9 @@ describe('emoji typed as characters', () => {
     expect(splitUnicodeEmoji('plain text')).toEqual(['plain text']);
   });
 });
+
+test('digits, # and * are keycap emoji only with the keycap mark, whatever text surrounds them', () => {
+  const parts = splitUnicodeEmoji('call 1\u{fe0f}\u{20e3} or #\u{20e3}, not 123, #4 or *5 \u{1f600}');
+  expect(parts.filter((p) => typeof p !== 'string').map((p) => (p as { code: string }).code)).toEqual(['0031-20e3', '0023-20e3', '1f600']);
+  expect(parts.filter((p) => typeof p === 'string').join('')).toBe('call  or , not 123, #4 or *5 ');
+});

@@ -5,7 +5,7 @@
  * number of recipients: the message and all its user_messages rows in one statement (unnest),
  * and the outbox row.
  */
-import type { Db, Message, Tx } from '@chat/db';
+import { rawQuery, type Db, type Message, type Tx } from '@chat/db';
 import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
 import { outboxPayload, type DomainEvent } from '@chat/bus';
 import type { LoadedActor } from '../lib/context';
@@ -15,9 +15,8 @@ import { avatarUrlOf, buildWireMessages, wireOfNewChannelMessage } from '../lib/
 import { mentionFlags } from './mentions';
 import type { SendPlan } from './send';
 import { saveWidgetSubmessage } from './submessages';
-import {
-  applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, TOPIC_FACTS_COLUMNS, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts,
-} from './user-topics';
+import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, type TopicPolicyFacts } from './user-topics';
+import { sendReadings } from './send-reads';
 import { claimOwnUploads } from './send-guarantees';
 
 export interface SendResult {
@@ -89,7 +88,8 @@ export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan):
     : null;
   const [topicParticipants, readings, senderGravatar, wire] = await Promise.all([
     stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
-    sendReadings(db, actor.userId, others, plan.content, stream ? { id: stream.stream.id, topic: stream.topic } : null),
+    // A channel send through the API read these beside the channel (send-reads.ts).
+    held?.readings ?? sendReadings(db, actor.userId, others, plan.content, stream ? { id: stream.stream.id, topic: stream.topic } : null),
     held?.sender ? avatarIsPublicGravatar(held.sender) : senderAvatarIsPublicGravatar(db, actor.userId),
     wireNow ?? (prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null),
   ]);
@@ -233,7 +233,7 @@ export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPl
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);
   const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
-  const [{ id }] = await db.$queryRawUnsafe<Array<{ id: number }>>(INSERT_ALONE_SQL, ...insertParams(draft, facts, recipientIds, flags), payload);
+  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, [...insertParams(draft, facts, recipientIds, flags), payload], 'channel-send-write');
   return { id };
 }
 
@@ -257,24 +257,6 @@ async function topicParticipantIds(db: Tx, streamId: number, topic: string): Pro
   return new Set(rows.map((r) => r.sender_id));
 }
 
-// The sender's topic facts, who muted the sender (muted_users, of the users service: looked up by
-// sender, since a person has few muters while a channel may have thousands of recipients) and the
-// recipients' alert words, in one statement. For a direct message the topic columns are unused.
-const READINGS_SQL = `SELECT ${TOPIC_FACTS_COLUMNS},
-  ARRAY(SELECT user_id FROM muted_users WHERE muted_user_id = $1) AS muters,
-  COALESCE((SELECT json_agg(json_build_object('userId', user_id, 'word', word)) FROM alert_words WHERE user_id = ANY($6::int[])), '[]'::json) AS words`;
-
-async function sendReadings(db: Tx, senderId: number, others: number[], content: string, stream: { id: number; topic: string } | null) {
-  const [row] = await db.$queryRawUnsafe<Array<TopicFactsRow & { muters: number[]; words: AlertWordRow[] }>>(
-    READINGS_SQL, senderId, stream?.id ?? null, stream?.topic ?? null, stream?.topic.toLowerCase() ?? null, null, others,
-  );
-  return {
-    topicPolicy: stream ? topicFactsOf(row) : null,
-    muters: new Set(row?.muters ?? []),
-    alerted: alertedAmong(row?.words ?? [], content),
-  };
-}
-
 /** Whether client_gravatar queues may get avatar_url null for this sender (they compute it). */
 async function senderAvatarIsPublicGravatar(db: Tx, userId: number): Promise<boolean> {
   return avatarIsPublicGravatar(await db.user.findUniqueOrThrow({ where: { id: userId } }));
@@ -282,25 +264,4 @@ async function senderAvatarIsPublicGravatar(db: Tx, userId: number): Promise<boo
 
 function avatarIsPublicGravatar(u: Parameters<typeof avatarUrlOf>[0]): boolean {
   return avatarUrlOf(u, { clientGravatar: true, realmUrl: '' }) === null;
-}
-
-/** Recipients with an alert word that appears in the message as a whole word (any case). */
-export async function usersAlertedBy(db: Tx, userIds: number[], content: string): Promise<Set<number>> {
-  if (!userIds.length) return new Set();
-  return alertedAmong(await db.alertWord.findMany({ where: { userId: { in: userIds } }, select: { userId: true, word: true } }), content);
-}
-
-interface AlertWordRow {
-  userId: number;
-  word: string;
-}
-
-function alertedAmong(words: AlertWordRow[], content: string): Set<number> {
-  const text = content.toLowerCase();
-  const hit = new Set<number>();
-  for (const { userId, word } of words) {
-    const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text)) hit.add(userId);
-  }
-  return hit;
 }

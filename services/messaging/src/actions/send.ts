@@ -6,17 +6,20 @@
  */
 import type { Realm, Stream, Tx, User } from '@chat/db';
 import { errors } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import { callerOfRow, loadActorRow, type LoadedActor } from '../lib/context';
+import type { AuthedIdentity } from '@chat/kit';
 import type { Services } from '../context';
 import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderContext, type RenderResult } from '../markdown';
-import { checkStreamPostAllowed, effectiveTopicsPolicy, getStreamForSend, streamWhere } from './streams-access';
+import { checkStreamPostAllowed, effectiveTopicsPolicy } from './streams-access';
 import { checkWildcardMentions } from './mentions';
 import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
 import { canWriteAlone, loadSendFacts, writeMessage, writeMessageAlone } from './send-write';
 
-export { sendMessageInTx, usersAlertedBy, type SendResult } from './send-write';
+export { sendMessageInTx, type SendResult } from './send-write';
+export { usersAlertedBy } from './send-reads';
+import { readChannelSend, type SendReadings } from './send-reads';
 import type { SendResult } from './send-write';
 import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
 
@@ -57,6 +60,16 @@ export interface SendHeld {
   linkifiers: RenderContext['linkifiers'];
   /** The sender's row, when the caller loaded it (a send through the API). */
   sender?: User;
+  /** Topic facts, muters and alert words, read beside the channel (a channel send). */
+  readings?: SendReadings;
+}
+
+/**
+ * The caller of a send through the API, before their row is read: the identity's ids are enough
+ * to start the send's reads, and the row is read with them rather than first.
+ */
+export interface ApiCaller {
+  identity: AuthedIdentity;
 }
 
 export { defaultReadBySender } from './send-write';
@@ -86,32 +99,40 @@ async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) 
   return others.map((u) => ({ id: u.id, email: u.email }));
 }
 
-/** `sender`, the actor's row when the caller holds it, saves the send reading it again. */
-export async function checkSendMessage(services: Services, actor: LoadedActor, input: SendInput, sender?: User): Promise<SendPlan> {
+/**
+ * `who` is the acting person, with `sender` their row when the caller holds it, or the caller of
+ * a send through the API (ApiCaller), whose row a channel send reads with everything else; a
+ * caller who may not act is refused before anything the reads found.
+ */
+export async function checkSendMessage(services: Services, who: LoadedActor | ApiCaller, input: SendInput, sender?: User): Promise<SendPlan & { actor: LoadedActor }> {
+  const ids = 'identity' in who ? who.identity : who;
   const kind = messageKind(input.type);
   if ((input.queueId === undefined) !== (input.localId === undefined)) {
     throw errors.badRequest('Missing local_id or queue_id: both or neither must be given');
   }
   const content = normalizeContent(input.content);
   const { db } = services;
-  // What the content refers to is looked up beside the recipients, in the same round trip. It is
-  // awaited below; until then a failure must not count as unhandled.
-  const renderContext = loadRenderContext(db, actor.realmId, actor.realmUrl, content, actor.userId);
-  renderContext.catch(() => undefined);
   let target: Target;
   let realm: Realm | null = null;
+  let readings: SendReadings | undefined;
+  let actor: LoadedActor;
+  let user: User | undefined;
+  let renderContext: Promise<RenderContext>;
   if (kind === 'stream') {
     const to = parseStreamTarget(input.to);
-    // The channel, its realm and its subscribers are read side by side: one round trip.
-    const [stream, realmRow, subs] = await Promise.all([
-      getStreamForSend(db, actor, to),
-      db.realm.findUniqueOrThrow({ where: { id: actor.realmId } }),
-      db.subscription.findMany({
-        where: { stream: streamWhere(actor.realmId, to), active: true, user: { isActive: true } },
-        select: { userId: true },
-      }),
-    ]);
-    realm = realmRow;
+    // The topic's facts are read with the channel; a topic refused below is refused after what
+    // was refused before it (the caller, then the channel), as when they were read one by one.
+    const read = readChannelSend(db, ids.realmId, ids.userId, to, topicOrNull(input.topic), content);
+    // What the content refers to is looked up beside it, in the same round trip. It is awaited
+    // below; until then a failure must not count as unhandled.
+    renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId, read.then((r) => r.linkifiers));
+    renderContext.catch(() => undefined);
+    const reads = await read;
+    ({ actor, user } = 'identity' in who ? callerOfRow(reads.caller, who.identity) : { actor: who, user: sender ?? reads.caller ?? undefined });
+    const { stream, subscriberIds } = reads;
+    if (!stream) throw 'id' in to ? errors.streamIdDoesNotExist(to.id) : errors.streamDoesNotExist(to.name);
+    realm = reads.realm;
+    readings = reads.readings;
     if (input.topic === undefined) throw errors.badRequest('Missing topic');
     const topic = normalizeTopic(input.topic);
     const policy = effectiveTopicsPolicy(stream, realm);
@@ -121,10 +142,12 @@ export async function checkSendMessage(services: Services, actor: LoadedActor, i
     if (topic !== '' && policy === 'empty_topic_only') {
       throw errors.badRequest('Only the general chat topic is allowed in this channel.');
     }
-    const subscriberIds = subs.map((s) => s.userId);
-    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId), sender);
+    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId), user);
     target = { kind: 'stream', stream, topic, subscriberIds };
   } else {
+    renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId);
+    renderContext.catch(() => undefined);
+    ({ actor, user } = 'identity' in who ? await loadActorRow(db, who.identity) : { actor: who, user: sender });
     const recipients = await resolveDirectRecipients(db, actor, input.to);
     await checkDirectMessageAllowed(db, actor, recipients.map((r) => r.id));
     target = { kind: 'private', recipients };
@@ -138,7 +161,15 @@ export async function checkSendMessage(services: Services, actor: LoadedActor, i
   if (target.kind === 'stream') {
     await checkWildcardMentions(services, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
-  return { target, content, rendered, input, held: { realm, linkifiers: ctx.linkifiers, sender } };
+  return { actor, target, content, rendered, input, held: { realm, linkifiers: ctx.linkifiers, sender: user, readings } };
+}
+
+function topicOrNull(topic: string | undefined): string | null {
+  try {
+    return topic === undefined ? null : normalizeTopic(topic);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -16,12 +16,6 @@ export async function findStream(db: Client, realmId: number, target: { id: numb
   return db.stream.findFirst({ where: streamWhere(realmId, target) });
 }
 
-export async function getStreamForSend(db: Client, actor: LoadedActor, target: { id: number } | { name: string }): Promise<Stream> {
-  const stream = await findStream(db, actor.realmId, target);
-  if (!stream) throw 'id' in target ? errors.streamIdDoesNotExist(target.id) : errors.streamDoesNotExist(target.name);
-  return stream;
-}
-
 export function effectiveTopicsPolicy(stream: Pick<Stream, 'topicsPolicy'>, realm: Pick<Realm, 'topicsPolicy'>): string {
   return stream.topicsPolicy === 'inherit' ? realm.topicsPolicy : stream.topicsPolicy;
 }

@@ -57,13 +57,14 @@ export interface TopicPolicyFacts {
  * The sender's topic policy, whether the topic has an earlier message (lower(topic) matches the
  * (stream_id, lower(topic), id) index: one probe, however long the topic), and whether the sender
  * muted the channel, as columns of a SELECT, so a statement can read more beside them. Parameters:
- * $1 the user, $2 the channel, $3 the topic, $4 its key (lower case), $5 an id the earlier message
+ * $1 the user, $2 the channel (or the SQL given as `channel`), $3 the topic, $4 its key (lower case), $5 an id the earlier message
  * must precede, or null.
  */
-export const TOPIC_FACTS_COLUMNS = `
-  (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND topic_key = $4) AS current,
-  EXISTS (SELECT 1 FROM messages WHERE stream_id = $2 AND lower(topic) = lower($3) AND ($5::int IS NULL OR id < $5)) AS earlier,
-  COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = $1 AND stream_id = $2), false) AS muted`;
+export const topicFactsColumns = (channel = '$2') => `
+  (SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND stream_id = ${channel} AND topic_key = $4) AS current,
+  EXISTS (SELECT 1 FROM messages WHERE stream_id = ${channel} AND lower(topic) = lower($3) AND ($5::int IS NULL OR id < $5)) AS earlier,
+  COALESCE((SELECT is_muted FROM subscriptions WHERE user_id = $1 AND stream_id = ${channel}), false) AS muted`;
+export const TOPIC_FACTS_COLUMNS = topicFactsColumns();
 
 export interface TopicFactsRow {
   current: number | null;

@@ -19,7 +19,11 @@ export async function loadActor(db: Db, identity: AuthedIdentity): Promise<Loade
 
 /** The caller with their row, for actions that need more of it than the Actor holds (a send). */
 export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ actor: LoadedActor; user: User }> {
-  const user = await db.user.findUnique({ where: { id: identity.userId } });
+  return callerOfRow(await db.user.findUnique({ where: { id: identity.userId } }), identity);
+}
+
+/** The caller `identity` names, from their row as read (null if it is gone), if they may act. */
+export function callerOfRow(user: User | null, identity: AuthedIdentity): { actor: LoadedActor; user: User } {
   if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
   if (!user.isActive) throw errors.userDeactivated();
   return { actor: actorOf(user, identity.realmUrl), user };
@@ -38,4 +42,17 @@ export function actorOf(user: User, realmUrl: string): LoadedActor {
     botType: user.botType,
     settings: (user.settings ?? {}) as Record<string, unknown>,
   };
+}
+
+/**
+ * `parse()`, whose refusal counts only once the caller (`loadCaller`) is known to be one who may
+ * act: a request from a deactivated person is refused as such whatever its parameters.
+ */
+export async function refusedAfterCaller<T>(loadCaller: () => Promise<unknown>, parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (err) {
+    await loadCaller();
+    throw err;
+  }
 }

@@ -22,7 +22,11 @@ const EMOJI_SYNTAX = /:([\w+-]+):/g;
  * Everything `source` can refer to, looked up in the realm: users and groups named in mention
  * syntax, channels named in link syntax that the author may see, custom emoji, linkifiers.
  */
-export async function loadRenderContext(db: Db | Tx, realmId: number, realmUrl: string, source: string, authorId?: number): Promise<RenderContext> {
+export async function loadRenderContext(
+  db: Db | Tx, realmId: number, realmUrl: string, source: string, authorId?: number,
+  /** The realm's linkifiers when the caller reads them with other things (a channel send). */
+  heldLinkifiers?: Promise<RenderContext['linkifiers']>,
+): Promise<RenderContext> {
   const ctx = emptyRenderContext(realmUrl);
   const names = new Set<string>();
   const ids = new Set<number>();
@@ -65,7 +69,7 @@ export async function loadRenderContext(db: Db | Tx, realmId: number, realmUrl: 
         )
       : [],
     emojiNames.length ? customEmoji(db, realmId, emojiNames) : [],
-    linkifiers(db, realmId),
+    heldLinkifiers ?? linkifiers(db, realmId),
   ]);
   for (const u of users) {
     ctx.usersById.set(u.id, u);
@@ -97,6 +101,7 @@ async function customEmoji(db: Db | Tx, realmId: number, names: string[]) {
   return rows.map((r) => ({ id: String(r.id), name: r.name, url: `/user_avatars/${realmId}/emoji/images/${r.file_name ?? r.id}` }));
 }
 
+/** In this order and shape as the channel send's statement reads them too (send-reads.ts). */
 async function linkifiers(db: Db | Tx, realmId: number) {
   const rows = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
   return rows.map((r) => ({ id: r.id, pattern: r.pattern, urlTemplate: r.urlTemplate }));

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, loadActorRow } from '../lib/context';
+import { loadActor, loadActorRow, refusedAfterCaller } from '../lib/context';
 import type { Services } from '../context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';
@@ -38,22 +38,26 @@ export function messageRoutes(router: Router, services: Services): void {
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const { actor, user } = await loadActorRow(services.db, ctx.identity);
-      // Content and topic: the action refuses NUL characters in the family's words.
-      const topic = p.strNulChecked('topic');
-      const subject = p.strNulChecked('subject');
-      const plan = await checkSendMessage(services, actor, {
-        type: p.reqStr('type'),
-        to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
-        content: p.reqStrNulChecked('content'),
-        topic: topic ?? subject,
-        queueId: p.str('queue_id'),
-        localId: p.str('local_id'),
-        readBySender: p.bool('read_by_sender'),
-        client: clientName(ctx),
-        idempotencyKey: ctx.req.header('idempotency-key'),
-      }, user);
-      return { ...(await doSendMessage(services, actor, plan)) };
+      // The caller's row is read with the channel (checkSendMessage); a caller who may not act is
+      // still refused before any parameter is.
+      const input = await refusedAfterCaller(() => loadActorRow(services.db, ctx.identity), () => {
+        const topic = p.strNulChecked('topic');
+        const subject = p.strNulChecked('subject');
+        return {
+          type: p.reqStr('type'),
+          to: p.raw('to') ?? (() => { throw errors.missingArgument('to'); })(),
+          // Content and topic: the action refuses NUL characters in the family's words.
+          content: p.reqStrNulChecked('content'),
+          topic: topic ?? subject,
+          queueId: p.str('queue_id'),
+          localId: p.str('local_id'),
+          readBySender: p.bool('read_by_sender'),
+          client: clientName(ctx),
+          idempotencyKey: ctx.req.header('idempotency-key'),
+        };
+      });
+      const plan = await checkSendMessage(services, { identity: ctx.identity }, input);
+      return { ...(await doSendMessage(services, plan.actor, plan)) };
     }),
   );
 

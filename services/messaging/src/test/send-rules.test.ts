@@ -125,3 +125,44 @@ describe('direct message policies', () => {
     await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: settings as object } });
   });
 });
+
+describe('POST /messages: the caller and the channel, read in one statement', () => {
+  it('finds the channel by id or by name in any case, refuses one the realm does not have', async () => {
+    const byName = await send({ type: 'stream', to: '  dEnMaRk ', topic: 'lookup', content: 'by name' });
+    const byId = await send({ type: 'stream', to: String(denmark), topic: 'lookup', content: 'by id' });
+    for (const res of [byName, byId]) {
+      expect(res.body.result).toBe('success');
+      expect(await h.env.db.message.findUniqueOrThrow({ where: { id: res.body.id } })).toMatchObject({ streamId: denmark, topic: 'lookup' });
+      // Every subscriber got a copy, the sender's included.
+      const copies = await h.env.db.userMessage.findMany({ where: { messageId: res.body.id }, orderBy: { userId: 'asc' } });
+      const { owner, member, member2, admin } = h.realm;
+      expect(copies.map((c) => c.userId)).toEqual([owner.id, member.id, member2.id, admin.id].sort((a, b) => a - b));
+    }
+    expect((await send({ type: 'stream', to: 'Nowhere', topic: 't', content: 'x' })).body)
+      .toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', msg: "Channel 'Nowhere' does not exist" });
+    expect((await send({ type: 'stream', to: '999999', topic: 't', content: 'x' })).body)
+      .toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', msg: "Channel with ID '999999' does not exist" });
+  });
+
+  it('refuses a deactivated caller before the channel, the topic or a parameter', async () => {
+    const { member2 } = h.realm;
+    await h.env.db.user.update({ where: { id: member2.id }, data: { isActive: false } });
+    try {
+      const before = await h.env.db.message.count();
+      const bodies: Array<Record<string, string>> = [
+        { type: 'stream', to: 'Denmark', topic: 't', content: 'x' },
+        { type: 'stream', to: 'Nowhere', topic: 't', content: 'x' },
+        { type: 'stream', to: 'Denmark', content: 'x' },
+        { type: 'stream', to: 'Denmark', topic: 't' },
+        { type: 'private', to: JSON.stringify([h.realm.member.id]), content: 'x' },
+      ];
+      for (const body of bodies) {
+        const res = await send(body, member2);
+        expect(res.body).toMatchObject({ result: 'error', code: 'USER_DEACTIVATED', msg: 'Account is deactivated' });
+      }
+      expect(await h.env.db.message.count()).toBe(before);
+    } finally {
+      await h.env.db.user.update({ where: { id: member2.id }, data: { isActive: true } });
+    }
+  });
+});
