@@ -1,6 +1,7 @@
 // The Prisma client over node-postgres. Prisma 7's `prisma-client` generator runs queries
 // through a driver adapter (no native query engine), which is what works offline here.
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/client';
 import { databaseUrl } from './url';
 
@@ -13,8 +14,32 @@ export interface CreateDbOptions {
   poolSize?: number;
 }
 
+const pools = new WeakMap<object, pg.Pool>();
+
 export function createDb(url: string = databaseUrl(), opts: CreateDbOptions = {}): Db {
   const max = opts.poolSize ?? 10;
-  const adapter = new PrismaPg({ connectionString: url, max });
-  return new PrismaClient({ adapter });
+  // The pool is made here, not by the adapter, so that rawQuery can share it.
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that fails (the server restarted, an operator killed it) leaves the pool;
+  // the next query opens a new one. Without a listener the error would end the process.
+  pool.on('error', () => undefined);
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * Rows of one statement, sent straight to the pool under `db`: for the few statements on a hot
+ * path (a send's read and write), where Prisma's handling of a raw query costs more CPU than
+ * the statement does in Postgres. Values come back as node-postgres parses them (int4 as number,
+ * json as objects, arrays as arrays; not timestamps without a zone, which it reads as local
+ * time: select those as text or inside JSON). `name` makes it a prepared statement of each
+ * connection (one name per SQL text). In a transaction, or on a client made elsewhere, it goes
+ * through Prisma as before.
+ */
+export async function rawQuery<T>(db: Db | Tx, sql: string, params: unknown[], name?: string): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRawUnsafe<T[]>(sql, ...params);
+  // A named statement is parsed and analysed once per connection, not on every call.
+  return (await pool.query({ name, text: sql, values: params })).rows as T[];
 }
