@@ -6,7 +6,9 @@
  * spelled out in full.
  */
 import { apiFlagNames, flagBit, type MessageFlag } from '@chat/contracts';
+import { createDb } from '@chat/db';
 import { TEST_REALM_URL, type SeededUser } from '@chat/testing';
+import { withSessionSettings } from '../app';
 import { buildWireMessages } from '../lib/wire';
 import { startHarness, type Harness } from './support';
 
@@ -183,6 +185,20 @@ describe('fetched message objects', () => {
       expect(JSON.stringify(got)).toBe(JSON.stringify(await expected(idsOf(got))));
     } finally {
       await h.env.db.realm.update({ where: { id: h.realm.realmId }, data: { allowEditHistory: true } });
+    }
+  });
+});
+
+describe("messaging's database sessions", () => {
+  it('run without parallel workers or JIT, keeping options the URL already has', async () => {
+    const url = new URL(h.env.databaseUrl);
+    url.searchParams.set('options', '-c statement_timeout=12345');
+    const db = createDb(withSessionSettings(url.toString()), { poolSize: 1 });
+    try {
+      const show = async (name: string) => (await db.$queryRawUnsafe<Array<Record<string, string>>>(`SHOW ${name}`))[0]![name];
+      expect([await show('max_parallel_workers_per_gather'), await show('jit'), await show('statement_timeout')]).toEqual(['0', 'off', '12345ms']);
+    } finally {
+      await db.$disconnect();
     }
   });
 });
