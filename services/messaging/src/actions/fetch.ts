@@ -4,17 +4,17 @@
  * query runs over the channel's messages (copies the viewer lacks read as "historical");
  * otherwise it runs over the viewer's own user_messages rows, which is exactly their history.
  */
-import type { Message } from '@chat/db';
-import { errors, apiFlagNames, LIMITS, isGuest } from '@chat/contracts';
-
-// Raw timestamp(3) columns arrive as Date through the pg adapter; strings are accepted too.
-const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(`${v}Z`));
+import { rawQuery, type Message, type Stream, type Subscription } from '@chat/db';
+import { errors, LIMITS, isGuest } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
-import { buildWireMessages, type WireMessage } from '../lib/wire';
+import type { WireMessage } from '../lib/wire';
 import { streamAccessOf } from './streams-access';
 import { highlightSearch } from './search';
+import { buildPageWire, pageColumns, readNamedChannel, readPage, type NamedChannel, type PageRow } from './fetch-wire';
+
+const MAX_INT4 = 2147483647;
 
 /** The anchor `newest` stands for: larger than any message id. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
@@ -41,20 +41,23 @@ interface Plan {
   where: string[];
   sql: SqlParams;
   orderColumn: string;
+  /** Whether rows carry rendered_content rather than content. */
+  applyMarkdown: boolean;
 }
 
-async function lookups(services: Services, actor: LoadedActor, narrow: NarrowTerm[]): Promise<NarrowLookups> {
+async function lookups(services: Services, actor: LoadedActor, narrow: NarrowTerm[], channels?: Map<string, NamedChannel>): Promise<NarrowLookups> {
   const { db } = services;
   const look: NarrowLookups = { viewerId: actor.userId, realmId: actor.realmId, streamIds: new Map(), userIds: new Map(), publicStreamIds: [], flagsSql: 'um.flags' };
   for (const t of narrow) {
     if (t.operator === 'channel') {
       const key = operandKey(t.operand);
       const numeric = typeof t.operand === 'number' || /^\d+$/.test(String(t.operand));
-      const s = await db.stream.findFirst({
-        where: numeric ? { id: Number(t.operand), realmId: actor.realmId } : { realmId: actor.realmId, nameKey: String(t.operand).trim().toLowerCase() },
-        select: { id: true },
-      });
-      look.streamIds.set(key, s?.id ?? null);
+      // The channel and the viewer's subscription to it, which decides whether its history is read.
+      // An id no int4 column holds names no channel.
+      const named = numeric && !(Number(t.operand) <= MAX_INT4) ? null
+        : await readNamedChannel(db, actor, numeric ? { id: Number(t.operand) } : { nameKey: String(t.operand).trim().toLowerCase() });
+      look.streamIds.set(key, named?.stream.id ?? null);
+      if (named) channels?.set(key, named);
     } else if (t.operator === 'channels' && !isGuest(actor)) {
       const rows = await db.stream.findMany({ where: { realmId: actor.realmId, inviteOnly: false }, select: { id: true } });
       look.publicStreamIds = rows.map((r) => r.id);
@@ -74,8 +77,9 @@ async function lookups(services: Services, actor: LoadedActor, narrow: NarrowTer
 }
 
 /** Chooses channel-history or own-history mode and turns the narrow into conditions. */
-async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[]): Promise<Plan> {
-  const look = await lookups(services, actor, narrow);
+async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[], applyMarkdown = true): Promise<Plan> {
+  const channels = new Map<string, NamedChannel>();
+  const look = await lookups(services, actor, narrow, channels);
   const sql = new SqlParams();
   const viewer = sql.add(actor.userId);
   const realm = sql.add(actor.realmId);
@@ -88,11 +92,10 @@ async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[]
         if (isGuest(actor)) historyMode = false;
         continue;
       }
-      const id = look.streamIds.get(operandKey(t.operand));
-      if (id === undefined || id === null) continue; // termToSql reports it
-      const stream = await services.db.stream.findUniqueOrThrow({ where: { id } });
-      const sub = await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: id } } });
-      if (!streamAccessOf(actor, stream, sub).canReadHistory) historyMode = false;
+      const named = channels.get(operandKey(t.operand));
+      if (!named) continue; // termToSql reports it
+      // streamAccessOf reads only the columns readNamedChannel reads.
+      if (!streamAccessOf(actor, named.stream as Stream, named.sub as Subscription | null).canReadHistory) historyMode = false;
     }
   }
   look.flagsSql = historyMode ? FLAGS_SQL : 'um.flags';
@@ -104,6 +107,7 @@ async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[]
       where: [`m.realm_id = ${realm}`, ...where],
       sql,
       orderColumn: 'm.id',
+      applyMarkdown,
     };
   }
   return {
@@ -112,10 +116,11 @@ async function plan(services: Services, actor: LoadedActor, narrow: NarrowTerm[]
     where: [`um.user_id = ${viewer}`, `m.realm_id = ${realm}`, ...where],
     sql,
     orderColumn: 'um.message_id',
+    applyMarkdown,
   };
 }
 
-/** Every column of messages under its Prisma field name, so rows need no second fetch. */
+/** Every column of messages under its Prisma field name, for matches_narrow. */
 const MESSAGE_COLUMNS = `m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.recipient_type AS "recipientType",
   m.stream_id AS "streamId", m.conversation_id AS "conversationId", m.topic, m.content,
   m.rendered_content AS "renderedContent", m.sending_client AS "sendingClient", m.date_sent AS "dateSent",
@@ -124,13 +129,20 @@ const MESSAGE_COLUMNS = `m.id, m.realm_id AS "realmId", m.sender_id AS "senderId
 
 type Row = Message & { flags: bigint };
 
-async function select(services: Services, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<Row[]> {
+function selectSql(p: Plan, columns: string, extra: string[], order: 'ASC' | 'DESC', limit: number | null): string {
   const where = [...p.where, ...extra].join(' AND ');
   const lim = limit === null ? '' : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
-  return services.db.$queryRawUnsafe<Row[]>(
-    `SELECT ${MESSAGE_COLUMNS}, ${p.flagsSql} AS flags FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`,
-    ...p.sql.values,
-  );
+  return `SELECT ${columns} FROM ${p.from} WHERE ${where} ORDER BY ${p.orderColumn} ${order}${lim}`;
+}
+
+async function select(services: Services, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<PageRow[]> {
+  return readPage(services.db, selectSql(p, pageColumns(p.flagsSql, p.applyMarkdown), extra, order, limit), p.sql.values);
+}
+
+/** The first matching message's id, if any. */
+async function firstId(services: Services, p: Plan, extra: string[]): Promise<number | null> {
+  const [row] = await rawQuery<{ id: number }>(services.db, selectSql(p, 'm.id', extra, 'ASC', 1), p.sql.values);
+  return row ? row.id : null;
 }
 
 async function resolveAnchor(services: Services, actor: LoadedActor, p: Plan, anchor: Anchor): Promise<number> {
@@ -141,51 +153,45 @@ async function resolveAnchor(services: Services, actor: LoadedActor, p: Plan, an
       return LARGER_THAN_MAX_MESSAGE_ID;
     case 'oldest':
       return 0;
-    case 'first_unread': {
-      const [row] = await select(services, p, [`(${p.flagsSql} & 1) = 0`], 'ASC', 1);
-      return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
-    }
+    case 'first_unread':
+      return (await firstId(services, p, [`(${p.flagsSql} & 1) = 0`])) ?? LARGER_THAN_MAX_MESSAGE_ID;
     case 'date': {
       const q = { ...p, sql: p.sql.clone() };
-      const [row] = await select(services, q, [`m.date_sent >= ${q.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`], 'ASC', 1);
-      return row ? row.id : LARGER_THAN_MAX_MESSAGE_ID;
+      return (await firstId(services, q, [`m.date_sent >= ${q.sql.add(anchor.date.toISOString().replace('Z', ''))}::timestamp`])) ?? LARGER_THAN_MAX_MESSAGE_ID;
     }
   }
 }
 
-async function toWire(services: Services, actor: LoadedActor, rows: Row[], opts: FetchOptions): Promise<WireMessage[]> {
-  const messages: Message[] = rows.map(({ flags: _flags, ...m }) => ({ ...m, dateSent: asDate(m.dateSent)!, lastEditTime: asDate(m.lastEditTime), lastMovedTime: asDate(m.lastMovedTime) }));
-  // The realm's edit-history setting is read beside the objects, which are built with their
-  // history and lose it when the realm hides it: one round trip fewer.
-  const [realm, wire] = await Promise.all([
-    services.db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { allowEditHistory: true } }),
-    buildWireMessages(services.db, messages, {
-      applyMarkdown: opts.applyMarkdown,
-      clientGravatar: opts.clientGravatar,
-      allowEmptyTopicName: opts.allowEmptyTopicName,
-      realmUrl: actor.realmUrl,
-      allowEditHistory: true,
-    }),
-  ]);
-  if (!realm.allowEditHistory) for (const w of wire) delete w.edit_history;
-  const flags = new Map(rows.map((r) => [r.id, apiFlagNames(BigInt(r.flags))]));
-  for (const w of wire) w.flags = flags.get(w.id) ?? [];
+async function toWire(services: Services, actor: LoadedActor, rows: PageRow[], opts: FetchOptions): Promise<WireMessage[]> {
+  const wire = await buildPageWire(services.db, actor.realmId, rows, {
+    applyMarkdown: opts.applyMarkdown,
+    clientGravatar: opts.clientGravatar,
+    allowEmptyTopicName: opts.allowEmptyTopicName,
+    realmUrl: actor.realmUrl,
+  });
   const search = opts.narrow.filter((t) => t.operator === 'search' && !t.negated).map((t) => String(t.operand));
-  if (search.length) await highlightSearch(services, wire, messages, search.join(' '), opts);
+  if (search.length) await highlightSearch(services, wire, rows, search.join(' '), opts);
   return wire;
 }
 
 /** The window of messages around the anchor, without building message objects. */
-export async function selectMessageRange(services: Services, actor: LoadedActor, q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[] }) {
+export async function selectMessageRange(
+  services: Services,
+  actor: LoadedActor,
+  q: Omit<RangeQuery, keyof FetchOptions> & { narrow: NarrowTerm[]; applyMarkdown?: boolean },
+) {
   if (q.numBefore < 0 || q.numAfter < 0) throw errors.badRequest('Invalid num_before or num_after');
   if (q.numBefore + q.numAfter > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
-  const p = await plan(services, actor, q.narrow);
+  const p = await plan(services, actor, q.narrow, q.applyMarkdown ?? true);
   const anchor = await resolveAnchor(services, actor, p, q.anchor);
   const anchorParam = p.sql.add(anchor);
+  // Ids are positive and below LARGER_THAN_MAX_MESSAGE_ID: at either end (newest, oldest) one
+  // side and the anchor itself cannot match, and are not asked for.
+  const none = Promise.resolve([]);
   const [before, at, after] = await Promise.all([
-    select(services, p, [`m.id < ${anchorParam}::bigint`], 'DESC', q.numBefore + 1),
-    q.includeAnchor ? select(services, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : Promise.resolve([]),
-    select(services, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1),
+    anchor > 0 ? select(services, p, [`m.id < ${anchorParam}::bigint`], 'DESC', q.numBefore + 1) : none,
+    q.includeAnchor && anchor > 0 && anchor < LARGER_THAN_MAX_MESSAGE_ID ? select(services, p, [`m.id = ${anchorParam}::bigint`], 'ASC', 1) : none,
+    anchor < LARGER_THAN_MAX_MESSAGE_ID ? select(services, p, [`m.id > ${anchorParam}::bigint`], 'ASC', q.numAfter + 1) : none,
   ]);
   return {
     anchor,
@@ -230,22 +236,22 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 export async function fetchMessagesById(services: Services, actor: LoadedActor, ids: number[], opts: FetchOptions) {
   if (ids.length > LIMITS.maxMessagesPerFetch) throw errors.tooManyMessagesRequested(LIMITS.maxMessagesPerFetch);
-  const p = await plan(services, actor, opts.narrow);
+  const p = await plan(services, actor, opts.narrow, opts.applyMarkdown);
   let rows = await select(services, p, [`m.id = ANY(${p.sql.add(ids)}::int[])`], 'ASC', null);
   // Outside channel-history mode, messages of channels whose history the viewer may read are
   // accessible too even without a row of their own.
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length && !p.from.startsWith('messages')) {
-    rows = [...rows, ...(await readableHistoryRows(services, actor, missing, opts.narrow))].sort((a, b) => a.id - b.id);
+    rows = [...rows, ...(await readableHistoryRows(services, actor, missing, opts.narrow, opts.applyMarkdown))].sort((a, b) => a.id - b.id);
   }
   return { found_anchor: false, found_oldest: false, found_newest: false, history_limited: false, messages: await toWire(services, actor, rows, opts) };
 }
 
-async function readableHistoryRows(services: Services, actor: LoadedActor, ids: number[], narrow: NarrowTerm[]): Promise<Row[]> {
+async function readableHistoryRows(services: Services, actor: LoadedActor, ids: number[], narrow: NarrowTerm[], applyMarkdown: boolean): Promise<PageRow[]> {
   const candidates = await services.db.message.findMany({ where: { id: { in: ids }, realmId: actor.realmId, streamId: { not: null } }, select: { id: true, streamId: true } });
-  const out: Row[] = [];
+  const out: PageRow[] = [];
   for (const streamId of new Set(candidates.map((c) => c.streamId!))) {
-    const p = await plan(services, actor, [{ operator: 'channel', operand: streamId, negated: false }, ...narrow]);
+    const p = await plan(services, actor, [{ operator: 'channel', operand: streamId, negated: false }, ...narrow], applyMarkdown);
     if (!p.from.startsWith('messages')) continue;
     const mine = candidates.filter((c) => c.streamId === streamId).map((c) => c.id);
     out.push(...(await select(services, p, [`m.id = ANY(${p.sql.add(mine)}::int[])`], 'ASC', null)));

@@ -14,7 +14,7 @@ const escapeTopic = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 export async function highlightSearch(
   services: Services,
   wire: Array<Pick<WireMessage, 'id'> & { match_content?: string; match_subject?: string }>,
-  messages: Message[],
+  messages: Array<Pick<Message, 'id'>>,
   query: string,
   opts: { applyMarkdown: boolean },
 ): Promise<void> {

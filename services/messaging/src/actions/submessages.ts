@@ -4,7 +4,7 @@
  * first one before the message event is built, so the event already carries it.
  */
 import { errors } from '@chat/contracts';
-import type { Message, Tx } from '@chat/db';
+import type { Message, Submessage, Tx } from '@chat/db';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
@@ -24,10 +24,15 @@ export async function loadSubmessages(db: Tx, messageIds: number[]): Promise<Map
   const out = new Map<number, Record<string, unknown>[]>();
   for (const r of rows) {
     const list = out.get(r.messageId) ?? [];
-    list.push({ msg_type: r.msgType, content: r.content, message_id: r.messageId, sender_id: r.senderId, id: r.id });
+    list.push(submessageObject(r));
     out.set(r.messageId, list);
   }
   return out;
+}
+
+/** One submessage as message objects carry it. */
+export function submessageObject(r: Pick<Submessage, 'msgType' | 'content' | 'messageId' | 'senderId' | 'id'>): Record<string, unknown> {
+  return { msg_type: r.msgType, content: r.content, message_id: r.messageId, sender_id: r.senderId, id: r.id };
 }
 
 /** At send time: the widget's first submessage, from the message's sender. */

@@ -20,7 +20,7 @@ export interface WireOptions {
 /** The message object, as its event carries it (@chat/contracts). */
 export type WireMessage = MessageObject;
 
-type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
+export type WireUser = Pick<User, 'id' | 'email' | 'deliveryEmail' | 'fullName' | 'avatarSource' | 'avatarVersion' | 'settings' | 'isBot'>;
 const WIRE_USER_SELECT = { id: true, email: true, deliveryEmail: true, fullName: true, avatarSource: true, avatarVersion: true, settings: true, isBot: true } as const;
 
 /**
@@ -46,6 +46,74 @@ export function displayTopic(topic: string, allowEmpty: boolean): string {
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
+/**
+ * What a message object is made of besides the facts shared by a batch: the row's columns that
+ * appear in it, its content already chosen (source or HTML) and its times in seconds. A fetch
+ * reads exactly these columns (actions/fetch-page.ts); other callers convert a Message row.
+ */
+export interface WireSource {
+  id: number;
+  realmId: number;
+  senderId: number;
+  streamId: number | null;
+  conversationId: number | null;
+  topic: string;
+  /** content or rendered_content, as WireOptions.applyMarkdown asks. */
+  body: string;
+  sendingClient: string;
+  isMeMessage: boolean;
+  editHistory: unknown;
+  /** Seconds since the epoch, rounded down. */
+  timestamp: number;
+  lastEditTimestamp: number | null;
+  lastMovedTimestamp: number | null;
+}
+
+export function wireSourceOf(m: Message, applyMarkdown: boolean): WireSource {
+  return {
+    id: m.id,
+    realmId: m.realmId,
+    senderId: m.senderId,
+    streamId: m.streamId,
+    conversationId: m.conversationId,
+    topic: m.topic,
+    body: applyMarkdown ? m.renderedContent : m.content,
+    sendingClient: m.sendingClient,
+    isMeMessage: m.isMeMessage,
+    editHistory: m.editHistory,
+    timestamp: seconds(m.dateSent),
+    lastEditTimestamp: m.lastEditTime ? seconds(m.lastEditTime) : null,
+    lastMovedTimestamp: m.lastMovedTime ? seconds(m.lastMovedTime) : null,
+  };
+}
+
+/** A reaction as read, before it is joined with its user. */
+export interface ReactionRow {
+  messageId: number;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+  userId: number;
+}
+
+/** Reactions by message, in the order given (the reactions' id order), each with its user. */
+export function reactionsByMessageOf(reactions: ReactionRow[], userById: Map<number, WireUser>): Map<number, MessageReaction[]> {
+  const out = new Map<number, MessageReaction[]>();
+  for (const r of reactions) {
+    const u = userById.get(r.userId);
+    const list = out.get(r.messageId) ?? [];
+    list.push({
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+      user_id: r.userId,
+      user: { id: r.userId, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false },
+    });
+    out.set(r.messageId, list);
+  }
+  return out;
+}
+
 export async function buildWireMessages(db: Tx, messages: Message[], opts: WireOptions): Promise<WireMessage[]> {
   if (!messages.length) return [];
   const realmIds = [...new Set(messages.map((m) => m.realmId))];
@@ -64,40 +132,27 @@ export async function buildWireMessages(db: Tx, messages: Message[], opts: WireO
     loadSubmessages(db, messageIds),
     db.user.findMany({ where: { id: { in: senderIds } }, select: WIRE_USER_SELECT }),
   ]);
-  const topicLinkers = linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate }));
   const read = new Set(senderIds);
   const others = new Set<number>();
   for (const c of convs) c.memberIds.forEach((id) => read.has(id) || others.add(id));
   for (const r of reactions) if (!read.has(r.userId)) others.add(r.userId);
   const users = others.size ? [...senders, ...(await db.user.findMany({ where: { id: { in: [...others] } }, select: WIRE_USER_SELECT }))] : senders;
   const userById = new Map<number, WireUser>(users.map((u) => [u.id, u]));
-  const reactionsByMessage = new Map<number, MessageReaction[]>();
-  for (const r of reactions) {
-    const u = userById.get(r.userId);
-    const list = reactionsByMessage.get(r.messageId) ?? [];
-    list.push({
-      emoji_name: r.emojiName,
-      emoji_code: r.emojiCode,
-      reaction_type: r.reactionType,
-      user_id: r.userId,
-      user: { id: r.userId, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false },
-    });
-    reactionsByMessage.set(r.messageId, list);
-  }
-  const known: Known = {
+  const facts: WireFacts = {
     userById,
     realmStr: new Map(realms.map((r) => [r.id, r.stringId])),
     streamName: new Map(streams.map((s) => [s.id, s.name])),
     convMembers: new Map(convs.map((c) => [c.id, c.memberIds])),
-    reactionsByMessage,
+    reactionsByMessage: reactionsByMessageOf(reactions, userById),
     submessagesByMessage,
-    topicLinkers,
+    topicLinkers: linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate })),
   };
-  return messages.map((m) => toWire(m, known, opts));
+  const build = wireBuilder(facts, opts);
+  return messages.map((m) => build(wireSourceOf(m, opts.applyMarkdown)));
 }
 
-/** What building a message object needs besides the message row. */
-interface Known {
+/** What building a batch's message objects needs besides the messages' own columns. */
+export interface WireFacts {
   userById: Map<number, WireUser>;
   realmStr: Map<number, string>;
   streamName: Map<number, string>;
@@ -116,7 +171,7 @@ export function wireOfNewChannelMessage(
   held: { realmStringId: string; streamName: string; sender: WireUser; linkifiers: Array<{ pattern: string; urlTemplate: string }> },
   opts: WireOptions,
 ): WireMessage {
-  return toWire(m, {
+  return wireBuilder({
     userById: new Map([[held.sender.id, held.sender]]),
     realmStr: new Map([[m.realmId, held.realmStringId]]),
     streamName: new Map([[m.streamId!, held.streamName]]),
@@ -124,51 +179,70 @@ export function wireOfNewChannelMessage(
     reactionsByMessage: new Map(),
     submessagesByMessage: new Map(),
     topicLinkers: held.linkifiers.map((l) => ({ re: compileLinkifier(l.pattern), urlTemplate: l.urlTemplate })),
-  }, opts);
+  }, opts)(wireSourceOf(m, opts.applyMarkdown));
 }
 
-function toWire(m: Message, k: Known, opts: WireOptions): WireMessage {
+/**
+ * Builds message objects from one batch's facts. What is the same for many messages of a batch
+ * (a sender's name, address and avatar URL, a topic's links) is worked out once per batch.
+ */
+export function wireBuilder(k: WireFacts, opts: WireOptions): (m: WireSource) => WireMessage {
+  const senders = new Map<number, { fullName: string; email: string; avatarUrl: string | null }>();
+  const linksOfTopic = new Map<string, Array<{ text: string; url: string }>>();
   const miniUser = (id: number) => {
     const u = k.userById.get(id);
     return { id, email: u?.email ?? '', full_name: u?.fullName ?? '', is_mirror_dummy: false };
   };
-  const sender = k.userById.get(m.senderId)!;
-  const isStream = m.streamId !== null;
-  const topic = isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : '';
-  const wire: WireMessage = {
-    id: m.id,
-    sender_id: m.senderId,
-    sender_full_name: sender.fullName,
-    sender_email: sender.email,
-    sender_realm_str: k.realmStr.get(m.realmId) ?? '',
-    avatar_url: avatarUrlOf(sender, opts),
-    client: m.sendingClient,
-    content: opts.applyMarkdown ? m.renderedContent : m.content,
-    content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    display_recipient: isStream
-      ? (k.streamName.get(m.streamId!) ?? '')
-      : [...(k.convMembers.get(m.conversationId!) ?? [])].sort((a, b) => a - b).map(miniUser),
-    is_me_message: m.isMeMessage,
-    reactions: k.reactionsByMessage.get(m.id) ?? [],
-    recipient_id: recipientIdOf(m),
-    subject: topic,
-    topic_links: isStream ? topicLinks(m.topic, k.topicLinkers) : [],
-    submessages: k.submessagesByMessage.get(m.id) ?? [],
-    timestamp: seconds(m.dateSent),
-    type: isStream ? 'stream' : 'private',
+  return (m) => {
+    let sender = senders.get(m.senderId);
+    if (!sender) {
+      const u = k.userById.get(m.senderId)!;
+      sender = { fullName: u.fullName, email: u.email, avatarUrl: avatarUrlOf(u, opts) };
+      senders.set(m.senderId, sender);
+    }
+    const isStream = m.streamId !== null;
+    let links: Array<{ text: string; url: string }> = [];
+    if (isStream) {
+      let found = linksOfTopic.get(m.topic);
+      if (!found) linksOfTopic.set(m.topic, (found = topicLinks(m.topic, k.topicLinkers)));
+      // Each object gets its own list, as if built alone.
+      if (found.length) links = found.map((l) => ({ ...l }));
+    }
+    const wire: WireMessage = {
+      id: m.id,
+      sender_id: m.senderId,
+      sender_full_name: sender.fullName,
+      sender_email: sender.email,
+      sender_realm_str: k.realmStr.get(m.realmId) ?? '',
+      avatar_url: sender.avatarUrl,
+      client: m.sendingClient,
+      content: m.body,
+      content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
+      display_recipient: isStream
+        ? (k.streamName.get(m.streamId!) ?? '')
+        : [...(k.convMembers.get(m.conversationId!) ?? [])].sort((a, b) => a - b).map(miniUser),
+      is_me_message: m.isMeMessage,
+      reactions: k.reactionsByMessage.get(m.id) ?? [],
+      recipient_id: recipientIdOf(m),
+      subject: isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : '',
+      topic_links: links,
+      submessages: k.submessagesByMessage.get(m.id) ?? [],
+      timestamp: m.timestamp,
+      type: isStream ? 'stream' : 'private',
+    };
+    if (m.streamId !== null) wire.stream_id = m.streamId;
+    if (m.lastEditTimestamp !== null) wire.last_edit_timestamp = m.lastEditTimestamp;
+    if (m.lastMovedTimestamp !== null) wire.last_moved_timestamp = m.lastMovedTimestamp;
+    if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
+      wire.edit_history = (m.editHistory as Record<string, unknown>[]).map((entry) => {
+        const e = { ...entry };
+        if (typeof e.prev_topic === 'string') e.prev_topic = displayTopic(e.prev_topic, opts.allowEmptyTopicName);
+        if (typeof e.topic === 'string') e.topic = displayTopic(e.topic, opts.allowEmptyTopicName);
+        return e;
+      });
+    }
+    return wire;
   };
-  if (m.streamId !== null) wire.stream_id = m.streamId;
-  if (m.lastEditTime) wire.last_edit_timestamp = seconds(m.lastEditTime);
-  if (m.lastMovedTime) wire.last_moved_timestamp = seconds(m.lastMovedTime);
-  if (opts.allowEditHistory && Array.isArray(m.editHistory) && m.editHistory.length) {
-    wire.edit_history = (m.editHistory as Record<string, unknown>[]).map((entry) => {
-      const e = { ...entry };
-      if (typeof e.prev_topic === 'string') e.prev_topic = displayTopic(e.prev_topic, opts.allowEmptyTopicName);
-      if (typeof e.topic === 'string') e.topic = displayTopic(e.topic, opts.allowEmptyTopicName);
-      return e;
-    });
-  }
-  return wire;
 }
 
 /** Links the realm's linkifiers find in a topic, in the order they appear. */

@@ -9,6 +9,7 @@ import { resolveWithOperator } from '../actions/narrow-with';
 import { checkSendMessage, doSendMessage } from '../actions/send';
 import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, matchesNarrow, selectMessageRange, type Anchor } from '../actions/fetch';
 import { checkEditableFlag, doUpdateFlags } from '../actions/flags';
+import { loadReader } from '../actions/fetch-wire';
 
 /** Name of the sending client: the `client` parameter, else the User-Agent's product name. */
 export function clientName(ctx: AuthedCtx): string {
@@ -65,7 +66,7 @@ export function messageRoutes(router: Router, services: Services): void {
     '/messages',
     endpoint(async (ctx) => {
       const { p } = ctx;
-      const actor = await loadActor(services.db, ctx.identity);
+      const actor = await loadReader(services.db, ctx.identity);
       const opts = {
         narrow: await resolveWithOperator(services, actor, normalizeNarrow(p.json('narrow', narrowSchema) ?? [])),
         applyMarkdown: p.bool('apply_markdown', true),
