@@ -16,6 +16,42 @@
 export const WAKE_PAYLOAD_MAX = 16 * 1024;
 
 /**
+ * One queue's append, shared by APPEND and APPEND_BATCH: meta and events keys, wake channel,
+ * source field ('' = none), source position, then the event JSON texts as a Lua list.
+ */
+const APPEND_ONE = `
+local function append(meta, zset, channel, field, position, events)
+  if redis.call('EXISTS', meta) == 0 then return -1 end
+  if field ~= '' then
+    local last = redis.call('HGET', meta, field)
+    if last then
+      local lm, ls = string.match(last, '^(%d+)-(%d+)$')
+      local nm, ns = string.match(position, '^(%d+)-(%d+)$')
+      lm, ls, nm, ns = tonumber(lm), tonumber(ls), tonumber(nm), tonumber(ns)
+      if nm < lm or (nm == lm and ns <= ls) then return -2 end
+    end
+    redis.call('HSET', meta, field, position)
+  end
+  local id = tonumber(redis.call('HGET', meta, 'seq'))
+  local members, size = {}, 0
+  for i = 1, #events do
+    id = redis.call('HINCRBY', meta, 'seq', 1)
+    local member = id .. '|' .. events[i]
+    redis.call('ZADD', zset, id, member)
+    members[#members + 1] = member
+    size = size + #member + 1
+  end
+  local ttl = redis.call('PTTL', meta)
+  if ttl > 0 then redis.call('PEXPIRE', zset, ttl) end
+  if #members > 0 then
+    if size <= ${WAKE_PAYLOAD_MAX} then redis.call('PUBLISH', channel, table.concat(members, '\\n'))
+    else redis.call('PUBLISH', channel, id) end
+  end
+  return id
+end
+`;
+
+/**
  * ARGV: channel, source field ('' = none), source position, event JSON list (already formatted
  * for this queue) -> last id; -1 if the queue is gone; -2 if the source position was already
  * applied.
@@ -30,34 +66,38 @@ export const WAKE_PAYLOAD_MAX = 16 * 1024;
  * newlines (JSON text never holds a raw newline), or only the last id when they exceed
  * WAKE_PAYLOAD_MAX; see parseWake.
  */
-export const APPEND = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if ARGV[2] ~= '' then
-  local last = redis.call('HGET', KEYS[1], ARGV[2])
-  if last then
-    local lm, ls = string.match(last, '^(%d+)-(%d+)$')
-    local nm, ns = string.match(ARGV[3], '^(%d+)-(%d+)$')
-    lm, ls, nm, ns = tonumber(lm), tonumber(ls), tonumber(nm), tonumber(ns)
-    if nm < lm or (nm == lm and ns <= ls) then return -2 end
-  end
-  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+export const APPEND = `${APPEND_ONE}
+local events = {}
+for i = 4, #ARGV do events[#events + 1] = ARGV[i] end
+return append(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], events)
+`;
+
+/**
+ * Many queues' appends in one call, for the fan-out on a single Redis node (a script may only
+ * touch keys of one slot on a cluster, where each queue gets its own APPEND instead). Each event
+ * text is sent once however many queues receive it.
+ *
+ * KEYS: meta and events key of each queue, in pairs. ARGV[1] = T, the number of distinct event
+ * texts, ARGV[2..T+1] the texts; then per queue: channel, source field, source position, n, and
+ * the n indexes (1-based) of its events among the texts. Returns one reply per queue: APPEND's,
+ * or the error text when that queue's append failed (the other queues' appends still run, as
+ * they would in a pipeline).
+ */
+export const APPEND_BATCH = `${APPEND_ONE}
+local texts = tonumber(ARGV[1])
+local at = texts + 2
+local out = {}
+for q = 1, #KEYS / 2 do
+  local channel, field, position, n = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
+  local events = {}
+  for i = 1, n do events[i] = ARGV[1 + tonumber(ARGV[at + 3 + i])] end
+  at = at + 4 + n
+  local ok, id = pcall(append, KEYS[2 * q - 1], KEYS[2 * q], channel, field, position, events)
+  if ok then out[q] = id
+  elseif type(id) == 'table' and id.err then out[q] = id.err
+  else out[q] = tostring(id) end
 end
-local id = tonumber(redis.call('HGET', KEYS[1], 'seq'))
-local members, size = {}, 0
-for i = 4, #ARGV do
-  id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  local member = id .. '|' .. ARGV[i]
-  redis.call('ZADD', KEYS[2], id, member)
-  members[#members + 1] = member
-  size = size + #member + 1
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-if #members > 0 then
-  if size <= ${WAKE_PAYLOAD_MAX} then redis.call('PUBLISH', ARGV[1], table.concat(members, '\\n'))
-  else redis.call('PUBLISH', ARGV[1], id) end
-end
-return id
+return out
 `;
 
 /**

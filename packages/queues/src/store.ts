@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
-import { APPEND, FETCH } from './scripts';
+import { APPEND, APPEND_BATCH, FETCH } from './scripts';
 import { memberJson } from './members';
-import { crossSlot, redisKeys, type RedisKeys } from '@chat/bus';
+import { crossSlot, isCluster, redisKeys, type RedisKeys } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
+
+/** Queues per APPEND_BATCH call: bounds how long one call keeps Redis busy (about 5 ms). */
+const APPEND_BATCH_QUEUES = 500;
 
 /**
  * A poll acknowledged an event the queue cannot account for: below what was already pruned
@@ -85,6 +88,7 @@ export class QueueStore {
     this.keys = redisKeys(prefix);
     redis.defineCommand('queueAppend', { numberOfKeys: 2, lua: APPEND });
     redis.defineCommand('queueFetch', { numberOfKeys: 2, lua: FETCH });
+    redis.defineCommand('queueAppendBatch', { lua: APPEND_BATCH });
   }
 
   metaKey(queueId: string): string {
@@ -193,7 +197,7 @@ export class QueueStore {
    * the queue is gone, -2 if `source` was already applied.
    */
   async append(queueId: string, events: object[], source?: AppendSource): Promise<number> {
-    return Number(await this.appendTo(this.redis as Redis, queueId, events, source));
+    return Number(await this.appendTo(this.redis as Redis, queueId, events.map((e) => JSON.stringify(e)), source));
   }
 
   /**
@@ -201,19 +205,60 @@ export class QueueStore {
    * order, as `[error, last id]` (see append).
    */
   async appendMany(appends: Array<{ queueId: string; events: object[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {
-    const results = await crossSlot(this.redis, appends.map((a) => (c: Redis) => this.appendTo(c, a.queueId, a.events, a.source)));
-    return results.map(([err, id]) => [err, Number(id)]);
+    return this.appendManyJson(appends.map((a) => ({ ...a, events: a.events.map((e) => JSON.stringify(e)) })));
   }
 
-  /** Sends one append on a connection or pipeline. */
-  appendTo(pipe: Redis | ReturnType<RedisLike['pipeline']>, queueId: string, events: object[], source?: AppendSource): unknown {
+  /**
+   * appendMany with each event already JSON text. On a single Redis node the appends go in
+   * APPEND_BATCH calls of up to APPEND_BATCH_QUEUES queues, each distinct text sent once: a
+   * fan-out's queues mostly receive the same text, and one script call per queue cost the
+   * fan-out more CPU than the appends cost Redis. On a cluster each queue's APPEND goes to its
+   * own slot (crossSlot).
+   */
+  async appendManyJson(appends: Array<{ queueId: string; events: string[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {
+    if (isCluster(this.redis)) {
+      const results = await crossSlot(this.redis, appends.map((a) => (c: Redis) => this.appendTo(c, a.queueId, a.events, a.source)));
+      return results.map(([err, id]) => [err, Number(id)]);
+    }
+    const calls: Array<Promise<Array<[Error | null, number]>>> = [];
+    for (let start = 0; start < appends.length; start += APPEND_BATCH_QUEUES) {
+      calls.push(this.appendBatch(appends.slice(start, start + APPEND_BATCH_QUEUES)));
+    }
+    // Sent one after the other on the one connection, so Redis runs them in this order.
+    return (await Promise.all(calls)).flat();
+  }
+
+  private async appendBatch(appends: Array<{ queueId: string; events: string[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {
+    const textIndex = new Map<string, number>();
+    const texts: string[] = [];
+    const keys: string[] = [];
+    const perQueue: Array<string | number> = [];
+    for (const a of appends) {
+      keys.push(this.metaKey(a.queueId), this.eventsKey(a.queueId));
+      perQueue.push(this.wakeChannel(a.queueId), a.source?.field ?? '', a.source?.position ?? '', a.events.length);
+      for (const text of a.events) {
+        let i = textIndex.get(text);
+        if (i === undefined) textIndex.set(text, (i = texts.push(text)));
+        perQueue.push(i);
+      }
+    }
+    // A failed call (Redis unreachable, the script refused) throws: none of its appends is
+    // known to be in, and the caller delivers the whole batch again.
+    const replies = await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<Array<number | string>>>).queueAppendBatch(
+      keys.length, ...keys, texts.length, ...texts, ...perQueue,
+    );
+    return replies.map((r) => (typeof r === 'number' ? [null, r] : [new Error(String(r)), NaN]));
+  }
+
+  /** Sends one append (events as JSON text) on a connection or pipeline. */
+  appendTo(pipe: Redis | ReturnType<RedisLike['pipeline']>, queueId: string, events: string[], source?: AppendSource): unknown {
     return (pipe as unknown as Record<string, (...a: unknown[]) => unknown>).queueAppend(
       this.metaKey(queueId),
       this.eventsKey(queueId),
       this.wakeChannel(queueId),
       source?.field ?? '',
       source?.position ?? '',
-      ...events.map((e) => JSON.stringify(e)),
+      ...events,
     );
   }
 

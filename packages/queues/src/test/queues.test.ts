@@ -205,3 +205,44 @@ it('reports a Redis error while reading queue metadata as an error, never as an 
   expect(await store.queuesOfUsers(1, [31])).toEqual(new Map([[31, [q]]]));
   down.disconnect();
 });
+
+it('appends a batch to many queues in one call with each queue its own ids, positions and wake-up, and isolates a broken queue', async () => {
+  const waiter = newWaiter();
+  try {
+    // More queues than one APPEND_BATCH call takes, so the batch is split.
+    const queues = await Promise.all(Array.from({ length: 520 }, () => store.create(spec({ userId: 41 }))));
+    const [first, second, gone, broken] = queues as [string, string, string, string];
+    await store.append(second, [{ type: 'before' }], { field: 'src:0', position: '7-0' });
+    await redis.del(store.metaKey(gone));
+    await redis.del(store.eventsKey(broken));
+    await redis.set(store.eventsKey(broken), 'not a sorted set');
+    await waiter.subscribe(first);
+    const woken = new Promise<string[] | null>((resolve) => waiter.hold(first, waiter.mark(first)!, -1, 5000, (_r, events) => resolve(events)));
+    const shared = JSON.stringify({ type: 'm', text: 'same for everyone' });
+    const results = await store.appendManyJson([
+      ...queues.map((queueId, i) => ({ queueId, events: i === 0 ? [shared, JSON.stringify({ type: 'own' })] : [shared], source: { field: 'src:0', position: '7-0' } })),
+      // The same queue again in the batch, later in the stream: appended after the first.
+      { queueId: first, events: [shared], source: { field: 'src:0', position: '7-1' } },
+      // Already applied position: refused.
+      { queueId: first, events: [shared], source: { field: 'src:0', position: '7-1' } },
+    ]);
+    expect(results).toHaveLength(queues.length + 2);
+    expect(results[0]).toEqual([null, 1]);
+    expect(results[1]).toEqual([null, -2]);
+    expect(results[2]).toEqual([null, -1]);
+    expect(results[3]![0]).toBeInstanceOf(Error);
+    expect(results[3]![0]!.message).toMatch(/WRONGTYPE/);
+    for (const [err, id] of results.slice(4, queues.length)) expect([err, id]).toEqual([null, 0]);
+    expect(results[queues.length]).toEqual([null, 2]);
+    expect(results[queues.length + 1]).toEqual([null, -2]);
+    expect(await store.fetch(first, 41, -1)).toEqual([
+      { id: 0, type: 'm', text: 'same for everyone' }, { id: 1, type: 'own' }, { id: 2, type: 'm', text: 'same for everyone' },
+    ]);
+    expect((await store.fetch(second, 41, -1))!.map((e) => e.type)).toEqual(['before']);
+    expect((await store.fetch(queues[519]!, 41, -1))!.map((e) => e.id)).toEqual([0]);
+    // The wake-up carries the queue's own events of its first append.
+    expect(await woken).toEqual(['{"id":0,"type":"m","text":"same for everyone"}', '{"id":1,"type":"own"}']);
+  } finally {
+    waiter.closeAll();
+  }
+});
