@@ -12,7 +12,7 @@ import { crossSlot, isTransientRedisError } from '@chat/bus';
 import { isMessagePayload } from '@chat/contracts';
 import type { QueueInfo, QueueStore } from '@chat/queues';
 import type { Logger } from '@chat/kit';
-import { formatMessage, formatOther, type Payload } from './format';
+import { formatKey, formatMessage, formatOther, type Payload } from './format';
 
 export interface StreamEntry {
   /** Stream entry id "<ms>-<seq>". */
@@ -80,20 +80,26 @@ export class Fanout {
     const { targets, foundIn } = await this.resolveTargets(entries);
     const stale = await this.loadMeta([...foundIn.keys()]);
 
-    type Append = { queueId: string; realmId: number; events: object[]; position: string };
+    type Append = { queueId: string; realmId: number; events: string[]; position: string };
     const appends: Append[] = [];
     entries.forEach((entry, i) => {
+      // Queues registered alike get the same text: formatted and serialised once (formatKey).
+      const formatted = new Map<string, string[]>();
+      const recipients = entry.payload.users === 'realm' ? null : new Set(entry.payload.users);
       for (const queueId of targets[i]!) {
         const q = this.meta.get(queueId);
         if (!q || q.realmId !== entry.realmId) continue;
-        const events = this.eventsFor(q, entry.payload);
+        if (!this.reaches(q, entry.payload, recipients)) continue;
+        const key = formatKey(q, entry.payload);
+        let events = formatted.get(key);
+        if (!events) formatted.set(key, (events = this.eventsFor(q, entry.payload).map((e) => JSON.stringify(e))));
         if (events.length) appends.push({ queueId, realmId: q.realmId, events, position: entry.id });
       }
     });
 
     for (let start = 0; start < appends.length; start += PIPELINE_CHUNK) {
       const chunk = appends.slice(start, start + PIPELINE_CHUNK);
-      const results = await this.store.appendMany(
+      const results = await this.store.appendManyJson(
         chunk.map((a) => ({ queueId: a.queueId, events: a.events, source: { field: `src:${partition}`, position: a.position } })),
       );
       let retry: Error | undefined;
@@ -172,10 +178,14 @@ export class Fanout {
     this.meta.set(info.queueId, info);
   }
 
+  /** A message reaches its recipients' queues and all_public_streams queues of a public channel. */
+  private reaches(q: QueueInfo, p: Payload, recipients: Set<number> | null): boolean {
+    if (!isMessagePayload(p)) return true;
+    return (recipients === null ? false : recipients.has(q.userId)) || (q.allPublicStreams && !!p.public_stream);
+  }
+
   private eventsFor(q: QueueInfo, p: Payload): object[] {
     if (isMessagePayload(p)) {
-      const isRecipient = p.users !== 'realm' && p.users.includes(q.userId);
-      if (!isRecipient && !(q.allPublicStreams && p.public_stream)) return [];
       const e = formatMessage(q, p);
       return e ? [e] : [];
     }

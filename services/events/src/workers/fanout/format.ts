@@ -40,6 +40,30 @@ function showEmptyTopics(q: QueueInfo, event: Record<string, unknown>, fields: s
   return out;
 }
 
+/** What formatMessage and formatOther read of a queue's registration, as text; see formatKey. */
+const registrationKeys = new WeakMap<QueueInfo, string>();
+
+/**
+ * Two queues with the same key get the same events from the same payload, so the fan-out formats
+ * and serialises once per key rather than once per queue (a channel's subscribers mostly
+ * registered alike). The formatters are pure functions of the payload and of the queue's
+ * registration (every field below), its user id only through the payload's `user_flags`, and its
+ * queue id only through `sender_queue_id`: a formatter that starts reading anything else of the
+ * queue must add it here.
+ */
+export function formatKey(q: QueueInfo, p: Payload): string {
+  let registration = registrationKeys.get(q);
+  if (registration === undefined) {
+    registration = JSON.stringify([
+      q.eventTypes, q.narrow, q.clientCapabilities, q.applyMarkdown, q.clientGravatar, q.slimPresence ?? false,
+    ]);
+    registrationKeys.set(q, registration);
+  }
+  const flags = p.user_flags?.[String(q.userId)];
+  const sender = p.sender_queue_id !== undefined && p.sender_queue_id === q.queueId;
+  return `${registration}|${flags ? JSON.stringify(flags) : '-'}|${sender ? 1 : 0}`;
+}
+
 /** The message event one queue gets, or null when it does not match the queue. */
 export function formatMessage(q: QueueInfo, p: MessageParts): ClientMessageEvent | null {
   if (!wantsType(q, 'message')) return null;
