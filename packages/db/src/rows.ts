@@ -5,7 +5,7 @@
  * channel, the realm and more at once: services/messaging/src/actions/send-reads.ts).
  *
  * The field list, column names and types come from the generated client's own data model, so a
- * column added to the schema is carried without a change here; `rows.test.ts` compares every
+ * column added to the schema is carried without a change here; `test/client.test.ts` compares every
  * field with what the model query returns.
  */
 import type { Db, Tx } from './client';

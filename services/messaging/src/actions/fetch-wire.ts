@@ -8,11 +8,11 @@
  * Every column is of a type pg and Prisma's raw queries parse alike (int4, text, bool, float8,
  * json), so the rows are the same through either.
  */
-import { apiFlagNames, errors } from '@chat/contracts';
+import { apiFlagNames } from '@chat/contracts';
 import { rawQuery, type Db, type Stream, type Subscription, type User } from '@chat/db';
 import type { AuthedIdentity } from '@chat/kit';
 import { compileLinkifier } from '../markdown/dialect';
-import { actorOf, type LoadedActor } from '../lib/context';
+import { callerOfRow, type LoadedActor } from '../lib/context';
 import { reactionsByMessageOf, wireBuilder, type WireMessage, type WireOptions, type WireSource, type WireUser } from '../lib/wire';
 import { submessageObject } from './submessages';
 
@@ -20,15 +20,13 @@ import { submessageObject } from './submessages';
 const CALLER_SQL = `SELECT id, realm_id AS "realmId", email, full_name AS "fullName", role, is_bot AS "isBot", bot_type AS "botType",
   settings, is_active AS "isActive" FROM users WHERE id = $1`;
 
-/** The caller, as lib/context.ts loadActor reads them (same checks, same errors). */
+/** The caller, read with fewer columns than loadActor and checked by the same callerOfRow. */
 export async function loadReader(db: Db, identity: AuthedIdentity): Promise<LoadedActor> {
   const [user] = await rawQuery<Pick<User, 'id' | 'realmId' | 'email' | 'fullName' | 'role' | 'isBot' | 'botType' | 'settings' | 'isActive'>>(
     db, CALLER_SQL, [identity.userId], 'fetch_caller',
   );
-  if (!user || user.realmId !== identity.realmId) throw errors.notLoggedIn();
-  if (!user.isActive) throw errors.userDeactivated();
-  // actorOf reads only the columns above.
-  return actorOf(user as User, identity.realmUrl);
+  // callerOfRow reads only the columns above.
+  return callerOfRow((user ?? null) as User | null, identity).actor;
 }
 
 /** A channel a narrow names, with what deciding access to its history reads (streamAccessOf). */

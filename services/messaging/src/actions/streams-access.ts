@@ -8,7 +8,7 @@ import { settingOrDefault } from '../lib/groups';
 type Client = Db | Tx;
 
 /** The filter naming one channel of the realm, by id or by name. */
-export function streamWhere(realmId: number, target: { id: number } | { name: string }) {
+function streamWhere(realmId: number, target: { id: number } | { name: string }) {
   return 'id' in target ? { id: target.id, realmId } : { realmId, nameKey: target.name.trim().toLowerCase() };
 }
 
