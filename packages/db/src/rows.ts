@@ -9,13 +9,33 @@
  * field with what the model query returns.
  */
 import type { Db, Tx } from './client';
-import type { Realm, Stream, User } from './generated/client';
+import type {
+  AlertWord, ChannelFolder, CustomProfileField, DefaultStreamGroup, Draft, Linkifier, MutedUser, NavigationView, PushDevice, Realm,
+  RealmDomain, RealmEmoji, RealmPlayground, SavedSnippet, ScheduledMessage, Stream, Subscription, User, UserStatus, UserTopic,
+} from './generated/client';
 
 /** The models a raw statement may read this way, by name. */
 export interface JsonRowModels {
   User: User;
   Realm: Realm;
   Stream: Stream;
+  Subscription: Subscription;
+  Linkifier: Linkifier;
+  RealmPlayground: RealmPlayground;
+  NavigationView: NavigationView;
+  SavedSnippet: SavedSnippet;
+  AlertWord: AlertWord;
+  UserStatus: UserStatus;
+  CustomProfileField: CustomProfileField;
+  ChannelFolder: ChannelFolder;
+  RealmEmoji: RealmEmoji;
+  RealmDomain: RealmDomain;
+  DefaultStreamGroup: DefaultStreamGroup;
+  PushDevice: PushDevice;
+  MutedUser: MutedUser;
+  Draft: Draft;
+  ScheduledMessage: ScheduledMessage;
+  UserTopic: UserTopic;
 }
 
 interface FieldModel {

@@ -21,10 +21,15 @@ export async function defaultStreamIdsList(db: Reader, realmId: number, settings
   if (!ids.length) return [];
   const rows = await db.stream.findMany({
     where: { realmId, isArchived: false, id: { in: ids } },
-    select: { id: true },
-    orderBy: { id: 'asc' },
+    select: { id: true, isArchived: true },
   });
-  return rows.map((r) => r.id);
+  return defaultStreamIdsFrom(settings, rows);
+}
+
+/** defaultStreamIdsList from rows already read: `streams`, the realm's channels (any superset of the listed ones). */
+export function defaultStreamIdsFrom(settings: unknown, streams: Array<{ id: number; isArchived: boolean }>): number[] {
+  const live = new Set(streams.filter((s) => !s.isArchived).map((s) => s.id));
+  return [...new Set(storedDefaultStreamIds(settings))].filter((id) => live.has(id)).sort((a, b) => a - b);
 }
 
 export interface DefaultStreamGroupObject {
@@ -47,9 +52,17 @@ export async function defaultStreamGroupsList(db: Reader, realmId: number): Prom
   if (!groups.length) return [];
   const streamIds = [...new Set(groups.flatMap((g) => g.streamIds))];
   const streams = streamIds.length
-    ? await db.stream.findMany({ where: { realmId, isArchived: false, id: { in: streamIds } }, select: { id: true, name: true } })
+    ? await db.stream.findMany({ where: { realmId, isArchived: false, id: { in: streamIds } }, select: { id: true, name: true, isArchived: true } })
     : [];
-  const names = new Map(streams.map((s) => [s.id, s.name]));
+  return defaultStreamGroupsFrom(groups, streams);
+}
+
+/** defaultStreamGroupsList from rows already read: `streams`, the realm's channels (any superset of the groups'). */
+export function defaultStreamGroupsFrom(
+  groups: Array<{ id: number; name: string; description: string; streamIds: number[] }>,
+  streams: Array<{ id: number; name: string; isArchived: boolean }>,
+): DefaultStreamGroupObject[] {
+  const names = new Map(streams.filter((s) => !s.isArchived).map((s) => [s.id, s.name]));
   return groups
     .map((g) => ({
       id: g.id,

@@ -45,6 +45,11 @@ export function isOnboardingStep(name: string): boolean {
 /** The steps the user has not completed yet, in the list's order: register's section and the event's list. */
 export async function onboardingStepsList(db: Reader, userId: number): Promise<OnboardingStepObject[]> {
   const rows = await db.onboardingStep.findMany({ where: { userId }, select: { onboardingStep: true } });
-  const seen = new Set(rows.map((r) => r.onboardingStep));
+  return onboardingStepsFrom(rows.map((r) => r.onboardingStep));
+}
+
+/** onboardingStepsList from the names of the steps the user has completed. */
+export function onboardingStepsFrom(completed: string[]): OnboardingStepObject[] {
+  const seen = new Set(completed);
   return ONBOARDING_STEPS.filter((s) => !seen.has(s.name) && !NEVER_OFFERED.has(s.name)).map((s) => ({ ...s }));
 }

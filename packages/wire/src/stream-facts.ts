@@ -21,18 +21,33 @@ export async function loadStreamFacts(db: Db | Tx, streams: Stream[], now = new 
     db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids } }, _max: { dateSent: true } }),
     db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, dateSent: { gte: since } }, _count: { _all: true } }),
   ]);
-  const systemGroups = new Map(groups.map((g) => [g.name, g.id]));
-  const countOf = new Map(counts.map((c) => [c.streamId, c._count._all]));
-  const lastOf = new Map(last.map((r) => [r.streamId, r._max.dateSent]));
-  const recentOf = new Map(recent.map((r) => [r.streamId, r._count._all]));
+  return streamFactsFrom(streams, {
+    systemGroups: new Map(groups.map((g) => [g.name, g.id])),
+    subscriberCounts: new Map(counts.map((c) => [c.streamId!, c._count._all])),
+    lastMessageAt: new Map(last.flatMap((r) => (r._max.dateSent ? [[r.streamId!, r._max.dateSent] as const] : []))),
+    recentCounts: new Map(recent.map((r) => [r.streamId!, r._count._all])),
+  }, now);
+}
+
+/** What loadStreamFacts reads, by channel id (a channel missing from a map has none). */
+export interface StreamFactRows {
+  systemGroups: Map<string, number>;
+  subscriberCounts: Map<number, number>;
+  lastMessageAt: Map<number, Date>;
+  /** Messages of the last TRAFFIC_WINDOW_DAYS days. */
+  recentCounts: Map<number, number>;
+}
+
+/** loadStreamFacts from rows already read. */
+export function streamFactsFrom(streams: Array<{ id: number }>, rows: StreamFactRows, now = new Date()): Map<number, StreamFacts> {
   return new Map(
     streams.map((s) => [
       s.id,
       {
-        systemGroups,
-        subscriberCount: countOf.get(s.id) ?? 0,
-        lastMessageAt: lastOf.get(s.id) ?? null,
-        messagesLastFourWeeks: recentOf.get(s.id) ?? 0,
+        systemGroups: rows.systemGroups,
+        subscriberCount: rows.subscriberCounts.get(s.id) ?? 0,
+        lastMessageAt: rows.lastMessageAt.get(s.id) ?? null,
+        messagesLastFourWeeks: rows.recentCounts.get(s.id) ?? 0,
         now,
       },
     ]),

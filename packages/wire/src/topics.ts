@@ -14,8 +14,18 @@ export async function mutedTopicsList(db: Reader, userId: number): Promise<Array
   if (!rows.length) return [];
   const streams = await db.stream.findMany({
     where: { id: { in: [...new Set(rows.map((r) => r.streamId))] }, isArchived: false },
-    select: { id: true, name: true },
+    select: { id: true, name: true, isArchived: true },
   });
-  const names = new Map(streams.map((s) => [s.id, s.name]));
-  return rows.filter((r) => names.has(r.streamId)).map((r) => [names.get(r.streamId)!, r.topicName, unixSeconds(r.lastUpdated)]);
+  return mutedTopicsFrom(rows, streams);
+}
+
+/** mutedTopicsList from rows already read: the user's topic rows by id, and channels (any superset of theirs). */
+export function mutedTopicsFrom(
+  rows: Array<{ streamId: number; topicName: string; lastUpdated: Date; visibilityPolicy: number }>,
+  streams: Array<{ id: number; name: string; isArchived: boolean }>,
+): Array<[string, string, number]> {
+  const names = new Map(streams.filter((s) => !s.isArchived).map((s) => [s.id, s.name]));
+  return rows
+    .filter((r) => r.visibilityPolicy === TOPIC_VISIBILITY.MUTED && names.has(r.streamId))
+    .map((r) => [names.get(r.streamId)!, r.topicName, unixSeconds(r.lastUpdated)]);
 }

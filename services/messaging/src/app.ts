@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Router } from 'express';
 import { createRedis, keyspace } from '@chat/bus';
-import { createDb } from '@chat/db';
+import { createDb, withShortQuerySettings } from '@chat/db';
 import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import type { Services } from './context';
@@ -32,25 +32,11 @@ export function mountRoutes(router: Router, services: Services): void {
   messageExtraRoutes(router, services);
 }
 
-/**
- * Messaging's queries are short reads and writes of a few rows or one page of history. A
- * parallel plan starts worker processes for each of them: a history page of a topic took
- * 100 ms that way and 5 ms without, on two busy cores; a JIT compilation would cost more than
- * any of these queries runs (ADR 0017). Set as the connections' startup options, so they cost
- * no round trip.
- */
-export function withSessionSettings(url: string): string {
-  const u = new URL(url);
-  const ours = '-c max_parallel_workers_per_gather=0 -c jit=off';
-  u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
-  return u.toString();
-}
-
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
   const config = readConfig(overrides);
   const log = createLogger('messaging', config.LOG_LEVEL);
-  const db = createDb(withSessionSettings(config.DATABASE_URL), { poolSize: config.DATABASE_POOL_SIZE });
+  const db = createDb(withShortQuerySettings(config.DATABASE_URL), { poolSize: config.DATABASE_POOL_SIZE });
   const services: Services = { db, log, config };
   const { app, state, metrics } = createApp({
     service: 'messaging',

@@ -73,6 +73,23 @@ test('a row read as JSON equals the model query, field by field', async () => {
   expect(rowFromJson(db, 'Stream', await json('streams', stream.id))).toEqual(await db.stream.findUniqueOrThrow({ where: { id: stream.id } }));
 });
 
+test('rows of arrays, JSON and timestamps read as JSON equal the model query', async () => {
+  const realm = await db.realm.create({ data: { stringId: 'rows2', name: 'Rows 2' } });
+  const user = await db.user.create({ data: { realmId: realm.id, email: 'q@rows.test', deliveryEmail: 'q@rows.test', fullName: 'Q', apiKey: 'k2' } });
+  const stream = await db.stream.create({ data: { realmId: realm.id, name: 'c2', nameKey: 'c2', creatorId: user.id } });
+  const linkifier = await db.linkifier.create({ data: { realmId: realm.id, pattern: '#(?P<id>\\d+)', urlTemplate: 'https://t/{id}', alternativeUrlTemplates: ['https://u/{id}', 'ü'] } });
+  const field = await db.customProfileField.create({ data: { realmId: realm.id, name: 'F', fieldType: 3, order: 1, fieldData: { a: { text: 'x', order: '1' } } } });
+  const group = await db.defaultStreamGroup.create({ data: { realmId: realm.id, name: 'G', streamIds: [stream.id, 7] } });
+  const sub = await db.subscription.create({ data: { userId: user.id, streamId: stream.id, color: '#fff', isMuted: true, pushNotifications: false } });
+  const draft = await db.draft.create({ data: { realmId: realm.id, userId: user.id, type: 'private', toUserIds: [user.id], content: 'd', lastEditTime: new Date('2026-03-04T05:06:07.089Z') } });
+
+  expect(rowFromJson(db, 'Linkifier', await json('linkifiers', linkifier.id))).toEqual(linkifier);
+  expect(rowFromJson(db, 'CustomProfileField', await json('custom_profile_fields', field.id))).toEqual(field);
+  expect(rowFromJson(db, 'DefaultStreamGroup', await json('default_stream_groups', group.id))).toEqual(group);
+  expect(rowFromJson(db, 'Subscription', await json('subscriptions', sub.id))).toEqual(sub);
+  expect(rowFromJson(db, 'Draft', await json('drafts', draft.id))).toEqual(draft);
+});
+
 test('a model the data model does not know is refused', () => {
   expect(() => rowFromJson(db, 'Nope' as 'User', {})).toThrow('no data model for Nope');
 });

@@ -4,21 +4,18 @@
  * service).
  */
 import type { Db } from '@chat/db';
-import { mutedUsersList, onboardingStepsList, pushDeviceObject } from '@chat/wire';
+import { mutedUsersFrom, onboardingStepsFrom, pushDeviceObject } from '@chat/wire';
+import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
-
-/** Every device of the user by its device_id, with its registration state for E2EE push. */
-async function devices(db: Db, userId: number) {
-  const rows = await db.pushDevice.findMany({ where: { userId }, orderBy: { deviceId: 'asc' } });
-  return Object.fromEntries(rows.map((d) => [String(d.deviceId), pushDeviceObject(d)]));
-}
 
 export async function accountSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const userId = opts.identity.userId;
+  const rows = await registerRows(db, opts);
   const out: Record<string, unknown> = {};
-  if (want('device')) out.devices = userId === undefined ? {} : await devices(db, userId);
-  if (want('muted_users')) out.muted_users = userId === undefined ? [] : await mutedUsersList(db, userId);
+  // Every device of the user by its device_id, with its registration state for E2EE push.
+  if (want('device')) out.devices = Object.fromEntries(rows.pushDevices.map((d) => [String(d.deviceId), pushDeviceObject(d)]));
+  if (want('muted_users')) out.muted_users = mutedUsersFrom(rows.mutedUsers);
   // A spectator has no account to complete steps for.
-  if (want('onboarding_steps')) out.onboarding_steps = userId === undefined ? [] : await onboardingStepsList(db, userId);
+  if (want('onboarding_steps')) out.onboarding_steps = userId === undefined ? [] : onboardingStepsFrom(rows.onboardingSteps);
   return out;
 }

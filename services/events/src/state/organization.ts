@@ -7,8 +7,9 @@
 import { isAdmin, isGuest, optionalActor } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
-import { botObject, defaultStreamGroupsList, defaultStreamIdsList, realmDomainsList, realmEmojiMap } from '@chat/wire';
+import { botObject, defaultStreamGroupsFrom, defaultStreamIdsFrom, realmDomainObject, realmEmojiMap } from '@chat/wire';
 import { realmPeople } from './realm-people';
+import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
 
 /** Administrators manage every bot of the realm, others their own; deactivated bots included. */
@@ -33,16 +34,9 @@ function seesDefaults(opts: StateOptions): boolean {
 
 export async function organizationSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  const jobs: Array<Promise<void>> = [];
-  const section = (run: () => Promise<void>) => jobs.push(run());
-
-  if (want('realm_emoji')) {
-    section(async () => {
-      const rows = await db.realmEmoji.findMany({ where: { realmId: opts.realm.id, fileName: { not: null } }, orderBy: { id: 'asc' } });
-      out.realm_emoji = realmEmojiMap(rows);
-    });
-  }
-  if (want('realm_bot')) section(async () => void (out.realm_bots = await realmBots(db, opts)));
+  const rows = await registerRows(db, opts);
+  if (want('realm_emoji')) out.realm_emoji = realmEmojiMap(rows.realmEmoji);
+  if (want('realm_bot')) out.realm_bots = await realmBots(db, opts);
   if (want('realm_user_settings_defaults')) {
     out.realm_user_settings_defaults = {
       ...realmUserSettingsDefaults(opts.realm.settings),
@@ -50,13 +44,8 @@ export async function organizationSections(db: Db, opts: StateOptions, want: Wan
       available_notification_sounds: NOTIFICATION_SOUNDS,
     };
   }
-  if (want('default_streams')) {
-    section(async () => void (out.realm_default_streams = seesDefaults(opts) ? await defaultStreamIdsList(db, opts.realm.id, opts.realm.settings) : []));
-  }
-  if (want('realm_domains')) section(async () => void (out.realm_domains = await realmDomainsList(db, opts.realm.id)));
-  if (want('default_stream_groups')) {
-    section(async () => void (out.realm_default_stream_groups = seesDefaults(opts) ? await defaultStreamGroupsList(db, opts.realm.id) : []));
-  }
-  await Promise.all(jobs);
+  if (want('default_streams')) out.realm_default_streams = seesDefaults(opts) ? defaultStreamIdsFrom(opts.realm.settings, rows.streams) : [];
+  if (want('realm_domains')) out.realm_domains = rows.realmDomains.map(realmDomainObject);
+  if (want('default_stream_groups')) out.realm_default_stream_groups = seesDefaults(opts) ? defaultStreamGroupsFrom(rows.defaultStreamGroups, rows.streams) : [];
   return out;
 }

@@ -3,9 +3,8 @@ import type { Db } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { DEFAULT_USER_SETTINGS, EMOJISET_CHOICES, NOTIFICATION_SOUNDS } from '@chat/realm';
 import { viewerRow } from './realm-people';
+import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
-
-const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 /**
  * Settings clients without the user_settings_object capability read at the top level, under
@@ -39,24 +38,6 @@ function legacySettings(settings: Record<string, unknown>, want: Want): Record<s
   return out;
 }
 
-async function recentPrivateConversations(db: Db, userId: number) {
-  const rows = await db.$queryRawUnsafe<Array<{ conversation_id: number; max_message_id: number; member_ids: number[] }>>(
-    `SELECT m.conversation_id, max(m.id)::int AS max_message_id, c.member_ids
-       FROM user_messages um
-       JOIN messages m ON m.id = um.message_id
-       JOIN direct_conversations c ON c.id = m.conversation_id
-      WHERE um.user_id = $1 AND m.conversation_id IS NOT NULL
-      GROUP BY m.conversation_id, c.member_ids
-      ORDER BY max_message_id DESC
-      LIMIT ${RECENT_CONVERSATIONS_LIMIT}`,
-    userId,
-  );
-  return rows.map((r) => ({
-    max_message_id: r.max_message_id,
-    user_ids: r.member_ids.filter((id) => id !== userId).sort((a, b) => a - b),
-  }));
-}
-
 export async function personalSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const userId = opts.identity.userId;
   const out: Record<string, unknown> = {};
@@ -68,28 +49,18 @@ export async function personalSections(db: Db, opts: StateOptions, want: Want): 
     out.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS };
   }
   if (opts.clientCapabilities.user_settings_object !== true) Object.assign(out, legacySettings(settings, want));
-  const jobs: Array<Promise<void>> = [];
+  const rows = await registerRows(db, opts);
   if (want('drafts')) {
-    jobs.push((async () => {
-      // Drafts are shared between a user's clients only while the user allows it.
-      const synced = user && (user.settings as Record<string, unknown> | null)?.enable_drafts_synchronization !== false;
-      const rows = synced ? await db.draft.findMany({ where: { userId: user.id }, orderBy: [{ lastEditTime: 'asc' }, { id: 'asc' }] }) : [];
-      out.drafts = rows.map(draftObject);
-    })());
+    // Drafts are shared between a user's clients only while the user allows it.
+    const synced = user && (user.settings as Record<string, unknown> | null)?.enable_drafts_synchronization !== false;
+    out.drafts = synced ? rows.drafts.map(draftObject) : [];
   }
   if (want('recent_private_conversations')) {
-    jobs.push((async () => {
-      out.recent_private_conversations = userId !== undefined ? await recentPrivateConversations(db, userId) : [];
-    })());
+    out.recent_private_conversations = userId === undefined ? [] : rows.recentConversations.map(([maxMessageId, members]) => ({
+      max_message_id: maxMessageId,
+      user_ids: members.filter((id) => id !== userId).sort((a, b) => a - b),
+    }));
   }
-  if (want('message')) {
-    jobs.push((async () => {
-      const last = userId !== undefined
-        ? await db.userMessage.findFirst({ where: { userId }, orderBy: { messageId: 'desc' }, select: { messageId: true } })
-        : null;
-      out.max_message_id = last?.messageId ?? -1;
-    })());
-  }
-  await Promise.all(jobs);
+  if (want('message')) out.max_message_id = rows.maxMessageId ?? -1;
   return out;
 }

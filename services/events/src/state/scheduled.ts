@@ -5,24 +5,15 @@
  */
 import type { Db } from '@chat/db';
 import { DELIVERY_TYPE, reminderObject, scheduledMessageObject } from '@chat/wire';
+import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
 
-async function undelivered(db: Db, opts: StateOptions, deliveryType: number) {
-  const userId = opts.identity.userId;
-  if (userId === undefined) return [];
-  return db.scheduledMessage.findMany({
-    where: { realmId: opts.realm.id, senderId: userId, deliveryType, delivered: false },
-    orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
-  });
-}
-
 export async function scheduledSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
-  const [scheduled, reminders] = await Promise.all([
-    want('scheduled_messages') ? undelivered(db, opts, DELIVERY_TYPE.SEND_LATER) : null,
-    want('reminders') ? undelivered(db, opts, DELIVERY_TYPE.REMIND) : null,
-  ]);
   const out: Record<string, unknown> = {};
-  if (scheduled) out.scheduled_messages = scheduled.map(scheduledMessageObject);
-  if (reminders) out.reminders = reminders.map(reminderObject);
+  if (!want('scheduled_messages') && !want('reminders')) return out;
+  const { scheduledMessages } = await registerRows(db, opts);
+  const of = (type: number) => scheduledMessages.filter((m) => m.deliveryType === type);
+  if (want('scheduled_messages')) out.scheduled_messages = of(DELIVERY_TYPE.SEND_LATER).map(scheduledMessageObject);
+  if (want('reminders')) out.reminders = of(DELIVERY_TYPE.REMIND).map(reminderObject);
   return out;
 }

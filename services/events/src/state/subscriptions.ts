@@ -2,28 +2,29 @@
 import type { Db, Stream, Subscription } from '@chat/db';
 import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
-import { inheritNotificationSettings, loadStreamFacts, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
+import { inheritNotificationSettings, streamFactsFrom, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
 import { once } from './kept';
 import { viewerRow } from './realm-people';
+import { registerRows } from './register-rows';
 import type { StateOptions } from '.';
 
 const PARTIAL_ACTIVE_DAYS = 14;
 
 /** The realm's channels the viewer could be told of (archived ones only to clients that take them). */
-function channelRows(db: Db, opts: StateOptions): Promise<Stream[]> {
+async function channelRows(db: Db, opts: StateOptions): Promise<Stream[]> {
   const archived = opts.clientCapabilities.archived_channels === true;
-  return once(opts, 'streams', () => db.stream.findMany({ where: { realmId: opts.realm.id, ...(archived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }));
+  const { streams } = await registerRows(db, opts);
+  return archived ? streams : streams.filter((s) => !s.isArchived);
 }
 
 /** Facts of all those channels; each section uses those of the channels it shows. */
 function channelFacts(db: Db, opts: StateOptions): Promise<Map<number, StreamFacts>> {
-  return once(opts, 'facts', async () => loadStreamFacts(db, await channelRows(db, opts)));
+  return once(opts, 'facts', async () => streamFactsFrom(await channelRows(db, opts), await registerRows(db, opts)));
 }
 
 /** The viewer's subscription rows in the realm, active or not. */
-function mySubscriptions(db: Db, opts: StateOptions): Promise<Subscription[]> {
-  const userId = opts.identity.userId;
-  return once(opts, 'mine', async () => (userId === undefined ? [] : db.subscription.findMany({ where: { userId, stream: { realmId: opts.realm.id } } })));
+async function mySubscriptions(db: Db, opts: StateOptions): Promise<Subscription[]> {
+  return (await registerRows(db, opts)).subscriptions;
 }
 
 /** What a stream's subscriber list looks like under include_subscribers. */

@@ -9,16 +9,15 @@
  */
 import { EMPTY_TOPIC_DISPLAY_NAME, flagBit, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Db } from '@chat/db';
+import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
 
 /** The API family's cap: clients are told (old_unreads_missing) when older unreads are left out. */
 export const MAX_UNREAD_MESSAGES = 50_000;
-const MAX_STARRED_MESSAGES = 10_000;
 
 const READ = flagBit('read');
 const MENTIONED = flagBit('mentioned');
 const WILDCARD = flagBit('stream_wildcard_mentioned') | flagBit('topic_wildcard_mentioned');
-const STARRED = flagBit('starred');
 
 /** Unread messages of one channel topic or one direct conversation, oldest first. */
 interface UnreadGroup {
@@ -69,13 +68,23 @@ function unreadGroups(db: Db, userId: number, limit: number): Promise<UnreadGrou
   return db.$queryRawUnsafe<UnreadGroup[]>(UNREAD_GROUPS_SQL, userId, limit);
 }
 
-/** Whether a channel topic's messages are muted for the user: muted channel or topic, unless the topic is unmuted or followed. */
-async function mutedTopicCheck(db: Db, userId: number): Promise<(streamId: number, topic: string) => boolean> {
-  const [mutedSubs, policies] = await Promise.all([
-    db.subscription.findMany({ where: { userId, active: true, isMuted: true }, select: { streamId: true } }),
+/** What decides muting: the user's subscriptions and topic visibility policies. */
+export interface MuteRows {
+  subscriptions: Array<{ streamId: number; active: boolean; isMuted: boolean }>;
+  userTopics: Array<{ streamId: number; topicKey: string; visibilityPolicy: number }>;
+}
+
+async function readMuteRows(db: Db, userId: number): Promise<MuteRows> {
+  const [subscriptions, userTopics] = await Promise.all([
+    db.subscription.findMany({ where: { userId, active: true, isMuted: true }, select: { streamId: true, active: true, isMuted: true } }),
     db.userTopic.findMany({ where: { userId }, select: { streamId: true, topicKey: true, visibilityPolicy: true } }),
   ]);
-  const mutedStreams = new Set(mutedSubs.map((s) => s.streamId));
+  return { subscriptions, userTopics };
+}
+
+/** Whether a channel topic's messages are muted for the user: muted channel or topic, unless the topic is unmuted or followed. */
+function mutedTopicCheck({ subscriptions, userTopics: policies }: MuteRows): (streamId: number, topic: string) => boolean {
+  const mutedStreams = new Set(subscriptions.filter((s) => s.active && s.isMuted).map((s) => s.streamId));
   const policy = new Map(policies.map((p) => [`${p.streamId}\0${p.topicKey}`, p.visibilityPolicy]));
   return (streamId, topic) => {
     // Topics are identified case-insensitively, lower-cased as the messaging service stores them.
@@ -112,8 +121,9 @@ export function emptyUnreadMsgs() {
  * `pms` by the other participant, group conversations in `huddles` by their sorted member ids.
  * `count` leaves out muted channel messages, and wildcard mentions count only where not muted.
  */
-export async function unreadMsgs(db: Db, userId: number, allowEmptyTopic: boolean, limit = MAX_UNREAD_MESSAGES) {
-  const [groups, isMuted] = await Promise.all([unreadGroups(db, userId, limit), mutedTopicCheck(db, userId)]);
+export async function unreadMsgs(db: Db, userId: number, allowEmptyTopic: boolean, limit = MAX_UNREAD_MESSAGES, mutes?: Promise<MuteRows>) {
+  const [groups, muteRows] = await Promise.all([unreadGroups(db, userId, limit), mutes ?? readMuteRows(db, userId)]);
+  const isMuted = mutedTopicCheck(muteRows);
   const streams = new Map<string, Bucket<'stream_id', number> & { topic: string; first: number }>();
   const pms = new Map<string, Bucket<'other_user_id' | 'sender_id', number>>();
   const huddles = new Map<string, Bucket<'user_ids_string', string>>();
@@ -157,14 +167,6 @@ export async function unreadMsgs(db: Db, userId: number, allowEmptyTopic: boolea
   };
 }
 
-async function starredMessageIds(db: Db, userId: number): Promise<number[]> {
-  const rows = await db.$queryRawUnsafe<Array<{ message_id: number }>>(
-    `SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & ${STARRED}) <> 0 ORDER BY message_id LIMIT ${MAX_STARRED_MESSAGES}`,
-    userId,
-  );
-  return rows.map((r) => r.message_id);
-}
-
 export async function flagSections(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const userId = opts.identity.userId;
   const out: Record<string, unknown> = {};
@@ -172,12 +174,12 @@ export async function flagSections(db: Db, opts: StateOptions, want: Want): Prom
   if (want('update_message_flags') && want('message')) {
     const allowEmptyTopic = opts.clientCapabilities.empty_topic_name === true;
     jobs.push((async () => {
-      out.unread_msgs = userId === undefined ? emptyUnreadMsgs() : await unreadMsgs(db, userId, allowEmptyTopic);
+      out.unread_msgs = userId === undefined ? emptyUnreadMsgs() : await unreadMsgs(db, userId, allowEmptyTopic, MAX_UNREAD_MESSAGES, registerRows(db, opts));
     })());
   }
   if (want('starred_messages')) {
     jobs.push((async () => {
-      out.starred_messages = userId === undefined ? [] : await starredMessageIds(db, userId);
+      out.starred_messages = (await registerRows(db, opts)).starred;
     })());
   }
   await Promise.all(jobs);

@@ -178,7 +178,8 @@ describe('devices', () => {
       data: [
         {
           realmId, userId: realm.member.id, deviceId: 7n, pushKey: Buffer.alloc(33, 1), pushKeyId: 4_000_000_000n, pushTokenKind: 'fcm',
-          pushTokenId: -2n, pendingPushTokenId: 1n, pushTokenLastUpdated: updated, pushRegistrationErrorCode: 'REQUEST_EXPIRED',
+          // Beyond 2^53: register must not read it through a JSON number.
+          pushTokenId: -9007199254740993n, pendingPushTokenId: 1n, pushTokenLastUpdated: updated, pushRegistrationErrorCode: 'REQUEST_EXPIRED',
         },
         { realmId, userId: realm.member.id, deviceId: 2n },
         { realmId, userId: realm.member2.id, deviceId: 3n },
@@ -188,7 +189,7 @@ describe('devices', () => {
     expect(body.devices).toEqual({
       2: { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null },
       7: {
-        push_key_id: 4_000_000_000, push_token_id: '//////////4=', pending_push_token_id: 'AAAAAAAAAAE=',
+        push_key_id: 4_000_000_000, push_token_id: '/9////////8=', pending_push_token_id: 'AAAAAAAAAAE=',
         push_token_last_updated_timestamp: updatedSecs, push_registration_error_code: 'REQUEST_EXPIRED',
       },
     });

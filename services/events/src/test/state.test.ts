@@ -1,3 +1,4 @@
+import { flagBit } from '@chat/contracts';
 import { doCreateUser } from '@chat/realm';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start, type EventsHandle } from '../app';
@@ -25,7 +26,8 @@ beforeAll(async () => {
   // A direct conversation with one message, the way messaging stores it.
   const conv = await db.directConversation.create({ data: { realmId, memberKey: [me, realm.member2.id].sort().join(','), memberIds: [me, realm.member2.id] } });
   const msg = await db.message.create({ data: { realmId, senderId: me, recipientType: 'private', conversationId: conv.id, content: 'hi', renderedContent: '<p>hi</p>' } });
-  await db.userMessage.createMany({ data: [{ userId: me, messageId: msg.id }, { userId: realm.member2.id, messageId: msg.id }] });
+  const flags = flagBit('is_private');
+  await db.userMessage.createMany({ data: [{ userId: me, messageId: msg.id, flags }, { userId: realm.member2.id, messageId: msg.id, flags }] });
 });
 
 afterAll(async () => {

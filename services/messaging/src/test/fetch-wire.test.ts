@@ -6,9 +6,8 @@
  * spelled out in full.
  */
 import { apiFlagNames, flagBit, type MessageFlag } from '@chat/contracts';
-import { createDb } from '@chat/db';
+import { createDb, withShortQuerySettings } from '@chat/db';
 import { TEST_REALM_URL, type SeededUser } from '@chat/testing';
-import { withSessionSettings } from '../app';
 import { buildWireMessages } from '../lib/wire';
 import { startHarness, type Harness } from './support';
 
@@ -193,7 +192,7 @@ describe("messaging's database sessions", () => {
   it('run without parallel workers or JIT, keeping options the URL already has', async () => {
     const url = new URL(h.env.databaseUrl);
     url.searchParams.set('options', '-c statement_timeout=12345');
-    const db = createDb(withSessionSettings(url.toString()), { poolSize: 1 });
+    const db = createDb(withShortQuerySettings(url.toString()), { poolSize: 1 });
     try {
       const show = async (name: string) => (await db.$queryRawUnsafe<Array<Record<string, string>>>(`SHOW ${name}`))[0]![name];
       expect([await show('max_parallel_workers_per_gather'), await show('jit'), await show('statement_timeout')]).toEqual(['0', 'off', '12345ms']);
