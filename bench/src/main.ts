@@ -7,6 +7,7 @@
  * run with RATE_LIMIT_PER_MINUTE=0 and the bench needs its DATABASE_URL, REDIS_URL and
  * REDIS_PREFIX (the realm, the API keys and the history are written there) and --external-host.
  * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
+ * BENCH_GATEWAY_NODE_ARGS="--max-semi-space-size=8" adds V8 options to the gateway's (they win over its defaults).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -73,7 +74,11 @@ async function main() {
     cluster = await startCluster(env, {
       env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
       readyTimeoutMs: 180_000,
-      nodeArgs: prof ? { gateway: prof, messaging: prof, events: prof, users: prof, uploads: prof, push: prof } : undefined,
+      nodeArgs: {
+        ...(prof ? { messaging: prof, events: prof, users: prof, uploads: prof, push: prof } : {}),
+        // BENCH_GATEWAY_NODE_ARGS: V8 options tried on the gateway (after SERVICE_NODE_ARGS, so they win).
+        gateway: [...(prof ?? []), ...(process.env.BENCH_GATEWAY_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+      },
     });
     db = env.db;
     redisUrl = env.redisUrl;
@@ -94,13 +99,13 @@ async function main() {
     const users = await createUsers(db, site, realm, plan.users);
     const channels = await createChannels(db, site, realm, users, plan.fanouts);
 
+    // CPU per operation is read from /proc, so only for a cluster the bench started here.
+    const measured = cluster
+      ? async () => [...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })), ...(await postgresBackends(db))]
+      : undefined;
     if (runs('sends')) {
       console.log('sends through the gateway');
       const targets: Target[] = [...plan.fanouts, 'dm'];
-      // CPU per send is read from /proc, so only for a cluster the bench started here.
-      const measured = cluster
-        ? async () => [...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })), ...(await postgresBackends(db))]
-        : undefined;
       m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send, measured);
     }
     if (runs('pgbench')) {
@@ -127,7 +132,7 @@ async function main() {
     }
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
-      m.delivery = await measureDelivery(site, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery);
+      m.delivery = await measureDelivery(site, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

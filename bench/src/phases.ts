@@ -84,6 +84,8 @@ export interface DeliveryFigure {
   p99: number;
   sendP50: number;
   errors: Record<string, number>;
+  /** CPU milliseconds per message sent, by process label, senders to the last poll answered. */
+  cpuMsPerMessage?: Record<string, number>;
 }
 
 async function waitingAtGateway(url: string): Promise<number> {
@@ -99,6 +101,8 @@ async function waitingAtGateway(url: string): Promise<number> {
 export async function measureDelivery(
   site: Site, gatewayMetricsUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
   users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
+  /** The cluster's processes and Postgres's backends, for CPU per message delivered (absent: not measured). */
+  measured?: () => Promise<Measured[]>,
 ): Promise<DeliveryFigure> {
   const members = users.slice(0, recipients);
   const queues = await inParallel(members, 8, async (u) => {
@@ -127,8 +131,13 @@ export async function measureDelivery(
   console.log(`  ${held} long-polls held after ${((Date.now() - opened) / 1000).toFixed(1)} s`);
   pollers.measure();
   const jobs = Array.from({ length: 4 }, (_, i) => sendJob(channelId, new Map([[channelId, channelId]]), members, i));
-  const sends = await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
-  await new Promise((r) => setTimeout(r, 2000));
+  // CPU from the first send until the last answer's settling time, all of it the messages' doing
+  // (held polls without traffic cost nothing but their heartbeats).
+  const { result: sends, cpuMs } = await cpuDuring(measured ? await measured() : [], async () => {
+    const done = await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
+    await new Promise((r) => setTimeout(r, 2000));
+    return done;
+  });
   const report = await pollers.stop();
   await inParallel(queues, 8, (q) => call(site, q.auth, 'DELETE', '/events', { queue_id: q.queueId }));
   const s = summary(report.latencies);
@@ -136,6 +145,9 @@ export async function measureDelivery(
     heldPolls: held, recipients, ratePerSec, messages: sends.done, seconds: sends.seconds, deliveries: report.delivered,
     expectedDeliveries: sends.done * recipients, p50: s.p50, p90: s.p90, p99: s.p99,
     sendP50: summary(sends.latencies).p50, errors: { ...sends.errors, ...report.errors },
+    ...(measured && sends.done > 0
+      ? { cpuMsPerMessage: Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / sends.done) * 100) / 100])) }
+      : {}),
   };
   console.log(`  delivery to ${recipients} of ${held} polls at ${ratePerSec} msg/s: p50 ${fig.p50} ms p99 ${fig.p99} ms (${fig.deliveries}/${fig.expectedDeliveries} delivered)`);
   return fig;

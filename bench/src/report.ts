@@ -62,6 +62,7 @@ export function figures(m: Measurements): Record<string, number> {
       delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
       delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
       delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
+      ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');
     if (append) {
