@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { errors, isGuest, LIMITS, optionalActor, SERVER_VERSION, EMPTY_TOPIC_DISPLAY_NAME, type Identity } from '@chat/contracts';
 import type { Params } from '@chat/kit';
-import type { Db } from '@chat/db';
+import { rawQuery, rowFromJson, type Db, type Realm } from '@chat/db';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from '@chat/bus';
 import { versionFields } from '@chat/wire';
@@ -166,8 +166,14 @@ async function streamPosition(redis: Redis, keys: Keyspace, realmId: number): Pr
   return { [`src:${partition}`]: last[0]?.[0] ?? '0-0' };
 }
 
+/** The realm's row, straight from the pool: the first of register's reads, on every register. */
+async function realmRow(db: Db, realmId: number): Promise<Realm | null> {
+  const [row] = await rawQuery<{ r: Record<string, unknown> }>(db, 'SELECT to_jsonb(r) AS r FROM realms r WHERE r.id = $1', [realmId], 'register_realm');
+  return row ? rowFromJson(db, 'Realm', row.r) : null;
+}
+
 export async function doRegister(services: Services, identity: Identity, req: RegisterRequest): Promise<Record<string, unknown>> {
-  const realm = await services.db.realm.findUnique({ where: { id: identity.realmId } });
+  const realm = await realmRow(services.db, identity.realmId);
   if (!realm || realm.deactivated) throw errors.realmDeactivated();
   let queueId: string | null = null;
   if (identity.userId !== undefined) {

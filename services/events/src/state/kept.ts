@@ -11,7 +11,8 @@
  * replica first (each replica's fan-out consumer sees only part of the stream). See
  * docs/adr/0016-register-kept-realm-parts.md.
  */
-import type { Db } from '@chat/db';
+import { createHash } from 'node:crypto';
+import { rawQuery, type Db } from '@chat/db';
 import type { StateOptions } from '.';
 
 /** Kept parts per replica; the least recently loaded goes first beyond this. */
@@ -23,6 +24,14 @@ export interface Kept<T> {
   rows: T;
   /** Objects built from these rows, by variant, made by whoever reads them; dropped with the rows. */
   built: Map<string, unknown>;
+}
+
+/** A prepared statement's name for each fingerprint statement's text (a name must always name one text). */
+const names = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `fingerprint_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`));
+  return name;
 }
 
 /** One store per database client, so that services started in one process on different databases never share rows. */
@@ -49,7 +58,8 @@ export function fingerprintSql(from: string, where: string, key: string[]): stri
 export async function keptRows<T>(db: Db, part: string, realmId: number, fingerprint: string[], load: () => Promise<T>): Promise<Kept<T>> {
   let store = stores.get(db);
   if (!store) stores.set(db, (store = new Map()));
-  const [row] = await db.$queryRawUnsafe<Array<{ f: string }>>(`SELECT ${fingerprint.join(` || '/' || `)} AS f`, realmId);
+  const sql = `SELECT ${fingerprint.join(` || '/' || `)} AS f`;
+  const [row] = await rawQuery<{ f: string }>(db, sql, [realmId], statementName(sql));
   const now = row?.f ?? '';
   const key = `${part} ${realmId}`;
   const kept = store.get(key) as Kept<T> | undefined;

@@ -4,20 +4,19 @@
  * email), limited to presence_history_limit_days (default 14) and to the people the viewer may
  * access. The users service writes this table; both take the formats from @chat/wire.
  */
-import type { Db } from '@chat/db';
+import { rawQuery, type Db } from '@chat/db';
 import { accessibleUserIds } from '@chat/realm';
 import { legacyPresence, modernPresence, PRESENCE_ROW_COLUMNS, PRESENCE_TIMES, presenceRowOf, type PresenceRow as Row, type RawPresenceRow } from '@chat/wire';
 import type { StateOptions, Want } from '.';
 
+const PRESENCE_SQL = `
+  SELECT ${PRESENCE_ROW_COLUMNS}
+    FROM user_presence p JOIN users u ON u.id = p.user_id
+   WHERE p.realm_id = $1 AND u.is_active AND NOT u.is_bot
+     AND p.last_connected_time >= to_timestamp($2::float8 / 1000) AT TIME ZONE 'UTC'`;
+
 async function presenceRows(db: Db, opts: StateOptions, viewerId: number, days: number): Promise<Row[]> {
-  const raw = await db.$queryRawUnsafe<RawPresenceRow[]>(
-    `SELECT ${PRESENCE_ROW_COLUMNS}
-       FROM user_presence p JOIN users u ON u.id = p.user_id
-      WHERE p.realm_id = $1 AND u.is_active AND NOT u.is_bot
-        AND p.last_connected_time >= to_timestamp($2::float8 / 1000) AT TIME ZONE 'UTC'`,
-    opts.realm.id,
-    Date.now() - days * 86_400_000,
-  );
+  const raw = await rawQuery<RawPresenceRow>(db, PRESENCE_SQL, [opts.realm.id, Date.now() - days * 86_400_000], 'register_presence');
   const rows = raw.map(presenceRowOf);
   const role = opts.identity.role;
   const allowed = role === undefined ? null : await accessibleUserIds(db, opts.realm.id, { id: viewerId, role });

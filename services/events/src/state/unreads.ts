@@ -8,7 +8,7 @@
  * here afterwards, from the user's subscriptions and topic visibility policies, which are few.
  */
 import { EMPTY_TOPIC_DISPLAY_NAME, flagBit, TOPIC_VISIBILITY } from '@chat/contracts';
-import type { Db } from '@chat/db';
+import { rawQuery, type Db } from '@chat/db';
 import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
 
@@ -65,7 +65,7 @@ export const UNREAD_GROUPS_SQL = `
     LEFT JOIN direct_conversations c ON c.id = g.conversation_id`;
 
 function unreadGroups(db: Db, userId: number, limit: number): Promise<UnreadGroup[]> {
-  return db.$queryRawUnsafe<UnreadGroup[]>(UNREAD_GROUPS_SQL, userId, limit);
+  return rawQuery<UnreadGroup>(db, UNREAD_GROUPS_SQL, [userId, limit], 'unread_groups');
 }
 
 /** What decides muting: the user's subscriptions and topic visibility policies. */
