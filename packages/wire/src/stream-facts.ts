@@ -34,8 +34,8 @@ export interface StreamFactRows {
   systemGroups: Map<string, number>;
   subscriberCounts: Map<number, number>;
   lastMessageAt: Map<number, Date>;
-  /** Messages of the last TRAFFIC_WINDOW_DAYS days. */
-  recentCounts: Map<number, number>;
+  /** Messages of the last TRAFFIC_WINDOW_DAYS days; null when not known. */
+  recentCounts: Map<number, number> | null;
 }
 
 /** loadStreamFacts from rows already read. */
@@ -47,7 +47,7 @@ export function streamFactsFrom(streams: Array<{ id: number }>, rows: StreamFact
         systemGroups: rows.systemGroups,
         subscriberCount: rows.subscriberCounts.get(s.id) ?? 0,
         lastMessageAt: rows.lastMessageAt.get(s.id) ?? null,
-        messagesLastFourWeeks: rows.recentCounts.get(s.id) ?? 0,
+        messagesLastFourWeeks: rows.recentCounts ? (rows.recentCounts.get(s.id) ?? 0) : null,
         now,
       },
     ]),

@@ -8,7 +8,7 @@
  * round trip on the pool (`rawQuery`), and `rowFromJson` turns each row into the model's shape,
  * so the sections keep building from the types they know. What is large or has its own
  * keeping stays apart: the realm's people and groups (kept per replica, kept.ts), the unread
- * messages (unreads.ts) and presence.
+ * messages (unreads.ts), presence, and the channels' traffic (kept per replica, traffic.ts).
  *
  * $1 is the realm, $2 the viewer (null for a spectator, whose per-user lists are then empty).
  */
@@ -18,7 +18,6 @@ import type {
   AlertWord, ChannelFolder, CustomProfileField, DefaultStreamGroup, Draft, Linkifier, MutedUser, NavigationView, PushDevice,
   RealmDomain, RealmEmoji, RealmPlayground, SavedSnippet, ScheduledMessage, Stream, Subscription, UserStatus, UserTopic,
 } from '@chat/db';
-import { TRAFFIC_WINDOW_DAYS } from '@chat/wire';
 import { once } from './kept';
 import type { StateOptions } from '.';
 
@@ -56,11 +55,6 @@ export const REGISTER_ROWS_SQL = `
        FROM streams s CROSS JOIN LATERAL (
          SELECT m.date_sent FROM messages m WHERE m.stream_id = s.id ORDER BY m.id DESC LIMIT 1) l
       WHERE s.realm_id = $1) AS last_messages,
-    (SELECT coalesce(json_agg(json_build_array(c.stream_id, c.n)), '[]') FROM (
-       SELECT m.stream_id, count(*)::int AS n
-         FROM messages m JOIN streams s ON s.id = m.stream_id
-        WHERE s.realm_id = $1 AND m.date_sent >= (now() AT TIME ZONE 'UTC') - interval '${TRAFFIC_WINDOW_DAYS} days'
-        GROUP BY m.stream_id) c) AS recent_counts,
     ${rows('linkifiers', 't.realm_id = $1', 't."order", t.id')} AS linkifiers,
     ${rows('realm_playgrounds', 't.realm_id = $1')} AS playgrounds,
     ${rows('navigation_views', 't.user_id = $2')} AS navigation_views,
@@ -102,7 +96,6 @@ interface RawRegisterRows {
   system_groups: Array<[string, number]>;
   subscriber_counts: Array<[number, number]>;
   last_messages: Array<[number, string]>;
-  recent_counts: Array<[number, number]>;
   linkifiers: Json[];
   playgrounds: Json[];
   navigation_views: Json[];
@@ -134,8 +127,6 @@ export interface RegisterRows {
   subscriberCounts: Map<number, number>;
   /** When each channel's newest message was sent. */
   lastMessageAt: Map<number, Date>;
-  /** Messages of each channel in the last TRAFFIC_WINDOW_DAYS days. */
-  recentCounts: Map<number, number>;
   linkifiers: Linkifier[];
   playgrounds: RealmPlayground[];
   navigationViews: NavigationView[];
@@ -171,7 +162,6 @@ async function readRegisterRows(db: Db, realmId: number, userId: number | null):
     subscriberCounts: new Map(r.subscriber_counts),
     // Timestamps without a zone are UTC here, as Prisma writes them.
     lastMessageAt: new Map(r.last_messages.map(([id, at]) => [id, new Date(`${at}Z`)])),
-    recentCounts: new Map(r.recent_counts),
     linkifiers: as('Linkifier', r.linkifiers),
     playgrounds: as('RealmPlayground', r.playgrounds),
     navigationViews: as('NavigationView', r.navigation_views),

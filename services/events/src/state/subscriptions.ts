@@ -6,6 +6,7 @@ import { inheritNotificationSettings, streamFactsFrom, streamObject, subscriptio
 import { once } from './kept';
 import { viewerRow } from './realm-people';
 import { registerRows } from './register-rows';
+import { channelTraffic } from './traffic';
 import type { StateOptions } from '.';
 
 const PARTIAL_ACTIVE_DAYS = 14;
@@ -19,7 +20,10 @@ async function channelRows(db: Db, opts: StateOptions): Promise<Stream[]> {
 
 /** Facts of all those channels; each section uses those of the channels it shows. */
 function channelFacts(db: Db, opts: StateOptions): Promise<Map<number, StreamFacts>> {
-  return once(opts, 'facts', async () => streamFactsFrom(await channelRows(db, opts), await registerRows(db, opts)));
+  return once(opts, 'facts', async () => {
+    const [streams, rows, recentCounts] = await Promise.all([channelRows(db, opts), registerRows(db, opts), channelTraffic(db, opts.realm.id)]);
+    return streamFactsFrom(streams, { ...rows, recentCounts });
+  });
 }
 
 /** The viewer's subscription rows in the realm, active or not. */

@@ -118,27 +118,29 @@ it('gives realm_users the User object GET /users gives, and the viewer\'s medium
 
 it('gives channels the object the messaging service gives: counts of active subscribers, traffic, recent activity', async () => {
   const { db } = env;
-  const realmId = realm.realmId;
+  // A realm of its own: channel traffic is counted once per realm and replica and kept a while.
+  const own = await seedRealm(db, 'traffic');
+  const realmId = own.realmId;
   const day = 86_400_000;
   const stream = await db.stream.create({
-    data: { realmId, name: 'Lagoon', nameKey: 'lagoon', dateCreated: new Date(Date.now() - 60 * day), creatorId: realm.owner.id },
+    data: { realmId, name: 'Lagoon', nameKey: 'lagoon', dateCreated: new Date(Date.now() - 60 * day), creatorId: own.owner.id },
   });
   const gone = await doCreateUser(db, { realmId, email: 'gone@chat.test', fullName: 'Gone' });
   await db.user.update({ where: { id: gone.id }, data: { isActive: false } });
   await db.subscription.createMany({
-    data: [realm.member.id, realm.member2.id, gone.id].map((userId) => ({ userId, streamId: stream.id, color: '#76ce90' })),
+    data: [own.member.id, own.member2.id, gone.id].map((userId) => ({ userId, streamId: stream.id, color: '#76ce90' })),
   });
   const send = (daysAgo: number) =>
     db.message.create({
-      data: { realmId, senderId: realm.member.id, recipientType: 'stream', streamId: stream.id, topic: 't', content: 'x', renderedContent: '<p>x</p>', dateSent: new Date(Date.now() - daysAgo * day) },
+      data: { realmId, senderId: own.member.id, recipientType: 'stream', streamId: stream.id, topic: 't', content: 'x', renderedContent: '<p>x</p>', dateSent: new Date(Date.now() - daysAgo * day) },
     });
   await send(100);
   for (let i = 0; i < 8; i++) await send(10);
 
-  const body = (await register(service.url, realmId, realm.member, { include_subscribers: 'true' })).body;
+  const body = (await register(service.url, realmId, own.member, { include_subscribers: 'true' })).body;
   const expected = { subscriber_count: 2, stream_weekly_traffic: 2, is_recently_active: true };
   const sub = body.subscriptions.find((s: { stream_id: number }) => s.stream_id === stream.id);
-  expect(sub).toMatchObject({ ...expected, subscribers: [realm.member.id, realm.member2.id] });
+  expect(sub).toMatchObject({ ...expected, subscribers: [own.member.id, own.member2.id] });
   expect(body.streams.find((s: { stream_id: number }) => s.stream_id === stream.id)).toMatchObject(expected);
   // Without notification_settings_null, null channel notification settings take the user's
   // defaults; wildcard_mentions_notify stays null.
