@@ -3,7 +3,8 @@ import { Pause } from './pause';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
 import { crossSlot, duplicateBlocking, isCluster } from './redis';
-import { parseEntry, UnreadableEntryError, type RawEntry, type StreamEntry } from './entries';
+import { entryHead, UnreadableEntryError, type EntryHead, type StreamEntry } from './entries';
+import { bufferReads, deliveredEntries, selectedEntries, type BatchSelector, type BufferEntry, type BufferReads, type Delivered, type ReadReply } from './reading';
 
 export type BatchHandler = (entries: StreamEntry[]) => Promise<void>;
 
@@ -24,6 +25,17 @@ export interface StreamConsumerOptions {
    * An event that can never be handled must therefore be caught (and logged) by the handler.
    */
   handler: BatchHandler;
+  /**
+   * Picks, before any payload is parsed, the entries the handler gets; the others are acknowledged
+   * with their batch unparsed. Throwing retries the batch like a failing handler. Default: all.
+   */
+  select?: BatchSelector;
+  /**
+   * Least time between the starts of two reads. An empty read still returns at the first entry,
+   * so an idle group answers at once; a busy one pays its per-batch costs once per interval, for
+   * a bigger batch. Default 0.
+   */
+  minReadIntervalMs?: number;
   /** Entries per partition per read. Default 100. */
   batchSize?: number;
   /** Longest wait for new entries in one XREADGROUP. Default 5000 ms. */
@@ -56,13 +68,6 @@ interface Takeover {
   waitFor: Set<string> | null;
 }
 
-type Delivered = { partition: number; raw: RawEntry };
-/**
- * XREADGROUP's reply: [[stream, entries], ...] on RESP2, a stream-to-entries map on RESP3,
- * which ioredis hands over flattened as [stream, entries, ...] unless it recognises the
- * command name.
- */
-type ReadReply = Array<[stream: string, entries: RawEntry[]]> | Array<string | RawEntry[]> | null;
 type PendingRow = [id: string, consumer: string, idleMs: number, deliveries: number];
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -80,7 +85,7 @@ const retryDelay = (attempt: number) => Math.min(100 * 2 ** attempt, MAX_RETRY_D
  */
 export class StreamConsumer {
   readonly name: string;
-  private readonly o: Required<Omit<StreamConsumerOptions, 'consumer' | 'partitions'>>;
+  private readonly o: Required<Omit<StreamConsumerOptions, 'consumer' | 'partitions' | 'select'>> & Pick<StreamConsumerOptions, 'select'>;
   private assigned: number[];
   private readonly takeovers = new Map<number, Takeover>();
   private readonly groupsReady = new Set<number>();
@@ -88,6 +93,8 @@ export class StreamConsumer {
   private running = false;
   private loop: Promise<void> | undefined;
   private nextClaimAt = 0;
+  /** When the last read of new entries started (minReadIntervalMs). */
+  private lastReadAt = 0;
   private reading: { clientId: Promise<number | null>; done: Promise<void> } | undefined;
   /** The loop's current pass: a read and the batch it returned, a takeover step, or a claim pass. */
   private iteration: Promise<void> | undefined;
@@ -100,6 +107,7 @@ export class StreamConsumer {
       blockMs: 5000,
       claimIdleMs: 30_000,
       claimIntervalMs: 5000,
+      minReadIntervalMs: 0,
       startId: '$',
       onError: (err) => console.error(`[stream-consumer ${options.group}/${this.name}] ${err.message}`),
       ...options,
@@ -162,6 +170,11 @@ export class StreamConsumer {
     return this.reader;
   }
 
+  /** The reader, answering in bytes: a payload the consumer skips is never decoded. */
+  private get bytes(): BufferReads {
+    return bufferReads(this.redis);
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
@@ -191,8 +204,18 @@ export class StreamConsumer {
     const due = this.nextClaimAt - Date.now();
     // Never 0: BLOCK 0 waits forever.
     const wait = Math.max(1, Math.min(this.takeovers.size > 0 ? TAKEOVER_POLL_MS : this.o.blockMs, due));
-    if (live.length === 0) await this.pause(wait);
-    else await this.process(await this.readNew(live, wait));
+    if (live.length === 0) {
+      await this.pause(wait);
+      return;
+    }
+    const early = this.lastReadAt + this.o.minReadIntervalMs - Date.now();
+    if (early > 0) {
+      // Interrupted by stop() and setPartitions() like any pause; the next pass reads.
+      await this.pause(Math.max(1, Math.min(early, due)));
+      return;
+    }
+    this.lastReadAt = Date.now();
+    await this.process(await this.readNew(live, wait));
   }
 
   private async ensureGroups(partitions: number[]): Promise<void> {
@@ -213,14 +236,14 @@ export class StreamConsumer {
     // Sent ahead of the read on the same connection, so its id is known while the read blocks
     // and interrupt() can CLIENT UNBLOCK it.
     const clientId = this.redis.client('ID').then(Number, () => null);
-    const request = this.redis.call(
-      'xreadgroup', 'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'BLOCK', blockMs,
+    const request = this.bytes.xreadgroupBuffer(
+      'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'BLOCK', blockMs,
       'STREAMS', ...streams, ...streams.map(() => '>'),
     ) as Promise<ReadReply>;
     const reading = { clientId, done: request.then(() => undefined, () => undefined) };
     this.reading = reading;
     try {
-      return this.delivered(await request);
+      return deliveredEntries(await request, this.o.keys);
     } finally {
       if (this.reading === reading) this.reading = undefined;
     }
@@ -235,29 +258,13 @@ export class StreamConsumer {
   private async readNewClustered(partitions: number[], blockMs: number): Promise<Delivered[]> {
     const replies = await Promise.all(
       partitions.map((p) =>
-        this.redis.call(
-          'xreadgroup', 'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'STREAMS', this.o.keys.stream(p), '>',
+        this.bytes.xreadgroupBuffer(
+          'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'STREAMS', this.o.keys.stream(p), '>',
         ) as Promise<ReadReply>,
       ),
     );
-    const out = replies.flatMap((r) => this.delivered(r));
+    const out = replies.flatMap((r) => deliveredEntries(r, this.o.keys));
     if (out.length === 0) await this.pause(Math.min(blockMs, CLUSTER_POLL_MS));
-    return out;
-  }
-
-  private delivered(reply: ReadReply): Delivered[] {
-    const out: Delivered[] = [];
-    const pairs: Array<[string, RawEntry[]]> = [];
-    if (reply && typeof reply[0] === 'string') {
-      for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] as string, reply[i + 1] as RawEntry[]]);
-    } else if (reply) {
-      pairs.push(...(reply as Array<[string, RawEntry[]]>));
-    }
-    for (const [stream, entries] of pairs) {
-      const partition = this.o.keys.partitionOfStream(stream);
-      if (partition === undefined) continue;
-      for (const raw of entries) out.push({ partition, raw });
-    }
     return out;
   }
 
@@ -288,22 +295,25 @@ export class StreamConsumer {
   /** Handles and acknowledges one batch. */
   private async process(batch: Delivered[]): Promise<void> {
     if (batch.length === 0) return;
-    const entries: StreamEntry[] = [];
+    const heads: EntryHead[] = [];
     for (const { partition, raw } of batch) {
-      const entry = parseEntry(partition, raw);
+      const head = entryHead(partition, raw);
       // Retrying cannot make it readable; report it and let the acknowledgement drop it.
-      if (entry instanceof UnreadableEntryError) this.o.onError(entry);
-      else entries.push(entry);
+      if (head instanceof UnreadableEntryError) this.o.onError(head);
+      else heads.push(head);
     }
-    if (entries.length > 0 && !(await this.handle(entries))) return;
+    if (heads.length > 0 && !(await this.handle(heads))) return;
     await this.ack(batch);
   }
 
   /** False if the consumer stopped before the handler succeeded. */
-  private async handle(entries: StreamEntry[]): Promise<boolean> {
+  private async handle(heads: EntryHead[]): Promise<boolean> {
+    // Selected and parsed once: a retry hands the handler the same entries.
+    let entries: StreamEntry[] | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.o.handler(entries);
+        entries ??= await selectedEntries(heads, this.o.select, this.o.onError);
+        if (entries.length > 0) await this.o.handler(entries);
         return true;
       } catch (err) {
         this.o.onError(err as Error);
@@ -366,10 +376,10 @@ export class StreamConsumer {
     const stream = this.o.keys.stream(p);
     let cursor = '0';
     while (this.running) {
-      const reply = (await this.redis.call(
-        'xreadgroup', 'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'STREAMS', stream, cursor,
+      const reply = (await this.bytes.xreadgroupBuffer(
+        'GROUP', this.o.group, this.name, 'COUNT', this.o.batchSize, 'STREAMS', stream, cursor,
       )) as ReadReply;
-      const batch = this.delivered(reply);
+      const batch = deliveredEntries(reply, this.o.keys);
       if (batch.length === 0) return true;
       await this.process(batch);
       cursor = batch[batch.length - 1].raw[0];
@@ -383,14 +393,14 @@ export class StreamConsumer {
       const stream = this.o.keys.stream(p);
       let cursor = '0-0';
       do {
-        const [next, claimed, deleted] = (await this.redis.call(
-          'xautoclaim', stream, this.o.group, this.name, this.o.claimIdleMs, cursor, 'COUNT', this.o.batchSize,
-        )) as [string, RawEntry[], string[] | undefined];
+        const [next, claimed, deleted] = (await this.bytes.xautoclaimBuffer(
+          stream, this.o.group, this.name, this.o.claimIdleMs, cursor, 'COUNT', this.o.batchSize,
+        )) as [Buffer, BufferEntry[], Buffer[] | undefined];
         for (const id of deleted ?? []) {
-          this.o.onError(new UnreadableEntryError(p, id, 'trimmed from the stream before it was acknowledged'));
+          this.o.onError(new UnreadableEntryError(p, id.toString(), 'trimmed from the stream before it was acknowledged'));
         }
-        await this.process(claimed.map((raw) => ({ partition: p, raw })));
-        cursor = next;
+        await this.process(claimed.map(([id, fields]) => ({ partition: p, raw: [id.toString(), fields] })));
+        cursor = next.toString();
       } while (cursor !== '0-0' && this.running);
     }
   }

@@ -15,8 +15,11 @@ export interface StreamEntry<P extends object = EventPayload> {
   payload: P;
 }
 
-/** [id, flat field list]; fields are null for a pending entry trimmed from its stream. */
-export type RawEntry = [id: string, fields: string[] | null];
+/**
+ * [id, flat field list]; fields are null for a pending entry trimmed from its stream. The
+ * consumer reads fields as bytes, so that a payload it skips is never decoded into a string.
+ */
+export type RawEntry = [id: string, fields: Array<string | Buffer> | null];
 
 export class UnreadableEntryError extends Error {
   constructor(
@@ -29,26 +32,60 @@ export class UnreadableEntryError extends Error {
   }
 }
 
-export function parseEntry(partition: number, [id, flat]: RawEntry): StreamEntry | UnreadableEntryError {
+/**
+ * What an entry says before its payload is parsed: the fields the relay writes beside it, and
+ * the payload's JSON text as the UTF-8 bytes read from Redis. A consumer's `select` decides from
+ * this whether the entry is worth parsing. A byte below 0x80 in UTF-8 is always that ASCII
+ * character, so a search for ASCII text (a path, digits, a backslash) in the bytes finds exactly
+ * what it would find in the decoded text.
+ */
+export interface EntryHead {
+  partition: number;
+  streamId: string;
+  outboxId: string;
+  realmId: number;
+  type: string;
+  payload: Buffer;
+}
+
+/** The entry's fields, without parsing its payload. */
+export function entryHead(partition: number, [id, flat]: RawEntry): EntryHead | UnreadableEntryError {
   if (!flat) return new UnreadableEntryError(partition, id, 'trimmed from the stream before it was acknowledged');
-  const fields: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
-  let payload: unknown;
-  try {
-    payload = JSON.parse(fields.payload ?? '');
-  } catch {
-    return new UnreadableEntryError(partition, id, 'payload is not JSON');
+  let outboxId: string | undefined;
+  let realm: string | undefined;
+  let type: string | undefined;
+  let payload: Buffer | undefined;
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = String(flat[i]);
+    const value = flat[i + 1]!;
+    if (name === 'payload') payload = typeof value === 'string' ? Buffer.from(value) : value;
+    else if (name === 'outbox_id') outboxId = String(value);
+    else if (name === 'realm_id') realm = String(value);
+    else if (name === 'type') type = String(value);
   }
-  const realmId = Number(fields.realm_id);
-  if (!payload || typeof payload !== 'object' || !fields.outbox_id || !fields.type || !Number.isInteger(realmId)) {
+  const realmId = Number(realm);
+  if (!outboxId || !type || payload === undefined || !Number.isInteger(realmId)) {
     return new UnreadableEntryError(partition, id, 'missing outbox_id, realm_id, type or payload');
   }
-  return {
-    partition,
-    streamId: id,
-    outboxId: fields.outbox_id,
-    realmId,
-    type: fields.type,
-    payload: payload as EventPayload,
-  };
+  return { partition, streamId: id, outboxId, realmId, type, payload };
+}
+
+/** The entry with its payload parsed. */
+export function parseHead(head: EntryHead): StreamEntry | UnreadableEntryError {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(head.payload.toString('utf8'));
+  } catch {
+    return new UnreadableEntryError(head.partition, head.streamId, 'payload is not JSON');
+  }
+  if (!payload || typeof payload !== 'object') {
+    return new UnreadableEntryError(head.partition, head.streamId, 'missing outbox_id, realm_id, type or payload');
+  }
+  const { partition, streamId, outboxId, realmId, type } = head;
+  return { partition, streamId, outboxId, realmId, type, payload: payload as EventPayload };
+}
+
+export function parseEntry(partition: number, raw: RawEntry): StreamEntry | UnreadableEntryError {
+  const head = entryHead(partition, raw);
+  return head instanceof UnreadableEntryError ? head : parseHead(head);
 }

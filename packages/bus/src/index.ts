@@ -5,3 +5,4 @@ export { publishRows, type OutboxRow, type PublishOptions, type PublishResult } 
 export * from './relay';
 export * from './entries';
 export * from './consumer';
+export type { BatchSelector } from './reading';

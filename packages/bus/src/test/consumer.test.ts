@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { createRedis } from '../redis';
 import { publishRows } from '../publish';
 import { StreamConsumer, type StreamConsumerOptions } from '../consumer';
-import type { StreamEntry } from '../entries';
+import type { EntryHead, StreamEntry } from '../entries';
 import { deleteKeys, testKeyspace, waitFor, TEST_REDIS_URL } from './support';
 
 let redis: Redis;
@@ -291,6 +291,83 @@ describe('StreamConsumer', () => {
     await waitFor(() => rec.count() === 1);
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/payload is not JSON/)]);
     await waitFor(async () => (await pendingCount()) === 0);
+  });
+
+  it('parses and hands over only the entries select picks, and acknowledges the rest unparsed', async () => {
+    const errors: Error[] = [];
+    const rec = recorder();
+    const heads: EntryHead[] = [];
+    await consumer({
+      handler: rec.handler,
+      onError: (e) => errors.push(e),
+      select: (batch) => {
+        heads.push(...batch);
+        return batch.map((h) => h.type === 'seq');
+      },
+    });
+    // Not JSON: had it been parsed, it would have been reported.
+    await redis.xadd(keys.streamForRealm(1), '*', 'outbox_id', '999998', 'realm_id', '1', 'type', 'skipped', 'payload', '{not json');
+    await publish([1], 2);
+    await waitFor(() => rec.count() === 2);
+    await waitFor(async () => (await pendingCount()) === 0);
+    expect(errors).toEqual([]);
+    expect(rec.seen.get(1)).toEqual([0, 1]);
+    const skipped = heads.find((h) => h.type === 'skipped')!;
+    expect(skipped).toMatchObject({ partition: keys.partitionOf(1), realmId: 1, outboxId: '999998' });
+    expect(Buffer.isBuffer(skipped.payload) && skipped.payload.toString()).toBe('{not json');
+  });
+
+  it('retries a batch whose select fails, so later events wait for it', async () => {
+    const rec = recorder();
+    let failures = 2;
+    await consumer({
+      batchSize: 2,
+      handler: rec.handler,
+      select: (batch) => {
+        if (failures-- > 0) throw new Error('cannot decide yet');
+        return batch.map(() => true);
+      },
+    });
+    await publish([1], 6);
+    await waitFor(() => rec.count() === 6);
+    expect(rec.seen.get(1)).toEqual(range(0, 6));
+  });
+
+  it('with minReadIntervalMs, reads an idle stream at once and a busy one in fewer batches', async () => {
+    const realm = 13; // no other test publishes for it
+    const rec = recorder();
+    const handled: number[] = [];
+    const c = await consumer({
+      minReadIntervalMs: 300,
+      handler: async (entries) => {
+        handled.push(Date.now());
+        await rec.handler(entries);
+      },
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    const sent = Date.now();
+    await publish([realm], 1);
+    await waitFor(() => rec.count() === 1);
+    expect(handled[0]! - sent).toBeLessThan(250);
+
+    const started = Date.now();
+    for (let i = 1; i <= 30; i++) {
+      await publish([realm], 1, i);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await waitFor(() => rec.count() === 31);
+    const elapsed = Date.now() - started;
+    expect(rec.seen.get(realm)).toEqual(range(0, 31));
+    // One read per interval at most, where without it each event could come alone.
+    expect(rec.batches.length - 1).toBeLessThanOrEqual(Math.ceil(elapsed / 300) + 1);
+    expect(rec.batches.length - 1).toBeLessThan(30);
+
+    // Between reads it waits interruptibly: stop() does not wait out the interval.
+    await publish([realm], 1, 31);
+    await waitFor(() => rec.count() === 32);
+    const stopping = Date.now();
+    await c.stop();
+    expect(Date.now() - stopping).toBeLessThan(250);
   });
 
   it('starts a new group at the end of the streams unless told otherwise', async () => {

@@ -1,4 +1,4 @@
-import { StreamConsumer, type StreamEntry } from '@chat/bus';
+import { StreamConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { syncMessageLinks } from '../actions/links';
@@ -16,6 +16,34 @@ function messageIds(entry: StreamEntry): number[] {
         ? (entry.payload.event.message_ids ?? [])
         : [];
   return [...new Set(ids.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v)))];
+}
+
+/**
+ * Least time between two reads of the streams: under load each read takes the events of this
+ * long at once and pays the read and the acknowledgement once for all of them; an idle replica
+ * still reads an event as soon as it arrives. Until a message's links are recorded, access to
+ * its files is granted by the direct check of recent messages (actions/access.ts).
+ */
+const READ_INTERVAL_MS = 200;
+
+const LINK_EVENTS = new Set(['message', 'update_message', 'delete_message']);
+
+/**
+ * Whether an entry can mean work, decided from its type and JSON bytes without parsing it. Edits
+ * and deletions always may. A new message may, as linksNothingNew says, unless its payload
+ * carries its source (`raw_content`, as every send writes it) and "/user_uploads/" is nowhere in
+ * its text: JSON can write those characters, in the source or anywhere else, only as they are or
+ * escaped with a backslash ("\/", "\u..."), so a text holding neither links no upload. A quote
+ * inside a JSON string is escaped, so `"raw_content":` followed by a quote is that key with a
+ * string value (message payloads have no such key but the top-level one).
+ */
+export function mayLinkUploads(head: Pick<EntryHead, 'type' | 'payload'>): boolean {
+  if (!LINK_EVENTS.has(head.type)) return false;
+  if (head.type !== 'message') return true;
+  // ASCII searched in UTF-8 bytes finds what it would find in the decoded text.
+  const json = head.payload;
+  const carriesSource = json.includes('"raw_content": "') || json.includes('"raw_content":"');
+  return !carriesSource || json.includes('/user_uploads/') || json.includes('\\/') || json.includes('\\u');
 }
 
 /**
@@ -41,10 +69,13 @@ export async function startLinkConsumer(services: Services, consumerName: string
     group: services.keys.groups.uploads,
     consumer: consumerName,
     blockMs: 1000,
+    minReadIntervalMs: READ_INTERVAL_MS,
     onError: (err) => services.log.warn({ err }, 'uploads: stream consumer error'),
+    // Most messages link no upload: they are acknowledged without being parsed.
+    select: (heads) => heads.map(mayLinkUploads),
     handler: async (entries) => {
       for (const entry of entries) {
-        if (entry.type !== 'message' && entry.type !== 'update_message' && entry.type !== 'delete_message') continue;
+        if (!LINK_EVENTS.has(entry.type)) continue;
         if (linksNothingNew(entry)) continue;
         const key = `${entry.partition}/${entry.streamId}`;
         try {
