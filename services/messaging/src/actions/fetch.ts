@@ -136,7 +136,7 @@ function selectSql(p: Plan, columns: string, extra: string[], order: 'ASC' | 'DE
 }
 
 async function select(services: Services, p: Plan, extra: string[], order: 'ASC' | 'DESC', limit: number | null): Promise<PageRow[]> {
-  return readPage(services.db, selectSql(p, `${pageColumns(p.flagsSql, p.applyMarkdown)} AS j, m.id AS k`, extra, order, limit), order, p.sql.values);
+  return readPage(services.db, selectSql(p, pageColumns(p.flagsSql, p.applyMarkdown), extra, order, limit), p.sql.values);
 }
 
 /** The first matching message's id, if any. */
