@@ -1,6 +1,6 @@
 // @chat/db: the Prisma client, its types, and database setup (create + migrate).
 // The client in ./generated is produced by `node packages/db/scripts/generate.mjs`.
-export { createDb, rawQuery } from './client';
+export { createDb, rawArrays, rawQuery } from './client';
 export type { CreateDbOptions, Db, Tx } from './client';
 export * from './generated/client';
 export { databaseUrl, DEFAULT_DATABASE_URL, redactUrl, withDatabase, withShortQuerySettings } from './url';

@@ -1,4 +1,4 @@
-import { Prisma, rawQuery, rowFromJson, type Db, type Realm, type Tx, type User } from '..';
+import { Prisma, rawArrays, rawQuery, rowFromJson, type Db, type Realm, type Tx, type User } from '..';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 
 let t: TestDatabase;
@@ -48,6 +48,13 @@ test('rawQuery answers the same on the pool and, inside a transaction, through P
   const expected = [{ n: 7, ids: [1, 2], j: { a: [1] }, b: true, t: 'x' }];
   expect(await rawQuery(db, sql, ['x'])).toEqual(expected);
   expect(await db.$transaction((tx) => rawQuery(tx, sql, ['x']))).toEqual(expected);
+});
+
+test('rawArrays answers rows as arrays in column order, on the pool and through Prisma', async () => {
+  const sql = `SELECT 7::int AS n, NULL::int AS z, '{"a": [1]}'::jsonb AS j, true AS b, floor(date_part('epoch', '2026-01-02 03:04:05.678'::timestamp)) AS s, $1::text AS t`;
+  const expected = [[7, null, { a: [1] }, true, 1767323045, 'x']];
+  expect(await rawArrays(db, sql, ['x'])).toEqual(expected);
+  expect(await db.$transaction((tx) => rawArrays(tx, sql, ['x']))).toEqual(expected);
 });
 
 async function json(table: string, id: number): Promise<Record<string, unknown>> {
