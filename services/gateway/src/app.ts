@@ -13,6 +13,7 @@ import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import type { Services } from './context';
 import { Forwarder } from './proxy';
+import { KnownKeys } from './known-keys';
 import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
 import { StaticFiles } from './static-files';
@@ -34,7 +35,13 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const wakePrefix = store.wakeChannel('');
   const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
   const realms = new RealmResolver(pool, config);
-  const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS);
+  // Each replica's recent keys, dropped on every forget message of the users service (ADR 0022).
+  const authForgets = config.AUTH_CACHE_SECONDS > 0 && config.AUTH_LOCAL_CACHE_SECONDS > 0
+    ? createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'gateway-auth' })
+    : null;
+  const known = authForgets ? new KnownKeys<AuthUser>(config.AUTH_LOCAL_CACHE_SECONDS * 1000) : undefined;
+  if (authForgets) known!.listen(authForgets, keys.authForgetChannel());
+  const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS, known);
   const forwarder = new Forwarder(
     {
       messaging: new URL(config.MESSAGING_URL),
@@ -133,6 +140,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await server.close(config.SHUTDOWN_GRACE_MS);
       forwarder.close();
       subscriber.disconnect();
+      authForgets?.disconnect();
       await redis.quit().catch(() => undefined);
       await pool.end();
     },
