@@ -43,7 +43,7 @@ const server = http.createServer((req, res) => {
     const body = JSON.stringify({ result: 'success', msg: '', id: ++id, automatic_new_visibility_policy: null });
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
       'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'strict-origin-when-cross-origin',
-      'X-Chat-Request-Id': req.headers['x-chat-request-id'] ?? '' });
+      'X-Request-Id': req.headers['x-request-id'] ?? '' });
     res.end(body);
   });
 });
