@@ -10,6 +10,12 @@
  *   GATEWAY_BUILDS=.base,dist   several builds (each a copy of dist/main.js in a folder beside
  *                               dist), measured in turn BENCH_ROUNDS (3) times on one database
  *   GATEWAY_PROFILE_DIR=<dir>   the gateway under --cpu-prof
+ *   BENCH_RATE=200              requests per second in all (default: as fast as answered); the
+ *                               bench's sends run at a few hundred a second, where what a
+ *                               request costs apart from the work itself (waking up) weighs more
+ *
+ * Also prints the gateway's CPU per second while idle (after the warm-up), which a per-request
+ * figure taken at a low rate includes.
  *
  * Prints the CPU milliseconds per request of each build and round, and each build's median.
  */
@@ -25,6 +31,7 @@ const builds = (process.env.GATEWAY_BUILDS ?? 'dist').split(',');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const requests = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rate = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const profile = process.env.GATEWAY_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_PROFILE_DIR)}`] : [];
 
 /** User plus system CPU milliseconds of a process so far (USER_HZ 100). */
@@ -83,6 +90,7 @@ function load(url: string, authorization: string, amount: number): Promise<autoc
     amount,
     headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
     body: 'type=stream&to=%5B7%5D&topic=bench&content=bench+message+with+a+few+words+in+it',
+    ...(rate ? { overallRate: rate } : {}),
   });
 }
 
@@ -107,6 +115,9 @@ async function main() {
         const gw = await startGateway(dir, gatewayEnv);
         try {
           await load(gw.url, authorization, Math.min(3000, requests));
+          const idleFrom = cpuMs(gw.child.pid!);
+          await new Promise((r) => setTimeout(r, 5000));
+          const idlePerSecond = (cpuMs(gw.child.pid!) - idleFrom) / 5;
           const before = cpuMs(gw.child.pid!);
           const result = await load(gw.url, authorization, requests);
           const used = cpuMs(gw.child.pid!) - before;
@@ -114,7 +125,7 @@ async function main() {
           if (ok !== requests) throw new Error(`${dir}: ${ok} of ${requests} answered 2xx (non-2xx ${result.non2xx}, errors ${result.errors})`);
           const perRequest = used / requests;
           perBuild.get(dir)!.push(perRequest);
-          console.log(`round ${round} ${dir.padEnd(8)} ${perRequest.toFixed(3)} ms CPU per request, ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms`);
+          console.log(`round ${round} ${dir.padEnd(8)} ${perRequest.toFixed(3)} ms CPU per request, ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms; idle ${idlePerSecond.toFixed(1)} ms CPU/s`);
         } finally {
           gw.child.kill('SIGTERM');
           await new Promise((r) => gw.child.once('exit', r));

@@ -4,7 +4,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import {
-  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, signIdentity, stripInternalHeaders,
+  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, stripInternalHeaders,
   type ServiceHandle,
 } from '@chat/kit';
 import { ApiError, errors, resolveApiRoute, resolveFileRoute, type RouteRule } from '@chat/contracts';
@@ -15,6 +15,7 @@ import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import type { Services } from './context';
 import { Forwarder } from './proxy';
 import { KnownKeys } from './known-keys';
+import { IdentityTokens } from './tokens';
 import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
 import { proxyInterceptor, type ProxiedRule } from './proxy-path';
@@ -43,6 +44,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     : null;
   const known = authForgets ? new KnownKeys<AuthUser>(config.AUTH_LOCAL_CACHE_SECONDS * 1000) : undefined;
   if (authForgets) known!.listen(authForgets, keys.authForgetChannel());
+  const tokens = new IdentityTokens(config.INTERNAL_SECRET);
   const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS, known);
   const forwarder = new Forwarder(
     {
@@ -96,14 +98,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await authenticate(req, res);
     }
     const user = authed.authUser;
-    return { user, identity: edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
+    return { user, realm: authed.realm, identity: edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
   };
 
   /** A route another service owns: admitted, rate limited, forwarded with its signed identity. */
   const serveProxied = async (req: IncomingMessage, res: ServerResponse, rule: ProxiedRule, url: string) => {
-    const { user, identity } = await admit(req, res, rule);
+    const { user, realm, identity } = await admit(req, res, rule);
     if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
-    forwarder.forward(req, res, rule.service, signIdentity(config.INTERNAL_SECRET, identity), String(req.id), url);
+    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), url);
   };
 
   // What the proxy path (proxy-path.ts) leaves to express: the gateway's own routes, unknown
