@@ -73,6 +73,11 @@ export function redisKeys(prefix: string) {
      * must take effect at once.
      */
     authCache: (apiKey: string) => `${prefix}auth:${createHash('sha256').update(apiKey).digest('hex')}`,
+    /**
+     * Pub/sub channel on which the users service tells every gateway that cached authentications
+     * were deleted, so that each drops what it keeps in process too (forgetCachedAuth).
+     */
+    authForgetChannel: () => `${prefix}auth:forget`,
     /** Gateway: key prefix handed to the request rate limiter, which appends `:<client>`. */
     rateLimitPrefix: () => `${prefix}rl`,
     /** Key prefix of one login failure limiter (it appends `:<address or account>`). */

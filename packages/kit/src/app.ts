@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import multer from 'multer';
 import { errors } from '@chat/contracts';
@@ -8,7 +9,7 @@ import { errorRenderer, toApiError } from './render';
 import { rejectBadPaths } from './guards';
 import { requestLog } from './request-log';
 
-export { maskSecretParams } from './request-log';
+export { maskSecretParams, requestLog } from './request-log';
 
 export interface AppOptions {
   service: string;
@@ -84,8 +85,11 @@ export function createApp(opts: AppOptions): { app: Express; state: AppState; me
   return { app, state, metrics };
 }
 
-/** Every answer: no sniffing, no framing, no referrer leaks; pages are the ones that need it. */
-function securityHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+/**
+ * Every answer: no sniffing, no framing, no referrer leaks; pages are the ones that need it.
+ * Also run on bare Node requests (the gateway's proxied routes).
+ */
+export function securityHeaders(_req: IncomingMessage, res: ServerResponse, next: () => void): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');

@@ -6,7 +6,7 @@
  * the level is enabled. Bodies and headers are never logged, so no credential can be.
  */
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '@chat/contracts';
 import type { Logger } from './logger';
 
@@ -33,15 +33,20 @@ declare module 'http' {
   }
 }
 
+/**
+ * An express middleware, also run as is on bare Node requests (the gateway's proxied routes,
+ * which do not enter express): `originalUrl` is express's, the URL as it arrived.
+ */
 export function requestLog(log: Logger) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: () => void): void => {
     const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
     req.id = id;
     res.setHeader(REQUEST_ID_HEADER, id);
-    if (!UNLOGGED.has(req.url)) {
+    if (!UNLOGGED.has(req.url ?? '')) {
       const started = performance.now();
       // The URL as it arrived: routers rewrite req.url on the way down.
-      const { method, originalUrl } = req;
+      const method = req.method;
+      const originalUrl = req.originalUrl ?? req.url ?? '';
       res.once('finish', () => {
         const level = res.statusCode >= 500 ? 'error' : 'info';
         if (!log.isLevelEnabled(level)) return;

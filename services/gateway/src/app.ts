@@ -1,9 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import {
-  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, signIdentity, stripInternalHeaders,
+  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, stripInternalHeaders,
   type ServiceHandle,
 } from '@chat/kit';
 import { ApiError, errors, resolveApiRoute, resolveFileRoute, type RouteRule } from '@chat/contracts';
@@ -13,8 +14,11 @@ import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import type { Services } from './context';
 import { Forwarder } from './proxy';
+import { KnownKeys } from './known-keys';
+import { IdentityTokens } from './tokens';
 import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
+import { proxyInterceptor, type ProxiedRule } from './proxy-path';
 import { StaticFiles } from './static-files';
 
 const API_PREFIX = '/api/v1';
@@ -34,7 +38,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const wakePrefix = store.wakeChannel('');
   const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
   const realms = new RealmResolver(pool, config);
-  const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS);
+  // Each replica's recent keys, dropped on every forget message of the users service (ADR 0022).
+  const authForgets = config.AUTH_CACHE_SECONDS > 0 && config.AUTH_LOCAL_CACHE_SECONDS > 0
+    ? createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'gateway-auth' })
+    : null;
+  const known = authForgets ? new KnownKeys<AuthUser>(config.AUTH_LOCAL_CACHE_SECONDS * 1000) : undefined;
+  if (authForgets) known!.listen(authForgets, keys.authForgetChannel());
+  const tokens = new IdentityTokens(config.INTERNAL_SECRET);
+  const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS, known);
   const forwarder = new Forwarder(
     {
       messaging: new URL(config.MESSAGING_URL),
@@ -69,8 +80,8 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       throw err;
     }
   });
-  const authenticate = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) => basic(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const authenticate = (req: IncomingMessage, res: ServerResponse) =>
+    new Promise<void>((resolve, reject) => basic(req as Request, res as Response, (err?: unknown) => (err ? reject(err) : resolve())));
   const services: Services = {
     log, realms, store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
     internalSecret: config.INTERNAL_SECRET,
@@ -79,24 +90,36 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const parseBody = bodyParsers({});
   const staticFiles = new StaticFiles();
 
+  /** The realm, the caller if the route asks for one (or one is offered), and the identity. */
+  const admit = async (req: IncomingMessage, res: ServerResponse, rule: RouteRule) => {
+    const authed = req as AuthedRequest;
+    authed.realm = await realms.resolve(req.headers.host);
+    if (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization)) {
+      await authenticate(req, res);
+    }
+    const user = authed.authUser;
+    return { user, realm: authed.realm, identity: edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
+  };
+
+  /** A route another service owns: admitted, rate limited, forwarded with its signed identity. */
+  const serveProxied = async (req: IncomingMessage, res: ServerResponse, rule: ProxiedRule, url: string) => {
+    const { user, realm, identity } = await admit(req, res, rule);
+    if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
+    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), url);
+  };
+
+  // What the proxy path (proxy-path.ts) leaves to express: the gateway's own routes, unknown
+  // paths, and paths it does not take as plain.
   const dispatch = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const rule = routeOf(req);
       if (!rule) throw errors.notFound();
       res.locals.route = routeLabel(rule, req.path.startsWith(API_PREFIX) ? API_PREFIX : '');
+      if (rule.service !== 'gateway') return await serveProxied(req, res, rule as ProxiedRule, req.originalUrl);
       // The gateway's own files are the same for every realm: no realm, no identity.
-      if (rule.service === 'gateway' && staticFiles.has(req.path)) return staticFiles.serve(req, res);
-      const authed = req as AuthedRequest;
-      authed.realm = await realms.resolve(req.headers.host);
-      if (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization)) {
-        await authenticate(req, res);
-      }
-      const user = authed.authUser;
-      const identity = edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS));
-      req.identity = identity;
-      if (rule.service === 'gateway') return serveEvents(req, res, next);
-      if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
-      forwarder.forward(req, res, rule.service, signIdentity(config.INTERNAL_SECRET, identity), String(req.id));
+      if (staticFiles.has(req.path)) return staticFiles.serve(req, res);
+      req.identity = (await admit(req, res, rule)).identity;
+      serveEvents(req, res, next);
     } catch (err) {
       next(err);
     }
@@ -121,7 +144,15 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
-  const intercept = longPollInterceptor(services, { basic, metrics });
+  const longPoll = longPollInterceptor(services, { basic, metrics });
+  const proxy = proxyInterceptor({
+    log, metrics, serve: serveProxied,
+    route: (path, method) => {
+      const rule = resolveRoute(path, method);
+      return rule && rule.service !== 'gateway' ? { rule: rule as ProxiedRule, label: routeLabel(rule, path.startsWith(API_PREFIX) ? API_PREFIX : '') } : undefined;
+    },
+  });
+  const intercept = (req: IncomingMessage, res: ServerResponse) => longPoll(req, res) || proxy(req, res);
   const server = await listen(app, { host: config.HOST, port: config.PORT, state, log, intercept, metrics, metricsPort: config.METRICS_PORT });
   // Draining: waiting long-polls answer now (empty) and clients re-poll another replica.
   server.onDrain(() => waiter.closeAll());
@@ -133,6 +164,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await server.close(config.SHUTDOWN_GRACE_MS);
       forwarder.close();
       subscriber.disconnect();
+      authForgets?.disconnect();
       await redis.quit().catch(() => undefined);
       await pool.end();
     },
@@ -141,10 +173,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
 
 function routeOf(req: Request): RouteRule | undefined {
   stripInternalHeaders(req.headers);
-  if (req.path === API_PREFIX || req.path.startsWith(`${API_PREFIX}/`)) {
-    return resolveApiRoute(req.path.slice(API_PREFIX.length) || '/', req.method);
+  return resolveRoute(req.path, req.method);
+}
+
+function resolveRoute(path: string, method: string): RouteRule | undefined {
+  if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+    return resolveApiRoute(path.slice(API_PREFIX.length) || '/', method);
   }
-  return resolveFileRoute(req.path);
+  return resolveFileRoute(path);
 }
 
 const routeLabels = new Map<string, string>();
@@ -174,7 +210,7 @@ export function routeLabel(rule: RouteRule, prefix: string): string {
  * The client's address: the socket's peer, or with trusted proxies in front the entry they
  * appended to X-Forwarded-For. Entries left of that are the client's to write, never trusted.
  */
-export function clientAddress(req: Request, trustedHops: number): string {
+export function clientAddress(req: IncomingMessage, trustedHops: number): string {
   const peer = req.socket.remoteAddress ?? '';
   if (trustedHops === 0) return peer;
   const header = req.headers['x-forwarded-for'];
@@ -182,7 +218,7 @@ export function clientAddress(req: Request, trustedHops: number): string {
   return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
 }
 
-async function consumeRateLimit(limiter: RateLimiterRedis, userId: number, res: Response): Promise<void> {
+async function consumeRateLimit(limiter: RateLimiterRedis, userId: number, res: ServerResponse): Promise<void> {
   try {
     const r = await limiter.consume(String(userId));
     res.setHeader('X-RateLimit-Limit', String(limiter.points));

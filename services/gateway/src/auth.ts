@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Request } from 'express';
 import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
+import type { KnownKeys } from './known-keys';
 import type { ResolvedRealm } from './realms';
 
 export interface AuthUser {
@@ -16,7 +17,10 @@ export interface AuthUser {
   isActive: boolean;
 }
 
-/** Looks up `email:api_key` for the realm of the request: Redis first, then Postgres. */
+/**
+ * Looks up `email:api_key` for the realm of the request: this process's recent keys first (when
+ * given, ADR 0022), then Redis, then Postgres.
+ */
 export class Authenticator {
   constructor(
     private readonly pool: Pool,
@@ -24,6 +28,7 @@ export class Authenticator {
     /** Names the cache entry of one API key (@chat/bus keys: authCache). */
     private readonly cacheKey: (apiKey: string) => string,
     private readonly cacheSeconds: number,
+    private readonly known?: KnownKeys<AuthUser>,
   ) {}
 
   /**
@@ -40,10 +45,18 @@ export class Authenticator {
   }
 
   private async lookup(apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser | null> {
+    const known = this.known?.get(apiKey);
+    if (known) return known;
+    // Taken before the Redis read: a forget that arrives while it is under way may have raced it.
+    const generation = this.known?.generation ?? 0;
     const key = this.cacheKey(apiKey);
     if (this.cacheSeconds > 0) {
       const cached = await this.redis.get(key);
-      if (cached) return JSON.parse(cached) as AuthUser;
+      if (cached) {
+        const user = JSON.parse(cached) as AuthUser;
+        this.known?.keep(apiKey, user, generation);
+        return user;
+      }
     }
     await beforeDatabase?.();
     const { rows } = await this.pool.query<{
@@ -55,7 +68,11 @@ export class Authenticator {
     const user: AuthUser = {
       userId: row.id, realmId: row.realm_id, email: row.email, deliveryEmail: row.delivery_email, role: row.role, isBot: row.is_bot, isActive: row.is_active,
     };
+    // A forget heard meanwhile may be about this very row, read before its change committed:
+    // cached, the old state would outlive the delete that was meant to end it.
+    if (this.known && this.known.generation !== generation) return user;
     if (this.cacheSeconds > 0) await this.redis.set(key, JSON.stringify(user), 'EX', this.cacheSeconds);
+    this.known?.keep(apiKey, user, generation);
     return user;
   }
 }

@@ -36,6 +36,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * How long each gateway process also keeps a key it found good, in memory (ADR 0022); every
+   * replica drops them all when the users service forgets a key. 0 disables, as does
+   * AUTH_CACHE_SECONDS=0.
+   */
+  AUTH_LOCAL_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
   /**
    * How far V8 lets the heap grow past what survived the last full collection, in percent; 0

@@ -12,7 +12,7 @@ const PATH = /^\/api\/v1\/events\/?$/;
  * GET /api/v1/events served on the bare Node server, ahead of express: a gateway holds tens of
  * thousands of these at once, and each one waiting inside the express router kept its whole
  * middleware chain (closures, contexts, parsed URL, router state) alive, about ten times the
- * memory of the socket itself. Same realm resolution, passport-http authentication, envelope
+ * memory of the socket itself. Same realm resolution, HTTP Basic authentication, envelope
  * and metrics as every other route.
  */
 export function longPollInterceptor(

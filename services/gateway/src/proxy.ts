@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Request, Response } from 'express';
+import type { TLSSocket } from 'node:tls';
 import { errors, IDENTITY_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@chat/contracts';
 import { isInternalHeader, sendError, type Logger } from '@chat/kit';
 
@@ -23,7 +23,8 @@ export class Forwarder {
     private readonly timeoutMs: number,
   ) {}
 
-  forward(req: Request, res: Response, service: Exclude<ServiceName, 'gateway'>, identityToken: string, requestId: string): void {
+  /** `url`: the request's path and query as it arrived (express's `originalUrl`). */
+  forward(req: http.IncomingMessage, res: http.ServerResponse, service: Exclude<ServiceName, 'gateway'>, identityToken: string, requestId: string, url: string): void {
     const target = this.upstreams[service];
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -33,7 +34,7 @@ export class Forwarder {
     headers[REQUEST_ID_HEADER] = requestId;
     headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
     headers['x-forwarded-host'] = req.headers.host ?? '';
-    headers['x-forwarded-proto'] = req.protocol;
+    headers['x-forwarded-proto'] = protocolOf(req);
     headers.host = target.host;
 
     const upstream = http.request({
@@ -41,7 +42,7 @@ export class Forwarder {
       hostname: target.hostname,
       port: target.port,
       method: req.method,
-      path: req.originalUrl,
+      path: url,
       headers,
       agent: this.agent,
       timeout: this.timeoutMs,
@@ -70,4 +71,15 @@ export class Forwarder {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/**
+ * What express's `req.protocol` said with `trust proxy` on (createApp sets it): the first entry
+ * of X-Forwarded-Proto, else the socket's own.
+ */
+export function protocolOf(req: http.IncomingMessage): string {
+  const own = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const header = (req.headers['x-forwarded-proto'] as string | undefined) || own;
+  const comma = header.indexOf(',');
+  return comma !== -1 ? header.substring(0, comma).trim() : header.trim();
 }

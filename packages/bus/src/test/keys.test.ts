@@ -43,6 +43,7 @@ describe('keyspace', () => {
     expect(keys.partitionLease(3)).toBe('test:keys:events:lease:3');
     // SHA-256 of "key": the cache never holds an API key itself.
     expect(keys.authCache('key')).toBe('test:keys:auth:2c70e12b7a0646f92279f427c7b38e7334d8e5389cff167a1dc30e73f826b683');
+    expect(keys.authForgetChannel()).toBe('test:keys:auth:forget');
     expect(keys.rateLimitPrefix()).toBe('test:keys:rl');
     expect(keys.loginFailurePrefix('basic', 'ip')).toBe('test:keys:loginfail:basic:ip');
     expect(keys.pageSession('abc')).toBe('test:keys:session:abc');

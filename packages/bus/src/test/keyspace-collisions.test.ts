@@ -45,6 +45,7 @@ const DESCRIBED: Described[] = [
   { builder: 'partitionLease', args: [3], parts: (p) => [`${p}events:lease:`, digits] },
   { builder: 'eventsReplicas', args: [], parts: (p) => [`${p}events:replicas`] },
   { builder: 'authCache', args: ['some-api-key'], parts: (p) => [`${p}auth:`, hex] },
+  { builder: 'authForgetChannel', args: [], parts: (p) => [`${p}auth:forget`] },
   // rate-limiter-flexible stores `<keyPrefix>:<key>`.
   { builder: 'rateLimitPrefix', args: [], parts: (p) => [`${p}rl`, ':', any], appended: ':10.0.0.1' },
   { builder: 'loginFailurePrefix', args: ['basic', 'ip'], parts: (p) => [`${p}loginfail:basic:ip`, ':', any], appended: ':10.0.0.1' },

@@ -187,6 +187,19 @@ describe('basic auth', () => {
     const missing = await request(app).get('/');
     expect(missing.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Missing authorization header for basic auth' });
   });
+  it('reads the header as passport-http did', async () => {
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const codeOf = async (header: string) => (await request(app).get('/').set('Authorization', header)).body.code ?? 'OK';
+    expect(await codeOf(`basic ${b64('iago@x:key123')}`)).toBe('OK');
+    // Password up to the next colon; empty email or key; whitespace other than one space.
+    expect(await codeOf(`Basic ${b64('iago@x:key123:more')}`)).toBe('OK');
+    expect(await codeOf(`Basic ${b64('iago@x:')}`)).toBe('INVALID_API_KEY');
+    expect(await codeOf(`Basic ${b64(':key123')}`)).toBe('INVALID_API_KEY');
+    expect(await codeOf(`Basic  ${b64('iago@x:key123')}`)).toBe('INVALID_API_KEY');
+    expect(await codeOf(`Basic\t${b64('iago@x:key123')}`)).toBe('INVALID_API_KEY');
+    expect(await codeOf(`Bearer ${b64('iago@x:key123')}`)).toBe('UNAUTHORIZED');
+    expect(await codeOf(`Basic ${b64('no colon')}`)).toBe('UNAUTHORIZED');
+  });
 });
 
 describe('graceful shutdown and config', () => {

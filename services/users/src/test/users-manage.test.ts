@@ -262,4 +262,20 @@ describe('POST /users/me/api_key/regenerate', () => {
     expect((await h.db.user.findUniqueOrThrow({ where: { id: me.id } })).apiKey).toBe(res.body.api_key);
     expect(await h.env.redis.exists(oldKey)).toBe(0);
   });
+
+  it('tells every gateway to drop the keys it keeps in memory, once the old key is gone', async () => {
+    const me = await makeUser(h, ROLE.MEMBER);
+    const oldKey = redisKeys(h.env.prefix).authCache(me.apiKey);
+    const listener = h.env.redis.duplicate();
+    try {
+      await listener.subscribe(redisKeys(h.env.prefix).authForgetChannel());
+      const heard = new Promise<[string, number]>((resolve) =>
+        listener.once('message', (_channel: string, message: string) => void h.env.redis.exists(oldKey).then((n) => resolve([message, n]))));
+      await h.env.redis.set(oldKey, '{}', 'EX', 60);
+      expect((await h.as(me).post('/users/me/api_key/regenerate')).body.result).toBe('success');
+      expect(await heard).toEqual([oldKey, 0]);
+    } finally {
+      listener.disconnect();
+    }
+  });
 });
