@@ -7,7 +7,7 @@
  * run with RATE_LIMIT_PER_MINUTE=0 and the bench needs its DATABASE_URL, REDIS_URL and
  * REDIS_PREFIX (the realm, the API keys and the history are written there) and --external-host.
  * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
- * BENCH_GATEWAY_NODE_ARGS="--max-semi-space-size=8" adds V8 options to the gateway's (they win over its defaults).
+ * BENCH_GATEWAY_NODE_ARGS="--max-semi-space-size=16" adds V8 options to the gateway's (they win over its defaults).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -8,11 +8,12 @@ export const SERVICES: readonly ServiceName[] = ['gateway', 'messaging', 'users'
 /**
  * Node options a service must be started with, before its script (`node <these> --import tsx
  * services/<name>/src/main.ts`): every launcher, the deployment files and the tests' process
- * launcher pass them. The gateway's small young generation keeps each scavenge short while it
- * holds tens of thousands of long-polls whose objects mostly survive (ADR 0004).
+ * launcher pass them. The gateway's young generation is bounded so that each scavenge stays short while
+ * it holds tens of thousands of long-polls whose objects mostly survive (ADR 0004, sized by ADR
+ * 0024).
  */
 export const SERVICE_NODE_ARGS: Readonly<Record<ServiceName, readonly string[]>> = {
-  gateway: ['--max-semi-space-size=2'],
+  gateway: ['--max-semi-space-size=8'],
   messaging: [],
   users: [],
   events: [],
