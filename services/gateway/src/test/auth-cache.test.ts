@@ -2,25 +2,14 @@ import request from 'supertest';
 import Redis from 'ioredis';
 import { forgetCachedAuth, redisKeys } from '@chat/bus';
 import { ROLE } from '@chat/contracts';
-import { createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
-import { seedRealm, setupTestEnv, TEST_INTERNAL_SECRET, type SeededRealm, type TestEnv } from '@chat/testing';
+import type { RunningServer, ServiceHandle } from '@chat/kit';
+import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start } from '../app';
+import { startIdentityEcho } from './upstream';
 import { KnownKeys } from '../known-keys';
 
 // Each gateway replica keeps the keys it found good in process (ADR 0022); the users service's
 // forgetCachedAuth must still refuse a changed key at once on every replica.
-
-async function startUpstream(): Promise<RunningServer> {
-  const { app } = createApp({
-    service: 'upstream',
-    log: createLogger('upstream', 'silent'),
-    internalSecret: TEST_INTERNAL_SECRET,
-    api: (r) => {
-      r.all('/{*path}', endpoint(({ identity }) => ({ identity }), { auth: 'optional' }));
-    },
-  });
-  return listen(app, { host: '127.0.0.1', port: 0 });
-}
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -37,7 +26,7 @@ const until = async (check: () => Promise<boolean>) => {
 beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
-  upstream = await startUpstream();
+  upstream = await startIdentityEcho();
   const urls = Object.fromEntries(['MESSAGING', 'USERS', 'EVENTS', 'UPLOADS', 'PUSH'].map((s) => [`${s}_URL`, upstream.url]));
   replicas = await Promise.all([0, 1].map(() => start({ ...env.env, ...urls, PORT: '0', RATE_LIMIT_PER_MINUTE: '0' })));
   // Both replicas listen for forgets before any key is kept.

@@ -1,22 +1,11 @@
 import { redisKeys } from '@chat/bus';
 import request from 'supertest';
-import { createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
-import { seedRealm, setupTestEnv, TEST_INTERNAL_SECRET, type SeededRealm, type TestEnv } from '@chat/testing';
+import type { RunningServer, ServiceHandle } from '@chat/kit';
+import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
 import { start } from '../app';
+import { startIdentityEcho } from './upstream';
 
 // Failed HTTP Basic attempts are limited per client address and per claimed email (Redis).
-
-async function startUpstream(): Promise<RunningServer> {
-  const { app } = createApp({
-    service: 'upstream',
-    log: createLogger('upstream', 'silent'),
-    internalSecret: TEST_INTERNAL_SECRET,
-    api: (r) => {
-      r.all('/{*path}', endpoint(({ identity }) => ({ identity }), { auth: 'optional' }));
-    },
-  });
-  return listen(app, { host: '127.0.0.1', port: 0 });
-}
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -29,7 +18,7 @@ let proxied: ServiceHandle;
 beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
-  upstream = await startUpstream();
+  upstream = await startIdentityEcho();
   const urls = Object.fromEntries(['MESSAGING', 'USERS', 'EVENTS', 'UPLOADS', 'PUSH'].map((s) => [`${s}_URL`, upstream.url]));
   const common = { ...env.env, ...urls, PORT: '0', RATE_LIMIT_PER_MINUTE: '0' };
   direct = await start(common);
