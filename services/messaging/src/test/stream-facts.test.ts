@@ -1,0 +1,35 @@
+/** loadStreamFacts (@chat/wire), as listings and channel events read it: counts and each channel's newest message. */
+import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
+import { loadStreamFacts } from '@chat/wire';
+
+let env: TestEnv;
+let realm: SeededRealm;
+
+beforeAll(async () => {
+  env = await setupTestEnv();
+  realm = await seedRealm(env.db);
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+it('gives each channel its newest message time, subscriber count and four weeks of traffic', async () => {
+  const { db } = env;
+  const realmId = realm.realmId;
+  const day = 86_400_000;
+  const busy = await db.stream.create({ data: { realmId, name: 'Busy', nameKey: 'busy', creatorId: realm.owner.id } });
+  const quiet = await db.stream.create({ data: { realmId, name: 'Quiet', nameKey: 'quiet', creatorId: realm.owner.id } });
+  await db.subscription.create({ data: { userId: realm.member.id, streamId: busy.id, color: '#fff' } });
+  const at = (daysAgo: number) => new Date(Math.floor((Date.now() - daysAgo * day) / 1000) * 1000);
+  for (const daysAgo of [40, 3, 1]) {
+    await db.message.create({
+      data: { realmId, senderId: realm.member.id, recipientType: 'stream', streamId: busy.id, topic: 't', content: 'x', renderedContent: '<p>x</p>', dateSent: at(daysAgo) },
+    });
+  }
+  const facts = await loadStreamFacts(db, [busy, quiet]);
+  expect(facts.get(busy.id)).toMatchObject({ subscriberCount: 1, lastMessageAt: at(1), messagesLastFourWeeks: 2 });
+  expect(facts.get(quiet.id)).toMatchObject({ subscriberCount: 0, lastMessageAt: null, messagesLastFourWeeks: 0 });
+  // Inside a transaction, as channel events are built.
+  expect((await db.$transaction((tx) => loadStreamFacts(tx, [busy]))).get(busy.id)?.lastMessageAt).toEqual(at(1));
+});
