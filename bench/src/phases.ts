@@ -83,6 +83,12 @@ export interface DeliveryFigure {
   p90: number;
   p99: number;
   sendP50: number;
+  /**
+   * Where a message's time goes, over messages: its send's own latency (to the commit and the
+   * answer), its first recipient's latency (the path to the gateway's first answer) and the
+   * spread from first to last recipient (answering every poll of the message).
+   */
+  perMessage: { sendP50: number; sendP99: number; firstP50: number; firstP99: number; spreadP50: number; spreadP99: number; lastP99: number };
   errors: Record<string, number>;
   /** CPU milliseconds per message sent, by process label, senders to the last poll answered. */
   cpuMsPerMessage?: Record<string, number>;
@@ -144,13 +150,29 @@ export async function measureDelivery(
   const fig: DeliveryFigure = {
     heldPolls: held, recipients, ratePerSec, messages: sends.done, seconds: sends.seconds, deliveries: report.delivered,
     expectedDeliveries: sends.done * recipients, p50: s.p50, p90: s.p90, p99: s.p99,
-    sendP50: summary(sends.latencies).p50, errors: { ...sends.errors, ...report.errors },
+    sendP50: summary(sends.latencies).p50, perMessage: perMessageSummary(sends.sends, report.perMessage),
+    errors: { ...sends.errors, ...report.errors },
     ...(measured && sends.done > 0
       ? { cpuMsPerMessage: Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / sends.done) * 100) / 100])) }
       : {}),
   };
   console.log(`  delivery to ${recipients} of ${held} polls at ${ratePerSec} msg/s: p50 ${fig.p50} ms p99 ${fig.p99} ms (${fig.deliveries}/${fig.expectedDeliveries} delivered)`);
+  const pm = fig.perMessage;
+  console.log(`  per message p50/p99: send ${pm.sendP50}/${pm.sendP99} ms, first recipient ${pm.firstP50}/${pm.firstP99} ms, first to last ${pm.spreadP50}/${pm.spreadP99} ms`);
   return fig;
+}
+
+/** Per-message percentiles of the send's latency, the first recipient's and the spread to the last. */
+function perMessageSummary(sends: Array<[number, number]>, delivered: Array<[number, number, number, number]>): DeliveryFigure['perMessage'] {
+  const sendMs = new Map(sends);
+  const ofSent = delivered.filter(([sent]) => sendMs.has(sent));
+  const send = summary(ofSent.map(([sent]) => sendMs.get(sent)!));
+  const first = summary(ofSent.map(([, f]) => f));
+  const spread = summary(ofSent.map(([, f, l]) => l - f));
+  return {
+    sendP50: send.p50, sendP99: send.p99, firstP50: first.p50, firstP99: first.p99,
+    spreadP50: spread.p50, spreadP99: spread.p99, lastP99: summary(ofSent.map(([, , l]) => l)).p99,
+  };
 }
 
 export interface RegisterFigure {

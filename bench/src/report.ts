@@ -62,6 +62,12 @@ export function figures(m: Measurements): Record<string, number> {
       delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
       delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
       delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
+      ...(d.perMessage ? {
+        delivery_per_msg_send_p50_ms: d.perMessage.sendP50, delivery_per_msg_send_p99_ms: d.perMessage.sendP99,
+        delivery_per_msg_first_p50_ms: d.perMessage.firstP50, delivery_per_msg_first_p99_ms: d.perMessage.firstP99,
+        delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
+        delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
+      } : {}),
       ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');

@@ -11,6 +11,8 @@ export interface SenderJob {
 
 export interface SenderReport {
   latencies: number[];
+  /** Per measured send: the send time its content carries (ms since the epoch), and its latency. */
+  sends: Array<[sent: number, ms: number]>;
   done: number;
   errors: Record<string, number>;
   seconds: number;
@@ -45,6 +47,7 @@ export function runSenders(
   });
   return Promise.all(runs).then((reports) => ({
     latencies: reports.flatMap((r) => r.latencies),
+    sends: reports.flatMap((r) => r.sends),
     done: reports.reduce((n, r) => n + r.done, 0),
     errors: Object.assign({}, ...reports.map((r) => r.errors)),
     seconds: Math.max(...reports.map((r) => r.seconds)),
@@ -55,6 +58,8 @@ export interface PollerReport {
   latencies: number[];
   errors: Record<string, number>;
   delivered: number;
+  /** Per message (by the send time its content carries): first and last recipient's latency, and how many. */
+  perMessage: Array<[sent: number, first: number, last: number, count: number]>;
 }
 
 export interface Pollers {
@@ -73,7 +78,7 @@ export function startPollers(opts: { url: string; host: string; clients: Array<{
       const reports = await Promise.all(workers.map((w) => new Promise<PollerReport>((resolve) => {
         const limit = setTimeout(() => {
           void w.terminate();
-          resolve({ latencies: [], errors: { 'thread did not answer': 1 }, delivered: 0 });
+          resolve({ latencies: [], errors: { 'thread did not answer': 1 }, delivered: 0, perMessage: [] });
         }, 10_000);
         w.once('message', (m: PollerReport) => {
           clearTimeout(limit);
@@ -85,7 +90,22 @@ export function startPollers(opts: { url: string; host: string; clients: Array<{
         latencies: reports.flatMap((r) => r.latencies),
         errors: Object.assign({}, ...reports.map((r) => r.errors)),
         delivered: reports.reduce((n, r) => n + r.delivered, 0),
+        perMessage: mergePerMessage(reports.map((r) => r.perMessage)),
       };
     },
   };
+}
+
+/** One entry per message across the threads: the earliest first and the latest last recipient. */
+function mergePerMessage(lists: PollerReport['perMessage'][]): PollerReport['perMessage'] {
+  const merged = new Map<number, [number, number, number, number]>();
+  for (const [sent, first, last, count] of lists.flat()) {
+    const m = merged.get(sent);
+    if (m) {
+      m[1] = Math.min(m[1], first);
+      m[2] = Math.max(m[2], last);
+      m[3] += count;
+    } else merged.set(sent, [sent, first, last, count]);
+  }
+  return [...merged.values()];
 }

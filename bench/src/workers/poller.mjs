@@ -12,6 +12,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 const { url, host, clients, staggerMs } = workerData;
 const target = new URL(url);
 const latencies = [];
+/** Per message (keyed by its send time): [first, last] recipient's latency here, and how many. */
+const perMessage = new Map();
 const errors = {};
 let stopping = false;
 let measuring = false;
@@ -111,8 +113,15 @@ function answered(c, status, raw, now) {
       c.lastEventId = Math.max(c.lastEventId, e.id);
       const m = e.type === 'message' ? SENT.exec(e.message?.content ?? '') : null;
       if (m && measuring) {
-        latencies.push(now - Number(m[1]));
+        const ms = now - Number(m[1]);
+        latencies.push(ms);
         delivered++;
+        const seen = perMessage.get(m[1]);
+        if (seen) {
+          seen[0] = Math.min(seen[0], ms);
+          seen[1] = Math.max(seen[1], ms);
+          seen[2]++;
+        } else perMessage.set(m[1], [ms, ms, 1]);
       }
     }
   } catch {
@@ -126,7 +135,7 @@ parentPort.on('message', (m) => {
   if (m === 'stop') {
     stopping = true;
     for (const s of sockets) s.destroy();
-    parentPort.postMessage({ latencies, errors, delivered });
+    parentPort.postMessage({ latencies, errors, delivered, perMessage: [...perMessage].map(([sent, v]) => [Number(sent), ...v]) });
     setTimeout(() => process.exit(0), 50);
   }
 });

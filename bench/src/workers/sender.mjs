@@ -10,7 +10,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 function post(job) {
   const started = performance.now();
   // The send time travels in the content, so that long-polling clients can time delivery.
-  const body = job.body.replace('__SENT__', String(Date.now()));
+  const sent = Date.now();
+  const body = job.body.replace('__SENT__', String(sent));
   return new Promise((resolve) => {
     const req = http.request(
       {
@@ -28,16 +29,18 @@ function post(job) {
           let ok = res.statusCode === 200;
           let why = '';
           if (!ok) why = `${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 160)}`;
-          resolve({ ok, ms, why });
+          resolve({ ok, ms, why, sent });
         });
       },
     );
-    req.on('error', (err) => resolve({ ok: false, ms: performance.now() - started, why: err.message }));
+    req.on('error', (err) => resolve({ ok: false, ms: performance.now() - started, why: err.message, sent }));
     req.end(body);
   });
 }
 
 const latencies = [];
+/** [send time carried in the content, ms until the send was answered], per measured send. */
+const sends = [];
 const errors = {};
 let done = 0;
 const t0 = performance.now();
@@ -65,6 +68,7 @@ async function loop(i) {
     if (startedAt < measureFrom) continue;
     if (r.ok) {
       latencies.push(r.ms);
+      sends.push([r.sent, r.ms]);
       done++;
     } else errors[r.why] = (errors[r.why] ?? 0) + 1;
   }
@@ -72,4 +76,4 @@ async function loop(i) {
 
 await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i + next)));
 agent.destroy();
-parentPort.postMessage({ latencies, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
+parentPort.postMessage({ latencies, sends, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
