@@ -18,7 +18,7 @@ import Redis from 'ioredis';
 import { createDb } from '@chat/db';
 import { setupTestEnv, startCluster, TEST_INTERNAL_SECRET } from '@chat/testing';
 import { basicAuth, type Account, type Site } from './src/api';
-import { loadHistory, measureNarrow } from './src/narrow';
+import { loadHistory, measureNarrow, WARMUP_ROUNDS } from './src/narrow';
 import { createChannels, createRealm, createUsers } from './src/setup';
 
 const root = path.resolve(__dirname, '..');
@@ -95,7 +95,7 @@ async function main() {
         const pids = ['messaging', 'gateway'].map((name) => cluster.processes.find((p) => p.service === name)!.child.pid!);
         const before = pids.map(cpuMs);
         const figures = await measureNarrow(site, viewer, channel, rounds);
-        const used = pids.map((pid, i) => (cpuMs(pid) - before[i]!) / ((rounds + 2) * figures.length));
+        const used = pids.map((pid, i) => (cpuMs(pid) - before[i]!) / ((rounds + WARMUP_ROUNDS) * figures.length));
         console.log(`  cpu per request: messaging ${used[0]!.toFixed(1)} ms, gateway ${used[1]!.toFixed(1)} ms`);
         for (const f of figures) ((results[b] ??= {})[f.name] ??= []).push(f.p50);
         ((results[b] ??= {}).cpu_messaging ??= []).push(Math.round(used[0]! * 10) / 10);

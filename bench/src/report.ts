@@ -86,6 +86,7 @@ export function figures(m: Measurements): Record<string, number> {
     for (const n of m.narrow.figures) {
       f[`narrow_${n.name}_p50_ms`] = n.p50;
       f[`narrow_${n.name}_p99_ms`] = n.p99;
+      if (n.warmupP50 !== undefined) f[`narrow_${n.name}_warmup_p50_ms`] = n.warmupP50;
       f[`narrow_${n.name}_returned`] = n.returned;
     }
   }
