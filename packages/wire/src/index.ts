@@ -20,3 +20,4 @@ export * from './default-streams';
 export * from './onboarding';
 export * from './topics';
 export * from './server-facts';
+export * from './traffic';

@@ -5,12 +5,15 @@
  */
 import type { Db, Stream, Tx } from '@chat/db';
 import { TRAFFIC_WINDOW_DAYS, type StreamFacts } from './streams';
+import { channelTraffic } from './traffic';
 
 /**
  * Facts of `streams` (all of one realm) by channel id, in a fixed number of queries whatever the
- * number of channels.
+ * number of channels. With `kept` (the process's pool), traffic is the count this replica keeps
+ * per realm (channelTraffic, traffic.ts) instead of a count of every message of the last four
+ * weeks of those channels, which takes a busy channel's history a large part of a second.
  */
-export async function loadStreamFacts(db: Db | Tx, streams: Stream[], now = new Date()): Promise<Map<number, StreamFacts>> {
+export async function loadStreamFacts(db: Db | Tx, streams: Stream[], now = new Date(), kept?: Db): Promise<Map<number, StreamFacts>> {
   if (!streams.length) return new Map();
   const realmId = streams[0]!.realmId;
   const ids = streams.map((s) => s.id);
@@ -25,13 +28,16 @@ export async function loadStreamFacts(db: Db | Tx, streams: Stream[], now = new 
          CROSS JOIN LATERAL (SELECT m.date_sent FROM messages m WHERE m.stream_id = s.id ORDER BY m.id DESC LIMIT 1) l`,
       ids,
     ),
-    db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, dateSent: { gte: since } }, _count: { _all: true } }),
+    kept
+      ? channelTraffic(kept, realmId)
+      : db.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, dateSent: { gte: since } }, _count: { _all: true } })
+        .then((rows) => new Map(rows.map((r) => [r.streamId!, r._count._all]))),
   ]);
   return streamFactsFrom(streams, {
     systemGroups: new Map(groups.map((g) => [g.name, g.id])),
     subscriberCounts: new Map(counts.map((c) => [c.streamId!, c._count._all])),
     lastMessageAt: new Map(last.map((r) => [r.stream_id, r.date_sent])),
-    recentCounts: new Map(recent.map((r) => [r.streamId!, r._count._all])),
+    recentCounts: recent,
   }, now);
 }
 

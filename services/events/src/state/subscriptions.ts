@@ -2,11 +2,10 @@
 import type { Db, Stream, Subscription } from '@chat/db';
 import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
 import { DEFAULT_USER_SETTINGS } from '@chat/realm';
-import { inheritNotificationSettings, streamFactsFrom, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
+import { channelTraffic, inheritNotificationSettings, streamFactsFrom, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
 import { once } from './kept';
 import { viewerRow } from './realm-people';
 import { registerRows } from './register-rows';
-import { channelTraffic } from './traffic';
 import type { StateOptions } from '.';
 
 const PARTIAL_ACTIVE_DAYS = 14;

@@ -1,6 +1,6 @@
-/** Channel traffic in register is counted once per realm and replica and recounted in the background (state/traffic.ts). */
+/** Channel traffic is counted once per realm and replica and recounted in the background (@chat/wire traffic.ts), as register reads it. */
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
-import { channelTraffic } from '../state/traffic';
+import { channelTraffic } from '@chat/wire';
 
 let env: TestEnv;
 let realm: SeededRealm;

@@ -42,7 +42,7 @@ function createInTx(services: Services, actor: LoadedActor, req: CreateChannelRe
     const subscribers = await resolvePrincipals(tx, actor, [...new Set(req.subscribers)]);
     const stream = await doCreateStream(tx, actor, { ...req.settings, name }, subscribers.map((u) => u.id));
     if (req.isDefaultStream) await addDefaultStream(tx, stream);
-    if (subscribers.length) await doSubscribeUsers(tx, actor, stream, subscribers.map((u) => u.id));
+    if (subscribers.length) await doSubscribeUsers(tx, actor, stream, subscribers.map((u) => u.id), services.db);
     // As the family's server does, the announcement goes out only when someone was subscribed.
     if (req.announce && subscribers.length) await announceNewChannels(tx, actor, [stream]);
     return { id: stream.id };

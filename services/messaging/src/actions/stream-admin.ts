@@ -173,7 +173,7 @@ export async function doArchiveStream(services: Services, actor: LoadedActor, st
       event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: true },
       routing: {
         capability: 'archived_channels',
-        fallback_event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived)], stream_ids: [stream.id] },
+        fallback_event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived, services.db)], stream_ids: [stream.id] },
       },
     });
   });

@@ -2,41 +2,36 @@
  * The channel and subscription objects clients receive (built by @chat/wire from the facts
  * gathered here), and who may see a channel.
  */
-import type { Stream, Subscription, Tx } from '@chat/db';
+import type { Db, Stream, Subscription, Tx } from '@chat/db';
 import { ROLE, type StreamObject, type SubscriptionObject } from '@chat/contracts';
 import { loadStreamFacts, streamObject, subscriptionObject, STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
 
 /** Defaults of a channel's group settings when none was chosen. */
 export const STREAM_GROUP_DEFAULTS = STREAM_GROUP_SETTING_DEFAULTS;
 
-/** Channel objects of `streams` (all of one realm), in their order. */
-export async function streamDicts(tx: Tx, streams: Stream[]): Promise<StreamObject[]> {
-  const facts = await loadStreamFacts(tx, streams);
+/**
+ * Channel objects of `streams` (all of one realm), in their order. `kept`, the service's pool:
+ * traffic from the counts this replica keeps (loadStreamFacts); every caller that has it passes it.
+ */
+export async function streamDicts(tx: Tx, streams: Stream[], kept?: Db): Promise<StreamObject[]> {
+  const facts = await loadStreamFacts(tx, streams, undefined, kept);
   return streams.map((s) => streamObject(s, facts.get(s.id)!));
 }
 
-export async function streamDict(tx: Tx, s: Stream): Promise<StreamObject> {
-  return (await streamDicts(tx, [s]))[0]!;
+export async function streamDict(tx: Tx, s: Stream, kept?: Db): Promise<StreamObject> {
+  return (await streamDicts(tx, [s], kept))[0]!;
 }
 
 /** Subscription objects of one user's subscriptions (all of one realm), with subscriber lists when given. */
 export async function subscriptionDicts(
   tx: Tx,
   subs: Array<{ stream: Stream; sub: Subscription; subscribers?: number[] }>,
+  kept?: Db,
 ): Promise<SubscriptionObject[]> {
-  const facts = await loadStreamFacts(tx, subs.map((x) => x.stream));
+  const facts = await loadStreamFacts(tx, subs.map((x) => x.stream), undefined, kept);
   return subs.map(({ stream, sub, subscribers }) =>
     subscriptionObject(stream, sub, facts.get(stream.id)!, subscribers ? { subscribers } : undefined),
   );
-}
-
-export async function subscriptionDict(
-  tx: Tx,
-  s: Stream,
-  sub: Subscription,
-  subscribers?: number[],
-): Promise<SubscriptionObject> {
-  return (await subscriptionDicts(tx, [{ stream: s, sub, subscribers }]))[0]!;
 }
 
 export async function activeSubscriberIds(tx: Tx, streamId: number): Promise<number[]> {

@@ -41,7 +41,7 @@ export async function listStreams(services: Services, actor: LoadedActor, q: Str
     // Channels whose messages the user can read: public ones (not for guests) and their own.
     return q.includeCanAccessContent && ((!s.inviteOnly && !isGuest(actor)) || subscribed.has(s.id));
   });
-  const streams = await streamDicts(db, picked);
+  const streams = await streamDicts(db, picked, db);
   if (q.includeDefault) {
     // Default channels are a realm setting: a list of channel ids new users join.
     const realm = await db.realm.findUniqueOrThrow({ where: { id: actor.realmId }, select: { settings: true } });
@@ -53,7 +53,7 @@ export async function listStreams(services: Services, actor: LoadedActor, q: Str
 
 export async function getStream(services: Services, actor: LoadedActor, streamId: number) {
   const { stream } = await accessStream(services.db, actor, streamId);
-  return streamDict(services.db, stream);
+  return streamDict(services.db, stream, services.db);
 }
 
 export async function getStreamId(services: Services, actor: LoadedActor, name: string): Promise<number> {
@@ -87,7 +87,7 @@ export async function listSubscriptions(services: Services, actor: LoadedActor, 
     const subscribers = includeSubscribers ? await activeSubscriberIds(services.db, sub.streamId) : undefined;
     rows.push({ stream: sub.stream as Stream, sub, subscribers });
   }
-  return subscriptionDicts(services.db, rows);
+  return subscriptionDicts(services.db, rows, services.db);
 }
 
 /** Topics of a channel the user may read, most recently active first. */

@@ -2,7 +2,7 @@
  * POST and DELETE /users/me/subscriptions: resolving channel names (creating missing ones),
  * principals, and who may subscribe or unsubscribe whom.
  */
-import type { Stream, Tx } from '@chat/db';
+import type { Db, Stream, Tx } from '@chat/db';
 import { errors, isAdmin, isGuest } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
@@ -68,11 +68,14 @@ export async function checkCanCreateStream(tx: Tx, actor: LoadedActor, kind: { i
 }
 
 export async function doAddSubscriptions(services: Services, actor: LoadedActor, req: SubscribeRequest) {
-  return services.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req));
+  return services.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req, services.db));
 }
 
-/** The subscribing of doAddSubscriptions inside a caller's transaction. */
-export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: SubscribeRequest) {
+/**
+ * The subscribing of doAddSubscriptions inside a caller's transaction; `kept`, the service's
+ * pool, gives the channel objects this replica's kept traffic counts (loadStreamFacts).
+ */
+export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: SubscribeRequest, kept?: Db) {
   if (req.isDefaultStream && req.create.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
   const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
   const others = principals.some((u) => u.id !== actor.userId);
@@ -104,7 +107,7 @@ export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: Subs
   const subscribed: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
   for (const stream of streams) {
-    const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id)));
+    const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id), kept));
     for (const u of principals) {
       const bucket = added.has(u.id) ? subscribed : already;
       (bucket[String(u.id)] ??= []).push(stream.name);
@@ -161,7 +164,7 @@ export async function doUpdateOwnSubscriptions(services: Services, actor: Loaded
   if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
   return services.db.$transaction(async (tx) => {
     const added = add.length
-      ? await addSubscriptionsInTx(tx, actor, { streams: add, authorizationErrorsFatal: true, create: {} })
+      ? await addSubscriptionsInTx(tx, actor, { streams: add, authorizationErrorsFatal: true, create: {} }, services.db)
       : { subscribed: {}, already_subscribed: {} };
     const removed = remove.length ? await removeSubscriptionsInTx(tx, actor, remove) : { removed: [], not_removed: [] };
     return { ...added, ...removed };

@@ -1,8 +1,9 @@
 /** Subscribing and unsubscribing users, with the events each side sees. */
-import type { Stream, Tx } from '@chat/db';
+import type { Db, Stream, Tx } from '@chat/db';
+import { loadStreamFacts, subscriptionObject } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
-import { activeSubscriberIds, streamViewerIds, subscriptionDict } from './stream-dicts';
+import { activeSubscriberIds, streamViewerIds } from './stream-dicts';
 
 /** Color of a user's n-th subscription, from the palette clients of this API use. */
 const STREAM_COLORS = [
@@ -14,9 +15,10 @@ const STREAM_COLORS = [
 /**
  * Subscribes `userIds` to `stream` (reactivating old subscriptions). Each new subscriber gets a
  * `subscription` add event; everyone else who may see the channel gets `peer_add`.
- * Returns the ids actually added.
+ * Returns the ids actually added. `kept`: the service's pool, for this replica's kept traffic
+ * counts (loadStreamFacts).
  */
-export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[]): Promise<number[]> {
+export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[], kept?: Db): Promise<number[]> {
   const existing = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds } } });
   const already = new Set(existing.filter((s) => s.active).map((s) => s.userId));
   const added = [...new Set(userIds)].filter((id) => !already.has(id));
@@ -31,13 +33,15 @@ export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Strea
     });
   }
   const subscribers = await activeSubscriberIds(tx, stream.id);
+  // The channel's facts are the same in every new subscriber's object: read once.
+  const facts = (await loadStreamFacts(tx, [stream], undefined, kept)).get(stream.id)!;
   for (const userId of added) {
     const sub = await tx.subscription.findUniqueOrThrow({ where: { userId_streamId: { userId, streamId: stream.id } } });
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'subscription',
       users: [userId],
-      event: { type: 'subscription', op: 'add', subscriptions: [await subscriptionDict(tx, stream, sub, subscribers)] },
+      event: { type: 'subscription', op: 'add', subscriptions: [subscriptionObject(stream, sub, facts, { subscribers })] },
     });
   }
   const peers = (await streamViewerIds(tx, stream, [])).filter((id) => !added.includes(id));

@@ -33,3 +33,20 @@ it('gives each channel its newest message time, subscriber count and four weeks 
   // Inside a transaction, as channel events are built.
   expect((await db.$transaction((tx) => loadStreamFacts(tx, [busy]))).get(busy.id)?.lastMessageAt).toEqual(at(1));
 });
+
+it('takes traffic from the counts the replica keeps when given the pool, without counting again', async () => {
+  const { db } = env;
+  const realmId = realm.realmId;
+  const kept = await db.stream.create({ data: { realmId, name: 'Kept', nameKey: 'kept', creatorId: realm.owner.id } });
+  const send = () => db.message.create({
+    data: { realmId, senderId: realm.member.id, recipientType: 'stream', streamId: kept.id, topic: 't', content: 'x', renderedContent: '<p>x</p>' },
+  });
+  await send();
+  const first = await loadStreamFacts(db, [kept], undefined, db);
+  expect(first.get(kept.id)?.messagesLastFourWeeks).toBe(1);
+  await send();
+  // Counted once per realm and replica: the second message shows at the next recount, not now.
+  expect((await db.$transaction((tx) => loadStreamFacts(tx, [kept], undefined, db))).get(kept.id)?.messagesLastFourWeeks).toBe(1);
+  // Without the pool, the four weeks are counted in the statement.
+  expect((await loadStreamFacts(db, [kept])).get(kept.id)?.messagesLastFourWeeks).toBe(2);
+});

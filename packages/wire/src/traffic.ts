@@ -3,14 +3,14 @@
  * replica and realm and recounted in the background once older than TRAFFIC_MAX_AGE_MS.
  *
  * Counting reads every message of the window: 0.4 s for a realm with a million recent messages,
- * which register must not pay each time. The figure is a rough weekly rate that the API family's
- * own server refreshes once a day; here it is at most a few minutes old, and a register never
- * waits for a recount, only for a realm's first count on a replica, and then at most
- * FIRST_COUNT_WAIT_MS: past that it gives null ("not known yet", which clients show as no
- * figure) and the count lands for the registers after it.
+ * which register and the channel listings and events must not pay each time. The figure is a
+ * rough weekly rate that the API family's own server refreshes once a day; here it is at most a
+ * few minutes old, and a reader never waits for a recount, only for a realm's first count on a
+ * replica, and then at most FIRST_COUNT_WAIT_MS: past that it gives null ("not known yet", which
+ * clients show as no figure) and the count lands for the readers after it.
  */
 import { rawQuery, type Db } from '@chat/db';
-import { TRAFFIC_WINDOW_DAYS } from '@chat/wire';
+import { TRAFFIC_WINDOW_DAYS } from './streams';
 
 const TRAFFIC_MAX_AGE_MS = 5 * 60_000;
 const FIRST_COUNT_WAIT_MS = 100;
