@@ -17,7 +17,7 @@ import { createDb } from '@chat/db';
 import { createTestDatabase } from '@chat/db/testing';
 import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
-import { loadHistory, measureNarrow } from './narrow';
+import { loadHistory, measureListings, measureNarrow } from './narrow';
 import { postgresBackends } from './cpu';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
@@ -138,7 +138,11 @@ async function main() {
       console.log('narrowed fetches on a long history');
       const viewer = users[0]!;
       await loadHistory(db, realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), viewer.id, plan.history);
-      m.narrow = { messages: await db.message.count({ where: { realmId: realm.id } }), figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds) };
+      m.narrow = {
+        messages: await db.message.count({ where: { realmId: realm.id } }),
+        figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds),
+        listings: await measureListings(site, viewer, plan.narrowRounds),
+      };
     }
   } catch (err) {
     for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);

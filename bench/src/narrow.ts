@@ -85,3 +85,25 @@ export async function measureNarrow(site: Site, viewer: Account, streamId: numbe
   }
   return out;
 }
+
+/**
+ * Channel listings on the same long history: each channel object carries its weekly traffic,
+ * which counting afresh would read every message of the last four weeks (wire's traffic.ts).
+ */
+export async function measureListings(site: Site, viewer: Account, rounds: number): Promise<NarrowFigure[]> {
+  const out: NarrowFigure[] = [];
+  for (const [name, path] of [['streams', '/streams'], ['subscriptions', '/users/me/subscriptions']] as const) {
+    const times: number[] = [];
+    const warmup: number[] = [];
+    let returned = 0;
+    for (let i = 0; i < rounds + 3; i++) {
+      const a = await must<{ streams?: unknown[]; subscriptions?: unknown[] }>(site, viewer.auth, 'GET', path);
+      returned = (a.body.streams ?? a.body.subscriptions ?? []).length;
+      (i >= 3 ? times : warmup).push(a.ms);
+    }
+    const s = summary(times);
+    out.push({ name, returned, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: summary(warmup).p50 });
+    console.log(`  GET ${path.padEnd(24)} ${String(returned).padStart(5)} channels  p50 ${s.p50} ms  p99 ${s.p99} ms`);
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ export interface Measurements {
   redis: RedisFigure[];
   delivery?: DeliveryFigure;
   register?: RegisterFigure;
-  narrow?: { messages: number; figures: NarrowFigure[] };
+  narrow?: { messages: number; figures: NarrowFigure[]; listings?: NarrowFigure[] };
 }
 
 export interface Goal {
@@ -88,6 +88,10 @@ export function figures(m: Measurements): Record<string, number> {
       f[`narrow_${n.name}_p99_ms`] = n.p99;
       if (n.warmupP50 !== undefined) f[`narrow_${n.name}_warmup_p50_ms`] = n.warmupP50;
       f[`narrow_${n.name}_returned`] = n.returned;
+    }
+    for (const l of m.narrow.listings ?? []) {
+      f[`listing_${l.name}_p50_ms`] = l.p50;
+      f[`listing_${l.name}_p99_ms`] = l.p99;
     }
   }
   return f;
