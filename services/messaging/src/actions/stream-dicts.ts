@@ -43,6 +43,19 @@ export async function activeSubscriberIds(tx: Tx, streamId: number): Promise<num
   return rows.map((r) => r.userId);
 }
 
+/** activeSubscriberIds of many channels in one query, by channel id (every id present). */
+export async function activeSubscriberIdsOf(tx: Tx, streamIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map(streamIds.map((id) => [id, [] as number[]]));
+  if (!streamIds.length) return out;
+  const rows = await tx.subscription.findMany({
+    where: { streamId: { in: streamIds }, active: true, user: { isActive: true } },
+    select: { streamId: true, userId: true },
+    orderBy: { userId: 'asc' },
+  });
+  for (const r of rows) out.get(r.streamId)!.push(r.userId);
+  return out;
+}
+
 /**
  * Users who may see a channel exists: everyone for a web-public channel; everyone but guests
  * for another public channel (plus subscribed guests); subscribers and administrators for a

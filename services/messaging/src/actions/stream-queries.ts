@@ -3,7 +3,7 @@ import type { Stream } from '@chat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME, errors, isAdmin, isGuest } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { activeSubscriberIds, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
+import { activeSubscriberIds, activeSubscriberIdsOf, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
 import { canAccessUser } from '@chat/realm';
 
@@ -82,11 +82,8 @@ export async function isUserSubscribed(services: Services, actor: LoadedActor, u
 /** The user's subscriptions with every field of the subscription object. */
 export async function listSubscriptions(services: Services, actor: LoadedActor, includeSubscribers: boolean) {
   const subs = await services.db.subscription.findMany({ where: { userId: actor.userId, active: true }, include: { stream: true }, orderBy: { streamId: 'asc' } });
-  const rows = [];
-  for (const sub of subs) {
-    const subscribers = includeSubscribers ? await activeSubscriberIds(services.db, sub.streamId) : undefined;
-    rows.push({ stream: sub.stream as Stream, sub, subscribers });
-  }
+  const subscribers = includeSubscribers ? await activeSubscriberIdsOf(services.db, subs.map((s) => s.streamId)) : undefined;
+  const rows = subs.map((sub) => ({ stream: sub.stream as Stream, sub, subscribers: subscribers?.get(sub.streamId) }));
   return subscriptionDicts(services.db, rows, services.db);
 }
 

@@ -41,6 +41,8 @@ describe('POST /users/me/subscriptions', () => {
     for (const f of SUBSCRIPTION_FIELDS) expect(sub).toHaveProperty(f);
     expect(sub).toMatchObject({ invite_only: false, history_public_to_subscribers: true, topics_policy: 'inherit', is_muted: false, in_home_view: true, subscribers: [h.realm.member.id] });
     expect(typeof sub.can_add_subscribers_group).toBe('number');
+    // Every channel's own list (read for all of them in one query): the viewer is on each.
+    for (const s of res.body.subscriptions) expect(s.subscribers).toContain(h.realm.member.id);
   });
 
   it('reports already_subscribed, and subscribes others with principals', async () => {
