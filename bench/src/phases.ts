@@ -159,6 +159,11 @@ export async function measureDelivery(
   console.log(`  delivery to ${recipients} of ${held} polls at ${ratePerSec} msg/s: p50 ${fig.p50} ms p99 ${fig.p99} ms (${fig.deliveries}/${fig.expectedDeliveries} delivered)`);
   const pm = fig.perMessage;
   console.log(`  per message p50/p99: send ${pm.sendP50}/${pm.sendP99} ms, first recipient ${pm.firstP50}/${pm.firstP99} ms, first to last ${pm.spreadP50}/${pm.spreadP99} ms`);
+  const t0 = Math.min(...report.perMessage.map(([sent]) => sent));
+  const sendOf = new Map(sends.sends);
+  const slowest = [...report.perMessage].sort((a, b) => b[2] - a[2]).slice(0, 5)
+    .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms`);
+  console.log(`  slowest messages: ${slowest.join('; ')}`);
   return fig;
 }
 
