@@ -11,7 +11,7 @@ import { outboxPayload, type DomainEvent } from '@chat/bus';
 import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { widgetContentOf } from '../lib/widget';
-import { avatarUrlOf, buildWireMessages, wireOfNewChannelMessage } from '../lib/wire';
+import { avatarUrlOf, buildWireMessages, recipientIdOf, wireOfNewChannelMessage, wireOfNewDirectMessage } from '../lib/wire';
 import { mentionFlags } from './mentions';
 import type { SendPlan } from './send';
 import { saveWidgetSubmessage } from './submessages';
@@ -76,16 +76,18 @@ export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan):
   const dateSent = new Date(Math.floor(Date.now()));
   const others = recipientsOf(actor, plan).filter((id) => id !== actor.userId);
   const stream = target.kind === 'stream' ? target : null;
-  // A channel message's object is complete before the row exists; a direct message's needs its
-  // conversation, and a widget's its submessage, both written in the transaction.
-  const prebuild = stream !== null && !widgetContentOf(plan.content);
+  // A channel message's object is complete before the row exists; a widget's needs its
+  // submessage, written in the transaction. A direct message's is too, but for its
+  // conversation's id (recipient_id), which the write fills in.
+  const widget = widgetContentOf(plan.content);
+  const prebuild = stream !== null && !widget;
   const { held } = plan;
   // With the sender's row and the realm in hand, the object needs nothing read.
   const wireNow = prebuild && held?.sender && held.realm
     ? wireOfNewChannelMessage(draftMessage(actor, plan, null, dateSent), {
         realmStringId: held.realm.stringId, streamName: stream.stream.name, sender: held.sender, linkifiers: held.linkifiers,
       }, WIRE_OPTIONS(actor.realmUrl))
-    : null;
+    : target.kind === 'private' && !widget ? directWire(actor, plan, dateSent) : null;
   const [topicParticipants, readings, senderGravatar, wire] = await Promise.all([
     stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
     // A channel send through the API read these beside the channel (send-reads.ts).
@@ -94,6 +96,22 @@ export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan):
     wireNow ?? (prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null),
   ]);
   return { dateSent, topicParticipants, ...readings, senderGravatar, wire };
+}
+
+/**
+ * A direct message's object before the write, when the send read everything it shows: the
+ * sender's row, the realm's string id and every recipient's name. Its conversation is not known
+ * yet (0 here); the write sets recipient_id.
+ */
+function directWire(actor: LoadedActor, plan: SendPlan, dateSent: Date): WireMessage | null {
+  const { target, held } = plan;
+  if (target.kind !== 'private' || !held?.sender || held.realmStringId === undefined) return null;
+  const members: Array<{ id: number; email: string; fullName: string }> = [];
+  for (const r of target.recipients) {
+    if (r.fullName === undefined) return null;
+    members.push({ id: r.id, email: r.email, fullName: r.fullName });
+  }
+  return wireOfNewDirectMessage(draftMessage(actor, plan, 0, dateSent), { realmStringId: held.realmStringId, sender: held.sender, members }, WIRE_OPTIONS(actor.realmUrl));
 }
 
 async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Promise<{ id: number }> {
@@ -189,7 +207,7 @@ export async function writeMessage(tx: Tx, actor: LoadedActor, plan: SendPlan, f
     await tx.stream.updateMany({ where: { id: target.stream.id, firstMessageId: null }, data: { firstMessageId: id } });
   }
   const widget = await saveWidgetSubmessage(tx, message);
-  const wire = facts.wire && !widget ? { ...facts.wire, id } : (await buildWireMessages(tx, [message], WIRE_OPTIONS(actor.realmUrl)))[0]!;
+  const wire = facts.wire && !widget ? { ...facts.wire, id, recipient_id: recipientIdOf(message) } : (await buildWireMessages(tx, [message], WIRE_OPTIONS(actor.realmUrl)))[0]!;
   await recordEvent(tx, messageEvent(actor, plan, facts, wire, recipientIds, userFlags));
   const result: SendResult = { id };
   if (target.kind === 'stream') {
@@ -202,21 +220,20 @@ export async function writeMessage(tx: Tx, actor: LoadedActor, plan: SendPlan, f
 }
 
 /**
- * Whether the send writes nothing but the message, its copies and its event: a channel message
- * with its object already built, in a channel that has had a message, linking no upload,
- * mentioning nobody, and leaving the sender's topic policy as it is. Then writeMessageAlone
- * does it in one statement.
+ * Whether the send writes nothing but the message, its copies and its event (and a direct
+ * message's conversation): a message with its object already built, linking no upload; for a
+ * channel, one that has had a message, mentioning nobody, and leaving the sender's topic policy
+ * as it is. Then writeMessageAlone does it in one statement.
  */
 export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFacts): boolean {
   const { target, rendered } = plan;
-  return target.kind === 'stream'
-    && facts.wire !== null
-    && target.stream.firstMessageId !== null
+  if (facts.wire === null || linkedPathIds(plan.content).length) return false;
+  if (target.kind === 'private') return true;
+  return target.stream.firstMessageId !== null
     && facts.topicPolicy !== null
     && automaticTopicPolicy(actor.settings, facts.topicPolicy) === null
     && rendered.mentionedUserIds.size === 0
-    && !rendered.streamWildcard && !rendered.topicWildcard
-    && linkedPathIds(plan.content).length === 0;
+    && !rendered.streamWildcard && !rendered.topicWildcard;
 }
 
 // The message, every copy and the outbox row in one statement: atomic on its own, so no
@@ -228,12 +245,40 @@ const INSERT_ALONE_SQL = `${MESSAGE_AND_COPIES}, event AS (
 )
 SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
 
+// A direct message: its conversation found or made first (as conversationFor does), in the
+// same statement; the message takes its id ($5 is null) and the event its recipient_id.
+const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
+  INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
+  ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id
+), m AS (
+  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
+                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
+  SELECT $1, $2, $3, $4, coalesce($5::int, conv.id), $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14 FROM conv
+  RETURNING id
+), copies AS (
+  INSERT INTO user_messages (user_id, message_id, flags)
+  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
+), event AS (
+  INSERT INTO outbox (realm_id, type, payload)
+  SELECT $1, 'message', jsonb_set(jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id)),
+                                  '{event,message,recipient_id}', to_jsonb(conv.id * 2 + 1))
+    FROM m, conv
+  RETURNING id
+)
+SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+
 export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
   const recipientIds = recipientsOf(actor, plan);
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);
   const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
-  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, [...insertParams(draft, facts, recipientIds, flags), payload], 'channel-send-write');
+  const params = [...insertParams(draft, facts, recipientIds, flags), payload];
+  if (plan.target.kind === 'private') {
+    const members = [...new Set(recipientIds)].sort((a, b) => a - b);
+    const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_DIRECT_ALONE_SQL, [...params, members.join(','), members], 'direct-send-write');
+    return { id };
+  }
+  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, params, 'channel-send-write');
   return { id };
 }
 

@@ -4,7 +4,7 @@
  * message, one user_messages row per recipient and the outbox event in one short transaction
  * (send-write.ts).
  */
-import type { Realm, Stream, Tx, User } from '@chat/db';
+import { rawQuery, type Realm, type Stream, type Tx, type User } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { callerOfRow, loadActorRow, type LoadedActor } from '../lib/context';
 import type { AuthedIdentity } from '@chat/kit';
@@ -38,7 +38,8 @@ export interface SendInput {
 
 export type Target =
   | { kind: 'stream'; stream: Stream; topic: string; subscriberIds: number[] }
-  | { kind: 'private'; recipients: Pick<User, 'id' | 'email'>[] };
+  /** fullName when read with the recipients (a send through the API): the object is then built before the write. */
+  | { kind: 'private'; recipients: Array<Pick<User, 'id' | 'email'> & { fullName?: string }> };
 
 export interface SendPlan {
   target: Target;
@@ -62,6 +63,8 @@ export interface SendHeld {
   sender?: User;
   /** Topic facts, muters and alert words, read beside the channel (a channel send). */
   readings?: SendReadings;
+  /** The realm's string id, read beside the caller for a direct message. */
+  realmStringId?: string;
 }
 
 /**
@@ -76,8 +79,8 @@ export { defaultReadBySender } from './send-write';
 
 async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) {
   const parsed = parseDirectTargets(to);
-  const select = { id: true, email: true, isActive: true, realmId: true } as const;
-  let users: Array<{ id: number; email: string; isActive: boolean; realmId: number }>;
+  const select = { id: true, email: true, fullName: true, isActive: true, realmId: true } as const;
+  let users: Array<{ id: number; email: string; fullName: string; isActive: boolean; realmId: number }>;
   if ('ids' in parsed) {
     users = await tx.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId }, select });
     const found = new Set(users.map((u) => u.id));
@@ -96,7 +99,7 @@ async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) 
   if (inactive) throw errors.badRequest(`'${inactive.email}' is no longer a member of this organization.`);
   // The sender may be listed; only a message to oneself keeps them as the sole recipient.
   const others = users.filter((u) => u.id !== actor.userId);
-  return others.map((u) => ({ id: u.id, email: u.email }));
+  return others.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName }));
 }
 
 /**
@@ -118,6 +121,7 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
   let actor: LoadedActor;
   let user: User | undefined;
   let renderContext: Promise<RenderContext>;
+  let realmStringId: string | undefined;
   if (kind === 'stream') {
     const to = parseStreamTarget(input.to);
     // The topic's facts are read with the channel; a topic refused below is refused after what
@@ -147,7 +151,11 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
   } else {
     renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId);
     renderContext.catch(() => undefined);
+    // The realm's string id, for the message object built before the write (send-write.ts).
+    const stringId = rawQuery<{ string_id: string }>(db, 'SELECT string_id FROM realms WHERE id = $1', [ids.realmId], 'send_realm_string_id');
+    stringId.catch(() => undefined);
     ({ actor, user } = 'identity' in who ? await loadActorRow(db, who.identity) : { actor: who, user: sender });
+    realmStringId = (await stringId)[0]?.string_id;
     const recipients = await resolveDirectRecipients(db, actor, input.to);
     await checkDirectMessageAllowed(db, actor, recipients.map((r) => r.id));
     target = { kind: 'private', recipients };
@@ -161,7 +169,7 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
   if (target.kind === 'stream') {
     await checkWildcardMentions(services, actor, target.stream, target.topic, target.subscriberIds.length, rendered);
   }
-  return { actor, target, content, rendered, input, held: { realm, linkifiers: ctx.linkifiers, sender: user, readings } };
+  return { actor, target, content, rendered, input, held: { realm, linkifiers: ctx.linkifiers, sender: user, readings, realmStringId } };
 }
 
 function topicOrNull(topic: string | undefined): string | null {

@@ -183,6 +183,29 @@ export function wireOfNewChannelMessage(
 }
 
 /**
+ * A new direct message's object from what the send read: the sender's row, and each other
+ * member's address and name (display_recipient shows only those). `m.conversationId` is a
+ * placeholder until the write; recipient_id, which follows from it, is set there.
+ */
+export function wireOfNewDirectMessage(
+  m: Message,
+  held: { realmStringId: string; sender: WireUser; members: Array<{ id: number; email: string; fullName: string }> },
+  opts: WireOptions,
+): WireMessage {
+  const userById = new Map<number, WireUser>(held.members.map((u) => [u.id, u as WireUser]));
+  userById.set(held.sender.id, held.sender);
+  return wireBuilder({
+    userById,
+    realmStr: new Map([[m.realmId, held.realmStringId]]),
+    streamName: new Map(),
+    convMembers: new Map([[m.conversationId!, [...userById.keys()]]]),
+    reactionsByMessage: new Map(),
+    submessagesByMessage: new Map(),
+    topicLinkers: [],
+  }, opts)(wireSourceOf(m, opts.applyMarkdown));
+}
+
+/**
  * Builds message objects from one batch's facts. What is the same for many messages of a batch
  * (a sender's name, address and avatar URL, a topic's links) is worked out once per batch.
  */

@@ -1,6 +1,7 @@
 import { flagBit } from '@chat/contracts';
 import { TEST_REALM_URL } from '@chat/testing';
 import { userObject } from '@chat/wire';
+import { buildWireMessages } from '../lib/wire';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
@@ -86,6 +87,30 @@ describe('POST /messages', () => {
     const rows = await h.env.db.userMessage.findMany({ where: { messageId: a.id } });
     expect(rows.map((r) => r.userId).sort()).toEqual([member.id, member2.id].sort());
     expect(rows.every((r) => (r.flags & flagBit('is_private')) !== 0n)).toBe(true);
+  });
+
+  it("writes a direct message and its conversation in one statement, its event's object as a fetch builds it", async () => {
+    const { member, member2, admin } = h.realm;
+    const send = async (to: number[], content: string) => {
+      const res = await h.api.post('/api/v1/messages').set(h.as(member)).type('form').send({ type: 'direct', to: JSON.stringify(to), content });
+      expect(res.status).toBe(200);
+      return res.body.id as number;
+    };
+    // A new conversation of three, then the same one again, then a message to oneself.
+    const first = await send([member2.id, admin.id], 'three of **us**');
+    const second = await send([admin.id, member2.id], 'again');
+    const own = await send([member.id], 'a note');
+    const rows = await h.env.db.message.findMany({ where: { id: { in: [first, second, own] } }, orderBy: { id: 'asc' } });
+    expect(rows[0]!.conversationId).not.toBeNull();
+    expect(rows[1]!.conversationId).toBe(rows[0]!.conversationId);
+    expect(rows[2]!.conversationId).not.toBe(rows[0]!.conversationId);
+    const events = await outboxEvents(h.env, 'message');
+    // The objects the write built before the conversation existed, against the objects built
+    // from the stored rows, as the transaction's path builds them.
+    const stored = await buildWireMessages(h.env.db, rows, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true, realmUrl: TEST_REALM_URL, allowEditHistory: true });
+    for (const [i, id] of [first, second, own].entries()) {
+      expect(events.find((e) => e.event.message.id === id)!.event.message).toEqual(stored[i]);
+    }
   });
 
   it('answers STREAM_DOES_NOT_EXIST with the name, and BAD_REQUEST for a bad recipient', async () => {
