@@ -14,7 +14,7 @@ import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderContext, type RenderResult } from '../markdown';
 import { checkStreamPostAllowed, effectiveTopicsPolicy } from './streams-access';
 import { checkWildcardMentions } from './mentions';
-import { groupSettingMemberIds, hasRealmPermission } from '@chat/realm';
+import { groupSettingMemberIds, hasRealmPermission, isInGroupSetting, realmGroupSetting, type MemberRef } from '@chat/realm';
 import { canWriteAlone, loadSendFacts, writeMessage, writeMessageAlone } from './send-write';
 
 export { sendMessageInTx, type SendResult } from './send-write';
@@ -77,10 +77,14 @@ export interface ApiCaller {
 
 export { defaultReadBySender } from './send-write';
 
-async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) {
+/** A direct message's recipient, with what the permission checks and its object read. */
+type DirectRecipient = Pick<User, 'id' | 'email' | 'fullName' | 'isActive' | 'realmId' | 'role' | 'dateJoined' | 'isBot'>;
+
+/** `actor`: the sender's realm and id (the caller's identity will do: this runs beside its row's read). */
+async function resolveDirectRecipients(tx: Tx, actor: { realmId: number; userId: number }, to: unknown): Promise<DirectRecipient[]> {
   const parsed = parseDirectTargets(to);
-  const select = { id: true, email: true, fullName: true, isActive: true, realmId: true } as const;
-  let users: Array<{ id: number; email: string; fullName: string; isActive: boolean; realmId: number }>;
+  const select = { id: true, email: true, fullName: true, isActive: true, realmId: true, role: true, dateJoined: true, isBot: true } as const;
+  let users: DirectRecipient[];
   if ('ids' in parsed) {
     users = await tx.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId }, select });
     const found = new Set(users.map((u) => u.id));
@@ -98,8 +102,7 @@ async function resolveDirectRecipients(tx: Tx, actor: LoadedActor, to: unknown) 
   const inactive = users.find((u) => !u.isActive && u.id !== actor.userId);
   if (inactive) throw errors.badRequest(`'${inactive.email}' is no longer a member of this organization.`);
   // The sender may be listed; only a message to oneself keeps them as the sole recipient.
-  const others = users.filter((u) => u.id !== actor.userId);
-  return others.map((u) => ({ id: u.id, email: u.email, fullName: u.fullName }));
+  return users.filter((u) => u.id !== actor.userId);
 }
 
 /**
@@ -151,14 +154,17 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
   } else {
     renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId);
     renderContext.catch(() => undefined);
-    // The realm's string id, for the message object built before the write (send-write.ts).
+    // The realm's string id (for the message object built before the write, send-write.ts) and
+    // the recipients are read beside the caller's row; a refused caller is refused first.
     const stringId = rawQuery<{ string_id: string }>(db, 'SELECT string_id FROM realms WHERE id = $1', [ids.realmId], 'send_realm_string_id');
+    const found = resolveDirectRecipients(db, ids, input.to);
     stringId.catch(() => undefined);
+    found.catch(() => undefined);
     ({ actor, user } = 'identity' in who ? await loadActorRow(db, who.identity) : { actor: who, user: sender });
+    const recipients = await found;
     realmStringId = (await stringId)[0]?.string_id;
-    const recipients = await resolveDirectRecipients(db, actor, input.to);
-    await checkDirectMessageAllowed(db, actor, recipients.map((r) => r.id));
-    target = { kind: 'private', recipients };
+    await checkDirectMessageAllowed(db, actor, user ?? actor.userId, recipients);
+    target = { kind: 'private', recipients: recipients.map((r) => ({ id: r.id, email: r.email, fullName: r.fullName })) };
   }
   const ctx = await renderContext;
   const rendered = renderMarkdown(content, ctx);
@@ -183,17 +189,20 @@ function topicOrNull(topic: string | undefined): string | null {
 /**
  * Realm direct-message policies: starting a conversation needs direct_message_initiator_group;
  * any conversation needs a participant in direct_message_permission_group. Conversations with
- * oneself or with a bot are always allowed.
+ * oneself or with a bot are always allowed. The recipients' rows (and the sender's, when read)
+ * carry what the group settings test, and the setting and the conversation are read side by side.
  */
-async function checkDirectMessageAllowed(db: Services['db'], actor: LoadedActor, recipientIds: number[]): Promise<void> {
-  if (!recipientIds.length || actor.isBot) return;
-  if ((await db.user.count({ where: { id: { in: recipientIds }, isBot: true } })) > 0) return;
-  const members = [actor.userId, ...recipientIds];
-  const authorizers = await Promise.all(members.map((id) => hasRealmPermission(db, actor.realmId, 'direct_message_permission_group', id)));
+async function checkDirectMessageAllowed(db: Services['db'], actor: LoadedActor, sender: MemberRef, recipients: DirectRecipient[]): Promise<void> {
+  if (!recipients.length || actor.isBot) return;
+  if (recipients.some((r) => r.isBot)) return;
+  const memberKey = [...new Set([actor.userId, ...recipients.map((r) => r.id)])].sort((a, b) => a - b).join(',');
+  const [permission, exists] = await Promise.all([
+    realmGroupSetting(db, actor.realmId, 'direct_message_permission_group'),
+    db.directConversation.findUnique({ where: { realmId_memberKey: { realmId: actor.realmId, memberKey } }, select: { id: true } }),
+  ]);
+  const authorizers = await Promise.all([sender, ...recipients].map((m) => isInGroupSetting(db, actor.realmId, permission, m)));
   if (!authorizers.some(Boolean)) throw errors.badRequest('This conversation does not include any users who can authorize it.');
-  const memberKey = [...new Set(members)].sort((a, b) => a - b).join(',');
-  const exists = await db.directConversation.findUnique({ where: { realmId_memberKey: { realmId: actor.realmId, memberKey } } });
-  if (!exists && !(await hasRealmPermission(db, actor.realmId, 'direct_message_initiator_group', actor.userId))) {
+  if (!exists && !(await hasRealmPermission(db, actor.realmId, 'direct_message_initiator_group', sender))) {
     throw errors.badRequest('You do not have permission to initiate direct message conversations.');
   }
 }

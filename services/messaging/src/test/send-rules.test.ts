@@ -118,6 +118,8 @@ describe('direct message policies', () => {
     const refused = await send({ type: 'direct', to: JSON.stringify([h.realm.member2.id]), content: 'x' });
     expect(refused.body.msg).toBe('This conversation does not include any users who can authorize it.');
     expect((await send({ type: 'direct', to: JSON.stringify([h.realm.admin.id]), content: 'ok' })).status).toBe(200);
+    // A conversation with a bot needs nobody to authorize it.
+    expect((await send({ type: 'direct', to: JSON.stringify([h.realm.bot.id]), content: 'to a bot' })).status).toBe(200);
     await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...settings, direct_message_initiator_group: admins.id } } });
     const fresh = await send({ type: 'direct', to: JSON.stringify([h.realm.moderator.id]), content: 'x' });
     expect(fresh.body.msg).toBe('You do not have permission to initiate direct message conversations.');
