@@ -60,6 +60,20 @@ export async function loadHistory(db: Db, realmId: number, streamIds: number[], 
   return seconds;
 }
 
+/** `warmups` then `rounds` of one request, in turn: the measured figure, and the warm-up's p50. */
+async function timeRounds(name: string, rounds: number, warmups: number, request: () => Promise<{ ms: number; returned: number }>): Promise<NarrowFigure> {
+  const times: number[] = [];
+  const warmup: number[] = [];
+  let returned = 0;
+  for (let i = 0; i < rounds + warmups; i++) {
+    const a = await request();
+    returned = a.returned;
+    (i >= warmups ? times : warmup).push(a.ms);
+  }
+  const s = summary(times);
+  return { name, returned, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: summary(warmup).p50 };
+}
+
 export async function measureNarrow(site: Site, viewer: Account, streamId: number, rounds: number): Promise<NarrowFigure[]> {
   const narrows: Array<[string, unknown[]]> = [
     ['channel', [{ operator: 'channel', operand: streamId }]],
@@ -68,20 +82,12 @@ export async function measureNarrow(site: Site, viewer: Account, streamId: numbe
   ];
   const out: NarrowFigure[] = [];
   for (const [name, narrow] of narrows) {
-    const times: number[] = [];
-    const warmup: number[] = [];
-    let returned = 0;
-    for (let i = 0; i < rounds + WARMUP_ROUNDS; i++) {
-      const a = await must<{ messages: unknown[] }>(site, viewer.auth, 'GET', '/messages', {
-        anchor: 'newest', num_before: 1000, num_after: 0, narrow,
-      });
-      returned = a.body.messages.length;
-      (i >= WARMUP_ROUNDS ? times : warmup).push(a.ms);
-    }
-    const s = summary(times);
-    const w = summary(warmup);
-    out.push({ name, returned, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: w.p50 });
-    console.log(`  GET /messages ${name.padEnd(14)} ${String(returned).padStart(5)} messages  p50 ${s.p50} ms  p99 ${s.p99} ms  (warm-up p50 ${w.p50} ms)`);
+    const f = await timeRounds(name, rounds, WARMUP_ROUNDS, async () => {
+      const a = await must<{ messages: unknown[] }>(site, viewer.auth, 'GET', '/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow });
+      return { ms: a.ms, returned: a.body.messages.length };
+    });
+    out.push(f);
+    console.log(`  GET /messages ${name.padEnd(14)} ${String(f.returned).padStart(5)} messages  p50 ${f.p50} ms  p99 ${f.p99} ms  (warm-up p50 ${f.warmupP50} ms)`);
   }
   return out;
 }
@@ -93,17 +99,12 @@ export async function measureNarrow(site: Site, viewer: Account, streamId: numbe
 export async function measureListings(site: Site, viewer: Account, rounds: number): Promise<NarrowFigure[]> {
   const out: NarrowFigure[] = [];
   for (const [name, path] of [['streams', '/streams'], ['subscriptions', '/users/me/subscriptions']] as const) {
-    const times: number[] = [];
-    const warmup: number[] = [];
-    let returned = 0;
-    for (let i = 0; i < rounds + 3; i++) {
+    const f = await timeRounds(name, rounds, 3, async () => {
       const a = await must<{ streams?: unknown[]; subscriptions?: unknown[] }>(site, viewer.auth, 'GET', path);
-      returned = (a.body.streams ?? a.body.subscriptions ?? []).length;
-      (i >= 3 ? times : warmup).push(a.ms);
-    }
-    const s = summary(times);
-    out.push({ name, returned, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: summary(warmup).p50 });
-    console.log(`  GET ${path.padEnd(24)} ${String(returned).padStart(5)} channels  p50 ${s.p50} ms  p99 ${s.p99} ms`);
+      return { ms: a.ms, returned: (a.body.streams ?? a.body.subscriptions ?? []).length };
+    });
+    out.push(f);
+    console.log(`  GET ${path.padEnd(24)} ${String(f.returned).padStart(5)} channels  p50 ${f.p50} ms  p99 ${f.p99} ms`);
   }
   return out;
 }

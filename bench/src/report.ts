@@ -62,12 +62,10 @@ export function figures(m: Measurements): Record<string, number> {
       delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
       delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
       delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
-      ...(d.perMessage ? {
-        delivery_per_msg_send_p50_ms: d.perMessage.sendP50, delivery_per_msg_send_p99_ms: d.perMessage.sendP99,
-        delivery_per_msg_first_p50_ms: d.perMessage.firstP50, delivery_per_msg_first_p99_ms: d.perMessage.firstP99,
-        delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
-        delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
-      } : {}),
+      delivery_per_msg_send_p50_ms: d.perMessage.sendP50, delivery_per_msg_send_p99_ms: d.perMessage.sendP99,
+      delivery_per_msg_first_p50_ms: d.perMessage.firstP50, delivery_per_msg_first_p99_ms: d.perMessage.firstP99,
+      delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
+      delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
       ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');
@@ -86,7 +84,7 @@ export function figures(m: Measurements): Record<string, number> {
     for (const n of m.narrow.figures) {
       f[`narrow_${n.name}_p50_ms`] = n.p50;
       f[`narrow_${n.name}_p99_ms`] = n.p99;
-      if (n.warmupP50 !== undefined) f[`narrow_${n.name}_warmup_p50_ms`] = n.warmupP50;
+      f[`narrow_${n.name}_warmup_p50_ms`] = n.warmupP50;
       f[`narrow_${n.name}_returned`] = n.returned;
     }
     for (const l of m.narrow.listings ?? []) {

@@ -128,19 +128,20 @@ async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Pr
 }
 
 // The message and every recipient's copy as two chained CTEs: the copies come from two arrays
-// (user ids, flags) whatever their length.
-const MESSAGE_AND_COPIES = `
-WITH m AS (
+// (user ids, flags) whatever their length. `conversation` is the message's conversation id ($5,
+// or a CTE's made earlier in the statement) and `from` what it is selected from.
+const messageAndCopies = (conversation = '$5', from = '') => `
+m AS (
   INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
                         sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14)
+  SELECT $1, $2, $3, $4, ${conversation}, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14${from}
   RETURNING id
 ), copies AS (
   INSERT INTO user_messages (user_id, message_id, flags)
   SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
 )`;
 
-const INSERT_MESSAGE_SQL = `${MESSAGE_AND_COPIES}
+const INSERT_MESSAGE_SQL = `WITH ${messageAndCopies()}
 SELECT id FROM m`;
 
 /** The send path, in the caller's transaction (also used for server-generated notices). */
@@ -237,35 +238,25 @@ export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFac
 }
 
 // The message, every copy and the outbox row in one statement: atomic on its own, so no
-// transaction and one round trip. The event carries the message's id, known only inside.
-const INSERT_ALONE_SQL = `${MESSAGE_AND_COPIES}, event AS (
+// transaction and one round trip. The event carries the message's id, known only inside; a
+// direct message's conversation is found or made first (as conversationFor does, $5 is null
+// then), and its event's recipient_id follows from it.
+const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
   INSERT INTO outbox (realm_id, type, payload)
-  SELECT $1, 'message', jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id)) FROM m
+  SELECT $1, 'message', ${payload} FROM ${from}
   RETURNING id
 )
 SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
 
-// A direct message: its conversation found or made first (as conversationFor does), in the
-// same statement; the message takes its id ($5 is null) and the event its recipient_id.
+const WITH_MESSAGE_ID = "jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id))";
+
+const INSERT_ALONE_SQL = `WITH ${messageAndCopies()}${EVENT_AND_NOTIFY(WITH_MESSAGE_ID, 'm')}`;
+
 const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
   INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
   ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id
-), m AS (
-  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
-                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
-  SELECT $1, $2, $3, $4, coalesce($5::int, conv.id), $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14 FROM conv
-  RETURNING id
-), copies AS (
-  INSERT INTO user_messages (user_id, message_id, flags)
-  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
-), event AS (
-  INSERT INTO outbox (realm_id, type, payload)
-  SELECT $1, 'message', jsonb_set(jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id)),
-                                  '{event,message,recipient_id}', to_jsonb(conv.id * 2 + 1))
-    FROM m, conv
-  RETURNING id
-)
-SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+), ${messageAndCopies('coalesce($5::int, conv.id)', ' FROM conv')}${EVENT_AND_NOTIFY(
+  `jsonb_set(${WITH_MESSAGE_ID}, '{event,message,recipient_id}', to_jsonb(conv.id * 2 + 1))`, 'm, conv')}`;
 
 export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPlan, facts: SendFacts): Promise<SendResult> {
   const recipientIds = recipientsOf(actor, plan);

@@ -35,15 +35,10 @@ export async function subscriptionDicts(
 }
 
 export async function activeSubscriberIds(tx: Tx, streamId: number): Promise<number[]> {
-  const rows = await tx.subscription.findMany({
-    where: { streamId, active: true, user: { isActive: true } },
-    select: { userId: true },
-    orderBy: { userId: 'asc' },
-  });
-  return rows.map((r) => r.userId);
+  return (await activeSubscriberIdsOf(tx, [streamId])).get(streamId)!;
 }
 
-/** activeSubscriberIds of many channels in one query, by channel id (every id present). */
+/** Each channel's active subscribers who are active people, ids ascending, for many channels in one query (every id present). */
 export async function activeSubscriberIdsOf(tx: Tx, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map(streamIds.map((id) => [id, [] as number[]]));
   if (!streamIds.length) return out;
