@@ -52,7 +52,19 @@ export function gaugeOf(metrics: Metrics, name: string, help: string, read: () =
   });
 }
 
-/** A counter, registered on the app's registry. */
+/** A counter kept by its owner as a plain number and read at scrape time, like gaugeOf. */
+export function counterOf(metrics: Metrics, name: string, help: string, read: () => number): void {
+  new client.Counter({
+    name,
+    help,
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
 export interface MetricsServer {
   url: string;
   port: number;

@@ -1,3 +1,4 @@
 export * from './store';
 export * from './waiter';
 export { parseWake, type Wake } from './members';
+export * from './acks';

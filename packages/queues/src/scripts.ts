@@ -100,6 +100,16 @@ end
 return out
 `;
 
+/** Refreshes a queue's idle timer: a poll, held or answered, keeps its queue alive. */
+const TOUCH = `
+local function touch(meta, zset, now)
+  local timeout = tonumber(redis.call('HGET', meta, 'idle_timeout_ms'))
+  redis.call('HSET', meta, 'last_touched', now)
+  redis.call('PEXPIRE', meta, timeout)
+  redis.call('PEXPIRE', zset, timeout)
+end
+`;
+
 /**
  * ARGV: user id, last_event_id ('' when absent), now ms.
  * Checks ownership, prunes acknowledged events, refreshes the idle timer and returns
@@ -109,7 +119,7 @@ return out
  * issued (the events up to it are pruned all the same). The meta field 'pruned' is the newest
  * acknowledged id; queues made before it existed skip both checks.
  */
-export const FETCH = `
+export const FETCH = `${TOUCH}
 local owner = redis.call('HGET', KEYS[1], 'user_id')
 if not owner or owner ~= ARGV[1] then return {'missing'} end
 if ARGV[2] ~= '' then
@@ -126,13 +136,42 @@ if ARGV[2] ~= '' then
   end
   if pruned and tonumber(pruned) ~= ack then return {'unknown'} end
 end
-local timeout = tonumber(redis.call('HGET', KEYS[1], 'idle_timeout_ms'))
-redis.call('HSET', KEYS[1], 'last_touched', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], timeout)
-redis.call('PEXPIRE', KEYS[2], timeout)
+touch(KEYS[1], KEYS[2], ARGV[3])
 local from = '-inf'
 if ARGV[2] ~= '' then from = '(' .. ARGV[2] end
 local events = redis.call('ZRANGEBYSCORE', KEYS[2], from, '+inf')
 table.insert(events, 1, 'ok')
 return events
+`;
+
+/**
+ * Acknowledgements a gateway held back (AckBatcher): polls it could hold without reading their
+ * queue, since it had itself just answered them with every event the queue holds. KEYS: meta
+ * and events key of each queue, in pairs; ARGV[1] = now ms, then per queue the user id and the
+ * acknowledged id. Prunes and records 'pruned' as FETCH does and refreshes the idle timer;
+ * returns per queue 1, or 0 for an unknown, collected or foreign queue. An acknowledgement at or
+ * below what was already pruned (a later poll, perhaps on another gateway, got there first) only
+ * refreshes the timer: it was checked when it was answered, and is no error now.
+ */
+export const ACK_BATCH = `${TOUCH}
+local out = {}
+for q = 1, #KEYS / 2 do
+  local meta, zset = KEYS[2 * q - 1], KEYS[2 * q]
+  local owner = redis.call('HGET', meta, 'user_id')
+  if not owner or owner ~= ARGV[2 * q] then out[q] = 0
+  else
+    local ack = ARGV[2 * q + 1]
+    local pruned = redis.call('HGET', meta, 'pruned')
+    if not pruned or tonumber(ack) > tonumber(pruned) then
+      local top = redis.call('ZREVRANGEBYSCORE', zset, ack, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+      if #top > 0 then
+        redis.call('ZREMRANGEBYSCORE', zset, '-inf', ack)
+        if pruned then redis.call('HSET', meta, 'pruned', top[2]) end
+      end
+    end
+    touch(meta, zset, ARGV[1])
+    out[q] = 1
+  end
+end
+return out
 `;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
-import { APPEND, APPEND_BATCH, FETCH } from './scripts';
+import { ACK_BATCH, APPEND, APPEND_BATCH, FETCH } from './scripts';
 import { memberJson } from './members';
 import { crossSlot, isCluster, redisKeys, type RedisKeys } from '@chat/bus';
 
@@ -89,6 +89,7 @@ export class QueueStore {
     redis.defineCommand('queueAppend', { numberOfKeys: 2, lua: APPEND });
     redis.defineCommand('queueFetch', { numberOfKeys: 2, lua: FETCH });
     redis.defineCommand('queueAppendBatch', { lua: APPEND_BATCH });
+    redis.defineCommand('queueAckBatch', { lua: ACK_BATCH });
   }
 
   metaKey(queueId: string): string {
@@ -190,6 +191,33 @@ export class QueueStore {
     if (reply[0] === 'pruned' || reply[0] === 'unknown') throw new QueueAckError(reply[0], lastEventId!);
     if (reply[0] !== 'ok') return null;
     return reply.slice(1).map(memberJson);
+  }
+
+  /**
+   * Acknowledgements held back by a gateway (AckBatcher, ACK_BATCH): prunes each queue up to its
+   * acknowledged id and refreshes its idle timer. Per queue, in order: false when the queue is
+   * gone or not that user's. One script call per APPEND_BATCH_QUEUES queues on a single node,
+   * one per queue (its own slot) on a cluster.
+   */
+  async ackMany(acks: Array<{ queueId: string; userId: number; lastEventId: number }>): Promise<boolean[]> {
+    const now = String(Date.now());
+    const call = (c: RedisLike, part: typeof acks) =>
+      (c as unknown as Record<string, (...a: unknown[]) => Promise<number[]>>).queueAckBatch(
+        part.length * 2,
+        ...part.flatMap((a) => [this.metaKey(a.queueId), this.eventsKey(a.queueId)]),
+        now,
+        ...part.flatMap((a) => [String(a.userId), String(a.lastEventId)]),
+      );
+    if (isCluster(this.redis)) {
+      const results = await crossSlot(this.redis, acks.map((a) => (c: Redis) => call(c, [a])));
+      return results.map(([err, reply]) => {
+        if (err) throw err;
+        return (reply as number[])[0] === 1;
+      });
+    }
+    const calls: Array<Promise<number[]>> = [];
+    for (let start = 0; start < acks.length; start += APPEND_BATCH_QUEUES) calls.push(call(this.redis, acks.slice(start, start + APPEND_BATCH_QUEUES)));
+    return (await Promise.all(calls)).flat().map((r) => r === 1);
   }
 
   /**

@@ -13,6 +13,8 @@ interface Holder {
   lastEventId: number | undefined;
   done: HoldCallback;
   timer: NodeJS.Timeout;
+  /** The user polling, when the caller wants settled() to know of this poll's answer. */
+  owner: number | undefined;
 }
 
 interface Channel {
@@ -24,6 +26,11 @@ interface Channel {
   holders: Set<Holder>;
   /** When the last holder left, or the queue was last marked; see sweep(). */
   idleSince: number;
+  /**
+   * The last answer a wake-up carried: to whom, up to which event, and the wake-up count it
+   * was complete at. See settled().
+   */
+  answered: { owner: number; lastId: number; wakes: number } | undefined;
 }
 
 /** How long a queue's subscription outlives its last waiter. Default 5000 ms. */
@@ -79,11 +86,38 @@ export class QueueWaiter {
     return channel.wakes;
   }
 
+  /**
+   * The mark to hold a re-poll with, without reading the queue, when this process has itself
+   * just answered `owner`'s poll of the queue with every event up to `lastEventId` and no
+   * wake-up came since: the queue then holds nothing newer (each append publishes one, in order
+   * on this connection), and one that is on its way finds the mark moved. Undefined otherwise:
+   * read the queue as usual. The caller still owes the queue the acknowledgement (AckBatcher).
+   */
+  settled(queueId: string, owner: number, lastEventId: number): number | undefined {
+    const channel = this.channels.get(queueId);
+    const answered = channel?.answered;
+    if (!channel?.live || !answered || answered.owner !== owner || answered.lastId !== lastEventId || answered.wakes !== channel.wakes) return undefined;
+    channel.idleSince = Date.now();
+    return channel.wakes;
+  }
+
+  /**
+   * Wakes the queue's holders as a wake-up would, so that they read the queue again: its
+   * held-back acknowledgement found it gone, or could not be made.
+   */
+  poke(queueId: string): void {
+    const channel = this.channels.get(queueId);
+    if (!channel) return;
+    channel.wakes++;
+    channel.answered = undefined;
+    for (const holder of [...channel.holders]) this.release(channel, holder, 'woken', null);
+  }
+
   /** Subscribes to the queue's wake-ups; resolves with its mark once the subscription is live. */
   async subscribe(queueId: string): Promise<number> {
     let channel = this.channels.get(queueId);
     if (!channel) {
-      channel = { live: false, subscribing: undefined, wakes: 0, holders: new Set(), idleSince: Date.now() };
+      channel = { live: false, subscribing: undefined, wakes: 0, holders: new Set(), idleSince: Date.now(), answered: undefined };
       this.channels.set(queueId, channel);
     }
     channel.idleSince = Date.now();
@@ -125,9 +159,10 @@ export class QueueWaiter {
   /**
    * Waits for the next wake-up of `queueId` after `mark`, for at most `timeoutMs`. Answers
    * 'woken' at once if one already came (or the subscription was dropped) since the mark.
-   * Returns a cancel function for a client that went away; done is then not called.
+   * Returns a cancel function for a client that went away; done is then not called. With
+   * `owner`, an answer carried by a wake-up is remembered for settled().
    */
-  hold(queueId: string, mark: number, lastEventId: number | undefined, timeoutMs: number, done: HoldCallback): () => void {
+  hold(queueId: string, mark: number, lastEventId: number | undefined, timeoutMs: number, done: HoldCallback, owner?: number): () => void {
     const channel = this.channels.get(queueId);
     if (this.closed || !channel?.live || channel.wakes !== mark) {
       const reason: WakeReason = this.closed ? 'closed' : 'woken';
@@ -138,6 +173,7 @@ export class QueueWaiter {
       lastEventId,
       done,
       timer: setTimeout(() => this.release(channel, holder, 'timeout', null), timeoutMs),
+      owner,
     };
     channel.holders.add(holder);
     this.holding++;
@@ -186,7 +222,9 @@ export class QueueWaiter {
       // A wake-up for events the holder already has (published before the holder's read of
       // the queue, delivered after it) is no news.
       if (seen !== undefined && wake.lastId <= seen) continue;
-      this.release(channel, holder, 'woken', seen !== undefined && wake.firstId === seen + 1 ? wake.events : null);
+      const carried = seen !== undefined && wake.firstId === seen + 1 ? wake.events : null;
+      if (carried && holder.owner !== undefined) channel.answered = { owner: holder.owner, lastId: wake.lastId, wakes: channel.wakes };
+      this.release(channel, holder, 'woken', carried);
     }
   }
 

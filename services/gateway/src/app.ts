@@ -4,11 +4,11 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import {
-  bodyParsers, basicAuth, createApp, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, stripInternalHeaders,
+  bodyParsers, basicAuth, createApp, counterOf, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, stripInternalHeaders,
   type ServiceHandle,
 } from '@chat/kit';
 import { ApiError, errors, resolveApiRoute, resolveFileRoute, type RouteRule } from '@chat/contracts';
-import { QueueStore, QueueWaiter } from '@chat/queues';
+import { AckBatcher, QueueStore, QueueWaiter } from '@chat/queues';
 import { readConfig } from './config';
 import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
@@ -37,6 +37,12 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const keys = redisKeys(config.REDIS_PREFIX);
   const wakePrefix = store.wakeChannel('');
   const waiter = new QueueWaiter(subscriber, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
+  // Re-polls held without reading their queue are acknowledged together (ADR 0026); a queue
+  // found gone wakes its polls, which then read it and answer the error.
+  const acks = new AckBatcher(store, (queueIds, err) => {
+    if (err) log.warn({ err }, 'held-back acknowledgements failed');
+    for (const q of queueIds) waiter.poke(q);
+  });
   const realms = new RealmResolver(pool, config);
   // Each replica's recent keys, dropped on every forget message of the users service (ADR 0022).
   const authForgets = config.AUTH_CACHE_SECONDS > 0 && config.AUTH_LOCAL_CACHE_SECONDS > 0
@@ -83,7 +89,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const authenticate = (req: IncomingMessage, res: ServerResponse) =>
     new Promise<void>((resolve, reject) => basic(req as Request, res as Response, (err?: unknown) => (err ? reject(err) : resolve())));
   const services: Services = {
-    log, realms, store, waiter, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
+    log, realms, store, waiter, acks, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
     internalSecret: config.INTERNAL_SECRET,
   };
   const serveDeleteEvents = deleteEvents(services);
@@ -144,6 +150,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
+  counterOf(metrics, 'gateway_repolls_held_unread_total', 'GET /events held without reading the queue, right after an answer from a wake-up (ADR 0026)', () => acks.deferred);
   const longPoll = longPollInterceptor(services, { basic, metrics });
   const proxy = proxyInterceptor({
     log, metrics, serve: serveProxied,
@@ -162,6 +169,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     port: server.port,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
+      await acks.flush();
       forwarder.close();
       subscriber.disconnect();
       authForgets?.disconnect();

@@ -1,5 +1,5 @@
 import type { Logger } from '@chat/kit';
-import type { QueueStore, QueueWaiter } from '@chat/queues';
+import type { AckBatcher, QueueStore, QueueWaiter } from '@chat/queues';
 import type { RealmResolver } from './realms';
 
 /** What the gateway's own routes (GET and DELETE /events) use; built once by start(). */
@@ -8,6 +8,7 @@ export interface Services {
   realms: RealmResolver;
   store: QueueStore;
   waiter: QueueWaiter;
+  acks: AckBatcher;
   /** Mean silence before a heartbeat; each poll draws its own within ±10%. */
   heartbeatMs: number;
   eventsUrl: string;

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { ApiError, errors, IDENTITY_HEADER, inClientDialect, type Identity } from '@chat/contracts';
 import { Params, sendSuccess, signIdentity } from '@chat/kit';
-import { QueueAckError } from '@chat/queues';
+import { QueueAckError, type WakeReason } from '@chat/queues';
 import type { AuthUser } from './auth';
 import type { Services } from './context';
 
@@ -74,7 +74,14 @@ export async function serveGetEvents(
  * so an append landing between the read and the hold is not missed (see QueueWaiter).
  */
 async function attempt(poll: Poll, dontBlock: boolean): Promise<void> {
-  const { waiter } = poll.services;
+  const { waiter, acks } = poll.services;
+  // A client polling again right after this process answered it from a wake-up: the queue holds
+  // nothing newer, so hold at once and leave the acknowledgement to the batch (ADR 0026).
+  const settled = dontBlock || poll.lastEventId === undefined ? undefined : waiter.settled(poll.queueId, poll.userId, poll.lastEventId);
+  if (settled !== undefined) {
+    acks.defer(poll.queueId, poll.userId, poll.lastEventId!);
+    return hold(poll, settled);
+  }
   let mark = dontBlock ? undefined : waiter.mark(poll.queueId);
   let events = await readQueue(poll);
   if (!events.length && !dontBlock && mark === undefined) {
@@ -82,13 +89,18 @@ async function attempt(poll: Poll, dontBlock: boolean): Promise<void> {
     events = await readQueue(poll);
   }
   if (events.length || dontBlock) return sendEvents(poll, events);
+  hold(poll, mark!);
+}
+
+function hold(poll: Poll, mark: number): void {
   if (poll.gone) return;
-  poll.cancel = waiter.hold(poll.queueId, mark!, poll.lastEventId, Math.max(0, poll.deadline - Date.now()), (reason, carried) => {
+  const onWake = (reason: WakeReason, carried: string[] | null) => {
     poll.cancel = noop;
     // The wake-up brought exactly the events after last_event_id: no need to read them back.
     if (carried) return sendEvents(poll, carried);
     void (reason === 'woken' ? attempt(poll, false) : answerNow(poll, reason === 'timeout')).catch(poll.fail);
-  });
+  };
+  poll.cancel = poll.services.waiter.hold(poll.queueId, mark, poll.lastEventId, Math.max(0, poll.deadline - Date.now()), onWake, poll.userId);
 }
 
 /** Heartbeat time, or the gateway is draining: answer with whatever the queue holds. */

@@ -157,6 +157,34 @@ describe('GET and DELETE /events', () => {
     expect((await poll).body).toMatchObject({ result: 'success', events: [], queue_id: q });
   });
 
+  it('holds a re-poll after an answer from a wake-up without reading the queue, and acknowledges it soon after', async () => {
+    const q = await store.create(spec(realm.member.id));
+    const heldUnread = async () => {
+      const text = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
+      return Number(/^gateway_repolls_held_unread_total\{[^}]*\} (\d+)/m.exec(text)![1]);
+    };
+    const poll = (last: number) => get(`queue_id=${q}&last_event_id=${last}`).then((r) => r);
+    const first = poll(-1);
+    setTimeout(() => void store.append(q, [{ type: 'a' }]), 150);
+    expect((await first).body.events).toEqual([{ type: 'a', id: 0 }]);
+    const before = await heldUnread();
+    // The same client again: held at once; event 0 is pruned by the batch, not by a read.
+    const second = poll(0);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await heldUnread()).toBe(before + 1);
+    expect(await env.redis.zcard(store.eventsKey(q))).toBe(0);
+    await store.append(q, [{ type: 'b' }]);
+    expect((await second).body.events).toEqual([{ type: 'b', id: 1 }]);
+    // Deleted meanwhile: the batch finds it gone and the held poll answers as for any gone queue.
+    const third = poll(1);
+    await new Promise((r) => setTimeout(r, 100));
+    await store.delete(q, realm.member.id);
+    const fourth = poll(1);
+    expect((await third).body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: q });
+    expect((await fourth).body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: q });
+    expect(await heldUnread()).toBe(before + 3);
+  });
+
   it('deletes a queue', async () => {
     const q = await store.create(spec(realm.member.id));
     const del = await request(gateway.url).delete('/api/v1/events').type('form').send({ queue_id: q }).auth(realm.member.email, realm.member.apiKey);
