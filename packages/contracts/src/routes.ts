@@ -10,10 +10,10 @@ export const SERVICES: readonly ServiceName[] = ['gateway', 'messaging', 'users'
  * services/<name>/src/main.ts`): every launcher, the deployment files and the tests' process
  * launcher pass them. The gateway's young generation is bounded so that each scavenge stays short while
  * it holds tens of thousands of long-polls whose objects mostly survive (ADR 0004, sized by ADR
- * 0024).
+ * 0024), and objects are never allocated straight into the old generation (ADR 0027).
  */
 export const SERVICE_NODE_ARGS: Readonly<Record<ServiceName, readonly string[]>> = {
-  gateway: ['--max-semi-space-size=8'],
+  gateway: ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'],
   messaging: [],
   users: [],
   events: [],
