@@ -1,23 +1,11 @@
-import Redis from 'ioredis';
-import { AckBatcher, QueueStore, QueueWaiter, type QueueSpec } from '..';
+import { AckBatcher, QueueStore, QueueWaiter } from '..';
+import { queueTestKit } from './support';
 
-const prefix = `test:acks:${process.pid}:${Date.now()}:`;
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const store = new QueueStore(redis, prefix);
-const spec = (over: Partial<QueueSpec> = {}): QueueSpec => ({
-  userId: 1, realmId: 1, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
-  applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'test', ...over,
-});
+const { prefix, redis, sub, store, spec, cleanup } = queueTestKit('acks');
 const wakePrefix = `${prefix}wake:`;
 const newWaiter = () => new QueueWaiter(sub, (q) => store.wakeChannel(q), (c) => c.slice(wakePrefix.length));
 
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  sub.disconnect();
-});
+afterAll(cleanup);
 
 /** Holds a poll of `owner` that knows events up to `lastEventId`, as the gateway does. */
 function holdAt(waiter: QueueWaiter, q: string, mark: number, lastEventId: number, owner: number, timeoutMs = 5000) {

@@ -1,22 +1,11 @@
 import Redis from 'ioredis';
-import { QueueStore, QueueWaiter, type QueueSpec } from '..';
+import { QueueStore, QueueWaiter } from '..';
 import { WAKE_PAYLOAD_MAX } from '../scripts';
+import { queueTestKit } from './support';
 
-const prefix = `test:queues:${process.pid}:${Date.now()}:`;
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const store = new QueueStore(redis, prefix);
-const spec = (over: Partial<QueueSpec> = {}): QueueSpec => ({
-  userId: 1, realmId: 1, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
-  applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'test', ...over,
-});
+const { prefix, redis, sub, store, spec, cleanup } = queueTestKit('queues');
 
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  sub.disconnect();
-});
+afterAll(cleanup);
 
 it('assigns increasing ids, prunes acknowledged events and checks the owner', async () => {
   const q = await store.create(spec());
