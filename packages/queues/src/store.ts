@@ -90,6 +90,9 @@ export class QueueStore {
     redis.defineCommand('queueFetch', { numberOfKeys: 2, lua: FETCH });
     redis.defineCommand('queueAppendBatch', { lua: APPEND_BATCH });
     redis.defineCommand('queueAckBatch', { lua: ACK_BATCH });
+    // The same script for one queue with its key count fixed, so that a Cluster connection
+    // knows its keys and routes (and auto-pipelines) it by their slot.
+    redis.defineCommand('queueAckOne', { numberOfKeys: 2, lua: ACK_BATCH });
   }
 
   metaKey(queueId: string): string {
@@ -201,15 +204,18 @@ export class QueueStore {
    */
   async ackMany(acks: Array<{ queueId: string; userId: number; lastEventId: number }>): Promise<boolean[]> {
     const now = String(Date.now());
+    type Scripts = Record<string, (...a: unknown[]) => Promise<number[]>>;
     const call = (c: RedisLike, part: typeof acks) =>
-      (c as unknown as Record<string, (...a: unknown[]) => Promise<number[]>>).queueAckBatch(
+      (c as unknown as Scripts).queueAckBatch(
         part.length * 2,
         ...part.flatMap((a) => [this.metaKey(a.queueId), this.eventsKey(a.queueId)]),
         now,
         ...part.flatMap((a) => [String(a.userId), String(a.lastEventId)]),
       );
     if (isCluster(this.redis)) {
-      const results = await crossSlot(this.redis, acks.map((a) => (c: Redis) => call(c, [a])));
+      const one = (c: Redis, a: (typeof acks)[number]) =>
+        (c as unknown as Scripts).queueAckOne(this.metaKey(a.queueId), this.eventsKey(a.queueId), now, String(a.userId), String(a.lastEventId));
+      const results = await crossSlot(this.redis, acks.map((a) => (c: Redis) => one(c, a)));
       return results.map(([err, reply]) => {
         if (err) throw err;
         return (reply as number[])[0] === 1;

@@ -114,6 +114,13 @@ it('keeps queues, their indexes and their wake-ups working with keys on every no
   expect([...byUser.keys()].sort()).toEqual([1000, 1001, 1002, 1003]);
   expect(byUser.get(1000)!.sort()).toEqual([queues[0], queues[4], queues[8]].sort());
   for (const [i, q] of queues.entries()) expect(await store.fetch(q, 1000 + (i % 4))).toEqual([{ id: 0, type: 'n', i }]);
+  // Acknowledgements a gateway held back (ADR 0026) reach every master, each routed by its
+  // queue's slot, auto-pipelined with other commands; a foreign queue is reported, not pruned.
+  const acked = store.ackMany([...queues.map((queueId, i) => ({ queueId, userId: 1000 + (i % 4), lastEventId: 0 })), { queueId: queues[1]!, userId: 1, lastEventId: 0 }]);
+  const alongside = store.fetch(queues[2]!, 1002);
+  expect(await acked).toEqual([...queues.map(() => true), false]);
+  expect(await alongside).not.toBeNull();
+  for (const q of queues) expect(await redis.zcard(store.eventsKey(q))).toBe(0);
 
   // A waiter subscribed through one node is woken by an append whose script runs on another.
   const subscriber = createBlockingRedis(clusterUrl, { name: 'cluster-test-wake' });
