@@ -100,8 +100,24 @@ end
 return out
 `;
 
-/** Refreshes a queue's idle timer: a poll, held or answered, keeps its queue alive. */
-const TOUCH = `
+/**
+ * What a poll's acknowledgement does to its queue, shared by FETCH and ACK_BATCH: `prune`
+ * drops the events up to `ack` and, where the queue records it, moves 'pruned' to the newest
+ * event dropped, returning the recorded value; `touch` refreshes the idle timer, since a poll,
+ * held or answered, keeps its queue alive.
+ */
+const ACK_STEPS = `
+local function prune(meta, zset, ack, pruned)
+  local top = redis.call('ZREVRANGEBYSCORE', zset, ack, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if #top > 0 then
+    redis.call('ZREMRANGEBYSCORE', zset, '-inf', ack)
+    if pruned then
+      pruned = top[2]
+      redis.call('HSET', meta, 'pruned', pruned)
+    end
+  end
+  return pruned
+end
 local function touch(meta, zset, now)
   local timeout = tonumber(redis.call('HGET', meta, 'idle_timeout_ms'))
   redis.call('HSET', meta, 'last_touched', now)
@@ -119,21 +135,14 @@ end
  * issued (the events up to it are pruned all the same). The meta field 'pruned' is the newest
  * acknowledged id; queues made before it existed skip both checks.
  */
-export const FETCH = `${TOUCH}
+export const FETCH = `${ACK_STEPS}
 local owner = redis.call('HGET', KEYS[1], 'user_id')
 if not owner or owner ~= ARGV[1] then return {'missing'} end
 if ARGV[2] ~= '' then
   local ack = tonumber(ARGV[2])
   local pruned = redis.call('HGET', KEYS[1], 'pruned')
   if pruned and ack < tonumber(pruned) then return {'pruned'} end
-  local top = redis.call('ZREVRANGEBYSCORE', KEYS[2], ARGV[2], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  if #top > 0 then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
-    if pruned then
-      pruned = top[2]
-      redis.call('HSET', KEYS[1], 'pruned', pruned)
-    end
-  end
+  pruned = prune(KEYS[1], KEYS[2], ARGV[2], pruned)
   if pruned and tonumber(pruned) ~= ack then return {'unknown'} end
 end
 touch(KEYS[1], KEYS[2], ARGV[3])
@@ -153,7 +162,7 @@ return events
  * below what was already pruned (a later poll, perhaps on another gateway, got there first) only
  * refreshes the timer: it was checked when it was answered, and is no error now.
  */
-export const ACK_BATCH = `${TOUCH}
+export const ACK_BATCH = `${ACK_STEPS}
 local out = {}
 for q = 1, #KEYS / 2 do
   local meta, zset = KEYS[2 * q - 1], KEYS[2 * q]
@@ -162,13 +171,7 @@ for q = 1, #KEYS / 2 do
   else
     local ack = ARGV[2 * q + 1]
     local pruned = redis.call('HGET', meta, 'pruned')
-    if not pruned or tonumber(ack) > tonumber(pruned) then
-      local top = redis.call('ZREVRANGEBYSCORE', zset, ack, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
-      if #top > 0 then
-        redis.call('ZREMRANGEBYSCORE', zset, '-inf', ack)
-        if pruned then redis.call('HSET', meta, 'pruned', top[2]) end
-      end
-    end
+    if not pruned or tonumber(ack) > tonumber(pruned) then prune(meta, zset, ack, pruned) end
     touch(meta, zset, ARGV[1])
     out[q] = 1
   end

@@ -7,7 +7,7 @@ import { crossSlot, isCluster, redisKeys, type RedisKeys } from '@chat/bus';
 
 type RedisLike = Redis | Cluster;
 
-/** Queues per APPEND_BATCH call: bounds how long one call keeps Redis busy (about 5 ms). */
+/** Queues per APPEND_BATCH (or ACK_BATCH) call: bounds how long one call keeps Redis busy (about 5 ms). */
 const APPEND_BATCH_QUEUES = 500;
 
 /**
