@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
@@ -199,6 +200,20 @@ describe('basic auth', () => {
     expect(await codeOf(`Basic\t${b64('iago@x:key123')}`)).toBe('INVALID_API_KEY');
     expect(await codeOf(`Bearer ${b64('iago@x:key123')}`)).toBe('UNAUTHORIZED');
     expect(await codeOf(`Basic ${b64('no colon')}`)).toBe('UNAUTHORIZED');
+  });
+  it('decodes the header without the deprecated Buffer constructor (patches/passport-http)', () => {
+    // Buffer() from node_modules takes a stack trace per call to decide whether to warn, for the
+    // first 10,000 calls of a process: a tenth of a millisecond per authenticated request.
+    // --pending-deprecation makes it warn there too, and --throw-deprecation makes that fatal.
+    const script = `
+      const { BasicStrategy } = require(${JSON.stringify(require.resolve('passport-http'))});
+      const s = new BasicStrategy((user, pass, done) => done(null, { user, pass }));
+      s.success = (u) => { console.log(JSON.stringify(u)); };
+      s.fail = s.error = (e) => { console.error('failed', e); process.exit(3); };
+      s.authenticate({ headers: { authorization: 'Basic ' + Buffer.from('iago@x:key123').toString('base64') } });`;
+    const run = spawnSync(process.execPath, ['--pending-deprecation', '--throw-deprecation', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ user: 'iago@x', pass: 'key123' });
   });
 });
 
