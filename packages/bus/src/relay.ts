@@ -45,10 +45,21 @@ export interface OutboxRelayOptions {
   afterPublish?: (rows: OutboxRow[]) => void | Promise<void>;
 }
 
-// Qualified ORDER BY: a bare `id` would name the text output column and sort 10 before 9.
-const SELECT_BATCH = `
+// One statement per batch: it deletes the rows the previous batch published and reads the next
+// ones, skipping those (the SELECT sees the snapshot from before the DELETE). Qualified ORDER BY:
+// a bare `id` would name the text output column and sort 10 before 9. Prepared once per session.
+const NEXT_BATCH = `
+WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]))
 SELECT id::text AS id, realm_id, type, payload::text AS payload, created_at::text AS created_at
-FROM outbox ORDER BY outbox.id LIMIT $1`;
+FROM outbox WHERE outbox.id <> ALL($1::bigint[]) ORDER BY outbox.id LIMIT $2`;
+
+const DELETE_PUBLISHED = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
+
+/**
+ * How long published rows wait for a commit's notification before the next batch's statement
+ * runs anyway to delete them (the outbox backlog metric counts them until then).
+ */
+const DELETE_DELAY_MS = 50;
 
 interface SelectedRow {
   id: string;
@@ -63,7 +74,8 @@ interface SelectedRow {
  * writes the outbox: a Postgres advisory lock, held on the relay's own session, lets exactly
  * one of them work while the others wait to take over.
  *
- * Rows are read in id order, appended, then deleted. Deleting through the lock's session fences
+ * Rows are read in id order, appended, then deleted by the statement that reads the next batch
+ * (at the next notification, or after DELETE_DELAY_MS of quiet). Deleting through the lock's session fences
  * a relay that lost its session: it can no longer delete, and its successor's appends of the
  * same rows are skipped by the publish script.
  */
@@ -75,6 +87,8 @@ export class OutboxRelay {
   private leading = false;
   private notified = false;
   private readonly sleeper = new Pause();
+  /** Ids of rows in the streams and not yet deleted: the next statement of the session deletes them. */
+  private published: string[] = [];
 
   constructor(options: OutboxRelayOptions) {
     this.opts = {
@@ -177,6 +191,9 @@ export class OutboxRelay {
   }
 
   private async lead(client: Client, broken: () => Error | undefined): Promise<void> {
+    // Rows published by an earlier session are not this one's to delete: a successor may have
+    // taken them over, and the publish script skips what it finds already published.
+    this.published = [];
     await client.query('LISTEN outbox');
     while (this.running) {
       // Cleared before reading, so a commit that lands while a batch is in flight is not missed.
@@ -196,13 +213,24 @@ export class OutboxRelay {
       }
       const lost = broken();
       if (lost) throw lost;
-      if (!more) await this.pause(this.opts.pollIntervalMs);
+      if (more) continue;
+      // Published rows go with the next batch's read, which comes soon whether or not another
+      // commit does.
+      await this.pause(this.published.length ? DELETE_DELAY_MS : this.opts.pollIntervalMs);
     }
+    await this.deletePublished(client).catch((err: Error) => this.opts.onError(err));
   }
 
-  /** Moves one batch; true if the outbox may hold more. */
+  private async deletePublished(client: Client): Promise<void> {
+    if (!this.published.length) return;
+    await client.query({ name: 'outbox-delete-published', text: DELETE_PUBLISHED, values: [this.published] });
+    this.published = [];
+  }
+
+  /** Deletes what the last batch published and moves the next; true if the outbox may hold more. */
   private async moveBatch(client: Client): Promise<boolean> {
-    const { rows } = await client.query<SelectedRow>(SELECT_BATCH, [this.opts.batchSize]);
+    const { rows } = await client.query<SelectedRow>({ name: 'outbox-next-batch', text: NEXT_BATCH, values: [this.published, this.opts.batchSize] });
+    this.published = [];
     if (rows.length === 0) return false;
     const batch: OutboxRow[] = rows.map((r) => ({
       id: r.id,
@@ -216,7 +244,7 @@ export class OutboxRelay {
       markerTtlSeconds: this.opts.markerTtlSeconds,
     });
     await this.opts.afterPublish?.(batch);
-    await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [batch.map((r) => r.id)]);
+    this.published = batch.map((r) => r.id);
     return rows.length === this.opts.batchSize;
   }
 }

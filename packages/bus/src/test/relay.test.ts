@@ -139,6 +139,26 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('deletes published rows with the next batch\'s read, which comes soon when all is quiet', async () => {
+    const published: string[] = [];
+    const leftOver: string[] = [];
+    const r = relay({
+      batchSize: 2,
+      pollIntervalMs: 60_000, // only notifications and the quiet delete drive it
+      afterPublish: async (rows) => {
+        // By the time a batch is in the streams, every earlier batch's rows are gone.
+        const { rows: present } = await db.pool.query<{ id: string }>('SELECT id::text FROM outbox');
+        leftOver.push(...present.map((r) => r.id).filter((id) => published.includes(id)));
+        published.push(...rows.map((r) => r.id));
+      },
+    });
+    await waitFor(() => r.isLeader);
+    await writeEvents([1, 2], 6);
+    await waitFor(async () => published.length === 12 && (await outboxCount()) === 0, 3000);
+    expect(leftOver).toEqual([]);
+    expect(new Set(published).size).toBe(12);
+  });
+
   it('hands over to a standby when the leader stops', async () => {
     const first = relay();
     await waitFor(() => first.isLeader);
