@@ -120,16 +120,33 @@ export interface ServiceHandle {
   stop(): Promise<void>;
 }
 
-/** Entry point helper: start, then stop cleanly on SIGTERM/SIGINT (exit code 0). */
-export function runService(name: string, start: () => Promise<ServiceHandle>, log: Logger): void {
+/**
+ * How long a stop may take before the process exits anyway: under Kubernetes' default grace
+ * period of 30 s, so a stop stuck on a dependency that is gone (a Redis that never answers)
+ * ends the process with an error rather than leaving it running until it is killed.
+ */
+export const STOP_DEADLINE_MS = 25_000;
+
+/**
+ * Entry point helper: start, then stop cleanly on SIGTERM/SIGINT (exit code 0). A stop that
+ * fails, outlasts `stopDeadlineMs`, or is interrupted by a second signal exits with code 1.
+ */
+export function runService(name: string, start: () => Promise<ServiceHandle>, log: Logger, stopDeadlineMs = STOP_DEADLINE_MS): void {
   start()
     .then((handle) => {
       log.info({ url: handle.url }, `${name} listening`);
       let stopping = false;
       const stop = (signal: string) => {
-        if (stopping) return;
+        if (stopping) {
+          log.error({ signal }, `${name} stopped by a second signal before its stop finished`);
+          process.exit(1);
+        }
         stopping = true;
         log.info({ signal }, `${name} stopping`);
+        setTimeout(() => {
+          log.error({ stopDeadlineMs }, `${name} did not stop in time`);
+          process.exit(1);
+        }, stopDeadlineMs).unref();
         handle
           .stop()
           .then(() => process.exit(0))

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
@@ -238,4 +238,34 @@ describe('graceful shutdown and config', () => {
     expect(() => loadConfig(baseConfigSchema, { NODE_ENV: 'production' })).toThrow(/INTERNAL_SECRET/);
     expect(loadConfig(baseConfigSchema, {}).PORT).toBe(0);
   });
+});
+
+describe('runService', () => {
+  // A process started with runService; `stop` is the handle's stop, as source text.
+  const serve = (stop: string) => new Promise<{ code: number | null; ms: number }>((resolve, reject) => {
+    const script = `
+      const { runService, createLogger } = require(${JSON.stringify(require.resolve('..'))});
+      runService('svc', async () => ({ url: 'http://x', port: 0, stop: ${stop} }), createLogger('svc', 'silent'), 300);
+      setInterval(() => undefined, 1000);
+      setTimeout(() => console.log('ready'), 50);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: __dirname, stdio: ['ignore', 'pipe', 'inherit'] });
+    let signalled = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      if (!d.toString().includes('ready')) return;
+      signalled = Date.now();
+      child.kill('SIGTERM');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, ms: Date.now() - signalled }));
+  });
+
+  it('exits 0 once its stop is done', async () => {
+    expect((await serve('() => new Promise((r) => setTimeout(r, 50))')).code).toBe(0);
+  });
+
+  it('exits 1 when its stop outlasts the deadline (a dependency that never answers)', async () => {
+    const { code, ms } = await serve('() => new Promise(() => undefined)');
+    expect(code).toBe(1);
+    expect(ms).toBeGreaterThanOrEqual(250);
+  }, 20_000);
 });
