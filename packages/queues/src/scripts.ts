@@ -21,26 +21,34 @@ export const WAKE_PAYLOAD_MAX = 16 * 1024;
  */
 const APPEND_ONE = `
 local function append(meta, zset, channel, field, position, events)
-  if redis.call('EXISTS', meta) == 0 then return -1 end
-  if field ~= '' then
-    local last = redis.call('HGET', meta, field)
-    if last then
-      local lm, ls = string.match(last, '^(%d+)-(%d+)$')
-      local nm, ns = string.match(position, '^(%d+)-(%d+)$')
-      lm, ls, nm, ns = tonumber(lm), tonumber(ls), tonumber(nm), tonumber(ns)
-      if nm < lm or (nm == lm and ns <= ls) then return -2 end
-    end
-    redis.call('HSET', meta, field, position)
+  -- One read for the queue's existence (user_id is always set), its counter and the source's
+  -- last position, and one write for the new ones: every redis.call costs the script as much as
+  -- the small command it runs, and a fan-out runs this for every recipient queue.
+  local now
+  if field ~= '' then now = redis.call('HMGET', meta, 'user_id', 'seq', field)
+  else now = redis.call('HMGET', meta, 'user_id', 'seq') end
+  if not now[1] then return -1 end
+  if field ~= '' and now[3] then
+    local lm, ls = string.match(now[3], '^(%d+)-(%d+)$')
+    local nm, ns = string.match(position, '^(%d+)-(%d+)$')
+    lm, ls, nm, ns = tonumber(lm), tonumber(ls), tonumber(nm), tonumber(ns)
+    if nm < lm or (nm == lm and ns <= ls) then return -2 end
   end
-  local id = tonumber(redis.call('HGET', meta, 'seq'))
+  local id = tonumber(now[2])
+  -- A queue without a counter counts from 0, as HINCRBY would.
+  local next = id or 0
   local members, size = {}, 0
   for i = 1, #events do
-    id = redis.call('HINCRBY', meta, 'seq', 1)
-    local member = id .. '|' .. events[i]
-    redis.call('ZADD', zset, id, member)
+    next = next + 1
+    local member = next .. '|' .. events[i]
+    redis.call('ZADD', zset, next, member)
     members[#members + 1] = member
     size = size + #member + 1
   end
+  if #members > 0 then id = next end
+  if field ~= '' and #members > 0 then redis.call('HSET', meta, field, position, 'seq', id)
+  elseif field ~= '' then redis.call('HSET', meta, field, position)
+  elseif #members > 0 then redis.call('HSET', meta, 'seq', id) end
   local ttl = redis.call('PTTL', meta)
   if ttl > 0 then redis.call('PEXPIRE', zset, ttl) end
   if #members > 0 then
