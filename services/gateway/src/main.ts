@@ -13,4 +13,6 @@ const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\
 const missing = SERVICE_NODE_ARGS.gateway.filter((arg) => !given.includes(arg));
 if (missing.length) log.warn({ missing }, 'started without its node options: long-poll latency and memory will suffer');
 
-runService('gateway', () => start(), log);
+// Its pods get 100 s to stop (k8s/base/gateway.yaml: a long upload may be in flight), not the
+// usual 30: its stop may take 90 of them, after the 5 s preStop sleep.
+runService('gateway', () => start(), log, 90_000);
