@@ -53,8 +53,6 @@ WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]))
 SELECT id::text AS id, realm_id, type, payload::text AS payload, created_at::text AS created_at
 FROM outbox WHERE outbox.id <> ALL($1::bigint[]) ORDER BY outbox.id LIMIT $2`;
 
-const DELETE_PUBLISHED = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
-
 /**
  * How long published rows wait for a commit's notification before the next batch's statement
  * runs anyway to delete them (the outbox backlog metric counts them until then).
@@ -75,9 +73,9 @@ interface SelectedRow {
  * one of them work while the others wait to take over.
  *
  * Rows are read in id order, appended, then deleted by the statement that reads the next batch
- * (at the next notification, or after DELETE_DELAY_MS of quiet). Deleting through the lock's session fences
- * a relay that lost its session: it can no longer delete, and its successor's appends of the
- * same rows are skipped by the publish script.
+ * (at the next notification, or after DELETE_DELAY_MS of quiet). Deleting through the lock's
+ * session fences a relay that lost its session: it can no longer delete, and its successor's
+ * appends of the same rows are skipped by the publish script.
  */
 export class OutboxRelay {
   private readonly opts: Required<Omit<OutboxRelayOptions, 'afterPublish' | 'onError' | 'streamMaxLen'>> &
@@ -218,19 +216,20 @@ export class OutboxRelay {
       // commit does.
       await this.pause(this.published.length ? DELETE_DELAY_MS : this.opts.pollIntervalMs);
     }
-    await this.deletePublished(client).catch((err: Error) => this.opts.onError(err));
+    // Stopping: a read of no rows deletes what is published.
+    if (this.published.length) await this.nextBatch(client, 0).catch((err: Error) => this.opts.onError(err));
   }
 
-  private async deletePublished(client: Client): Promise<void> {
-    if (!this.published.length) return;
-    await client.query({ name: 'outbox-delete-published', text: DELETE_PUBLISHED, values: [this.published] });
+  /** Deletes what the last batch published and reads up to `limit` rows after it. */
+  private async nextBatch(client: Client, limit: number): Promise<SelectedRow[]> {
+    const { rows } = await client.query<SelectedRow>({ name: 'outbox-next-batch', text: NEXT_BATCH, values: [this.published, limit] });
     this.published = [];
+    return rows;
   }
 
   /** Deletes what the last batch published and moves the next; true if the outbox may hold more. */
   private async moveBatch(client: Client): Promise<boolean> {
-    const { rows } = await client.query<SelectedRow>({ name: 'outbox-next-batch', text: NEXT_BATCH, values: [this.published, this.opts.batchSize] });
-    this.published = [];
+    const rows = await this.nextBatch(client, this.opts.batchSize);
     if (rows.length === 0) return false;
     const batch: OutboxRow[] = rows.map((r) => ({
       id: r.id,

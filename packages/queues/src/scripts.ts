@@ -45,10 +45,14 @@ local function append(meta, zset, channel, field, position, events)
     members[#members + 1] = member
     size = size + #member + 1
   end
-  if #members > 0 then id = next end
-  if field ~= '' and #members > 0 then redis.call('HSET', meta, field, position, 'seq', id)
-  elseif field ~= '' then redis.call('HSET', meta, field, position)
-  elseif #members > 0 then redis.call('HSET', meta, 'seq', id) end
+  local changed = {}
+  if field ~= '' then changed = {field, position} end
+  if #members > 0 then
+    id = next
+    changed[#changed + 1] = 'seq'
+    changed[#changed + 1] = id
+  end
+  if #changed > 0 then redis.call('HSET', meta, unpack(changed)) end
   local ttl = redis.call('PTTL', meta)
   if ttl > 0 then redis.call('PEXPIRE', zset, ttl) end
   if #members > 0 then
