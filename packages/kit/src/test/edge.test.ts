@@ -36,6 +36,34 @@ describe('edge helpers', () => {
     expect(verifyIdentity('another-secret-0123456789', signIdentity(secret, identity))).toBeNull();
   });
 
+  it('keeps a verified token only until its expiry, for its own secret, and hands out copies', () => {
+    const secret = 'test-internal-secret-0123456789';
+    const identity = edgeIdentity({ id: 4, url: 'http://sub.chat.test' }, { userId: 11, email: 'b@x', role: 400, isBot: false });
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00.000Z') });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      // Signed 59 s ago with the 60 s lifetime: one second left.
+      const token = signIdentity(secret, identity, now - 59);
+      for (let i = 0; i < 2; i++) {
+        const got = verifyIdentity(secret, token)!;
+        expect(got).toEqual(identity);
+        got.userId = 999;
+      }
+      expect(verifyIdentity(secret, token)).toEqual(identity);
+      expect(verifyIdentity('another-secret-0123456789', token)).toBeNull();
+      jest.setSystemTime(Date.now() + 999);
+      expect(verifyIdentity(secret, token)).toEqual(identity);
+      jest.setSystemTime(Date.now() + 1);
+      expect(verifyIdentity(secret, token)).toBeNull();
+      // A token altered after signing fails, whatever was verified before it.
+      const fresh = signIdentity(secret, identity);
+      expect(verifyIdentity(secret, fresh)).toEqual(identity);
+      expect(verifyIdentity(secret, `${fresh.slice(0, -2)}${fresh.endsWith('AA') ? 'AB' : 'AA'}`)).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('renders the same envelope and headers on a bare Node response as through express', async () => {
     const failures = [errors.invalidApiKey(), errors.rateLimited(7), errors.streamDoesNotExist('nope'), new Error('kaboom')];
     const bare = http.createServer((req, res) => renderError(log, res, failures[Number(req.url!.slice(1))], { method: req.method, path: req.url }));
