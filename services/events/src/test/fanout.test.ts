@@ -122,6 +122,23 @@ it('drops collected queues from the indexes it meets them in', async () => {
   expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), q)).toBe(0);
 });
 
+it('drops a collected queue met through an event to many people from its own index only', async () => {
+  const gone = await queueOf(realm.guest, { idle_queue_timeout: '1' });
+  const kept = await queueOf(realm.member);
+  const keptOwner = await queueOf(realm.owner);
+  await new Promise((r) => setTimeout(r, 1200));
+  await record(realm.realmId, { type: 'many_test' }, [realm.member.id, realm.guest.id, realm.owner.id]);
+  expect(await drain(kept, realm.member.id)).toMatchObject([{ type: 'many_test' }]);
+  const deadline = Date.now() + 5000;
+  while ((await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), gone)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.guest.id), gone)).toBe(0);
+  expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.member.id), kept)).toBe(1);
+  expect(await redis.sismember(store.userIndexKey(realm.realmId, realm.owner.id), keptOwner)).toBe(1);
+  expect(await drain(keptOwner, realm.owner.id)).toMatchObject([{ type: 'many_test' }]);
+});
+
 it('nulls avatar_url for client_gravatar queues when the producer left the gravatar decision out', async () => {
   const gravatarQ = await queueOf(realm.member, { client_gravatar: 'true' });
   const plainQ = await queueOf(realm.member, { client_gravatar: 'false' });
