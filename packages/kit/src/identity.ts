@@ -30,10 +30,10 @@ export function signIdentity(secret: string, identity: Identity, iat = Math.floo
 
 /**
  * Tokens already verified, by their exact bytes: the gateway signs one token per person and
- * second (tokens.ts there), so a busy caller's requests repeat it, and its HMAC check and JSON
- * parse were a twelfth of a send's CPU in the service receiving it. An entry holds until the
- * token's own expiry and only for the secret that verified it; at most VERIFIED_MAX are kept,
- * the oldest dropped first.
+ * second (tokens.ts there), so a busy caller's requests repeat it; its HMAC check and JSON
+ * parse (about 16 µs, some 4 % of messaging's profile under a send load) are then done once.
+ * An entry holds until the token's own expiry and only for the secret that verified it; at
+ * most VERIFIED_MAX are kept, the oldest dropped first.
  */
 const VERIFIED_MAX = 4096;
 const verified = new Map<string, { secret: string; identity: Identity; expiresAtMs: number }>();

@@ -77,8 +77,8 @@ export class Fanout {
   async deliver(partition: number, entries: StreamEntry[]): Promise<void> {
     if (!entries.length) return;
     await this.fillSenderGravatar(entries);
-    const { targets, foundIn } = await this.resolveTargets(entries);
-    const stale = await this.loadMeta([...foundIn.keys()]);
+    const { targets, keysOf } = await this.resolveTargets(entries);
+    const stale = await this.loadMeta([...new Set(targets.flat())]);
 
     type Append = { queueId: string; realmId: number; events: string[]; position: string };
     const appends: Append[] = [];
@@ -115,16 +115,16 @@ export class Fanout {
       // again; appends carry their stream position, so the queues that got it keep one copy.
       if (retry) throw retry;
     }
-    await this.dropStale(stale, foundIn);
+    await this.dropStale(stale, targets, keysOf);
   }
 
   /**
-   * Which queues each entry may reach, before per-queue filtering, and for each queue the index
-   * sets it may have been found in (for dropStale). On a single node each entry's sets are read
-   * with one `SUNION`: for a message to 200 people one reply to parse instead of 200. On a
-   * cluster the sets lie in different slots, and each is read with `SMEMBERS`.
+   * Which queues each entry may reach, before per-queue filtering, with the index sets each
+   * entry read (for dropStale). On a single node each entry's sets are read with one `SUNION`:
+   * for a message to 200 people one reply to parse instead of 200. On a cluster the sets lie in
+   * different slots, and each is read with `SMEMBERS`.
    */
-  private async resolveTargets(entries: StreamEntry[]): Promise<{ targets: string[][]; foundIn: Map<string, string[]> }> {
+  private async resolveTargets(entries: StreamEntry[]): Promise<{ targets: string[][]; keysOf: string[][] }> {
     const keysOf = entries.map((e) => {
       const keys: string[] = [];
       const { users } = e.payload;
@@ -133,24 +133,17 @@ export class Fanout {
       if (e.payload.event.type === 'message' && e.payload.public_stream) keys.push(this.store.publicIndexKey(e.realmId));
       return keys;
     });
-    const foundIn = new Map<string, string[]>();
-    const note = (id: string, keys: string[]) => {
-      const where = foundIn.get(id);
-      if (!where) foundIn.set(id, keys);
-      else if (where !== keys) foundIn.set(id, [...new Set([...where, ...keys])]);
-    };
     const { redis } = this.store;
     if (!isCluster(redis)) {
       const pipeline = redis.pipeline();
       for (const keys of keysOf) pipeline.sunion(...keys);
       const results = (await pipeline.exec()) ?? [];
-      const targets = keysOf.map((keys, i) => {
+      const targets = keysOf.map((_, i) => {
         const [err, ids] = results[i] ?? [new Error('no reply')];
         if (err) throw err;
-        for (const id of ids as string[]) note(id, keys);
         return ids as string[];
       });
-      return { targets, foundIn };
+      return { targets, keysOf };
     }
     const lookups = new Map<string, string[]>();
     for (const keys of keysOf) for (const k of keys) lookups.set(k, []);
@@ -163,17 +156,8 @@ export class Fanout {
         lookups.set(chunk[i]!, ids as string[]);
       });
     }
-    const targets = keysOf.map((keys) => {
-      const ids = new Set<string>();
-      for (const k of keys) {
-        for (const id of lookups.get(k)!) {
-          ids.add(id);
-          note(id, [k]);
-        }
-      }
-      return [...ids];
-    });
-    return { targets, foundIn };
+    const targets = keysOf.map((keys) => [...new Set(keys.flatMap((k) => lookups.get(k)!))]);
+    return { targets, keysOf };
   }
 
   /** Loads registrations not cached yet; returns the ids of queues that no longer exist. */
@@ -214,20 +198,24 @@ export class Fanout {
   }
 
   /**
-   * Expired (garbage-collected) queues met on the way leave the index sets they may have been
-   * found in: one `SREM` per set with every such queue of it (removing a non-member is a no-op).
+   * Expired (garbage-collected) queues met on the way leave the index sets of the entries that
+   * found them: one `SREM` per set with every such queue (removing a non-member is a no-op).
+   * Worked out only when a batch met one, off the path of every other batch.
    */
-  private async dropStale(queueIds: string[], foundIn: Map<string, string[]>): Promise<void> {
+  private async dropStale(queueIds: string[], targets: string[][], keysOf: string[][]): Promise<void> {
     if (!queueIds.length) return;
-    const bySet = new Map<string, string[]>();
-    for (const id of queueIds) {
-      this.meta.delete(id);
-      for (const key of foundIn.get(id) ?? []) {
-        const ids = bySet.get(key);
-        if (ids) ids.push(id);
-        else bySet.set(key, [id]);
+    const stale = new Set(queueIds);
+    for (const id of stale) this.meta.delete(id);
+    const bySet = new Map<string, Set<string>>();
+    targets.forEach((ids, i) => {
+      const here = ids.filter((id) => stale.has(id));
+      if (!here.length) return;
+      for (const key of keysOf[i]!) {
+        const set = bySet.get(key) ?? new Set<string>();
+        for (const id of here) set.add(id);
+        bySet.set(key, set);
       }
-    }
+    });
     await crossSlot(this.store.redis, [...bySet].map(([key, ids]) => (c: Redis) => c.srem(key, ...ids)));
   }
 }
