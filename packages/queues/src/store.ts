@@ -10,6 +10,25 @@ type RedisLike = Redis | Cluster;
 /** Queues per APPEND_BATCH (or ACK_BATCH) call: bounds how long one call keeps Redis busy (about 5 ms). */
 const APPEND_BATCH_QUEUES = 500;
 
+/** Queues in a fan-out's first APPEND_BATCH call; each next call takes twice as many, up to APPEND_BATCH_QUEUES. */
+const FIRST_APPEND_CALL = 16;
+
+/**
+ * The [start, end) ranges of a fan-out's APPEND_BATCH calls, sent one after the other. Redis
+ * sends a script's PUBLISHes only once the script is done, and everything it read in one go
+ * before it writes to anyone: one call for 200 queues (some 4 ms of Redis) held every wake-up
+ * until the last queue was in, while the gateways, on other cores, waited with nothing to do.
+ * Small first, the first wake-ups leave within a fraction of that and the gateways answer them
+ * while Redis appends the rest; doubling keeps the calls of a large fan-out few.
+ */
+export function appendCalls(count: number): Array<[number, number]> {
+  const calls: Array<[number, number]> = [];
+  for (let start = 0, size = FIRST_APPEND_CALL; start < count; start += size, size = Math.min(size * 2, APPEND_BATCH_QUEUES)) {
+    calls.push([start, Math.min(start + size, count)]);
+  }
+  return calls;
+}
+
 /**
  * A poll acknowledged an event the queue cannot account for: below what was already pruned
  * ('pruned'), or an id it never issued ('unknown').
@@ -244,22 +263,19 @@ export class QueueStore {
 
   /**
    * appendMany with each event already JSON text. On a single Redis node the appends go in
-   * APPEND_BATCH calls of up to APPEND_BATCH_QUEUES queues, each distinct text sent once: a
-   * fan-out's queues mostly receive the same text, and one script call per queue cost the
-   * fan-out more CPU than the appends cost Redis. On a cluster each queue's APPEND goes to its
-   * own slot (crossSlot).
+   * APPEND_BATCH calls (appendCalls: growing, one after the other), each distinct text sent
+   * once per call: a fan-out's queues mostly receive the same text, and one script call per
+   * queue cost the fan-out more CPU than the appends cost Redis. On a cluster each queue's
+   * APPEND goes to its own slot (crossSlot).
    */
   async appendManyJson(appends: Array<{ queueId: string; events: string[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {
     if (isCluster(this.redis)) {
       const results = await crossSlot(this.redis, appends.map((a) => (c: Redis) => this.appendTo(c, a.queueId, a.events, a.source)));
       return results.map(([err, id]) => [err, Number(id)]);
     }
-    const calls: Array<Promise<Array<[Error | null, number]>>> = [];
-    for (let start = 0; start < appends.length; start += APPEND_BATCH_QUEUES) {
-      calls.push(this.appendBatch(appends.slice(start, start + APPEND_BATCH_QUEUES)));
-    }
-    // Sent one after the other on the one connection, so Redis runs them in this order.
-    return (await Promise.all(calls)).flat();
+    const results: Array<[Error | null, number]> = [];
+    for (const [start, end] of appendCalls(appends.length)) results.push(...(await this.appendBatch(appends.slice(start, end))));
+    return results;
   }
 
   private async appendBatch(appends: Array<{ queueId: string; events: string[]; source?: AppendSource }>): Promise<Array<[Error | null, number]>> {

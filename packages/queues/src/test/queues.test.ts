@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { QueueStore, QueueWaiter } from '..';
+import { appendCalls, QueueStore, QueueWaiter } from '..';
 import { WAKE_PAYLOAD_MAX } from '../scripts';
 import { queueTestKit } from './support';
 
@@ -233,5 +233,28 @@ it('appends a batch to many queues in one call with each queue its own ids, posi
     expect(await woken).toEqual(['{"id":0,"type":"m","text":"same for everyone"}', '{"id":1,"type":"own"}']);
   } finally {
     waiter.closeAll();
+  }
+});
+
+it('sends a fan-out to many queues as growing script calls, one after the other, so the first wake-ups leave early', async () => {
+  expect(appendCalls(0)).toEqual([]);
+  expect(appendCalls(10)).toEqual([[0, 10]]);
+  expect(appendCalls(1200).map(([s, e]) => e - s)).toEqual([16, 32, 64, 128, 256, 500, 204]);
+  const queues = await Promise.all(Array.from({ length: 200 }, () => store.create(spec({ userId: 51 }))));
+  const monitor = await new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').monitor();
+  const ownId = await redis.client('ID');
+  const ownAddr = String(await redis.client('LIST', 'ID', String(ownId))).match(/addr=(\S+)/)![1];
+  const calls: number[] = [];
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source.endsWith(ownAddr!) && /^evalsha$/i.test(args[0]!)) calls.push(Number(args[2]) / 2);
+  });
+  try {
+    const results = await store.appendManyJson(queues.map((queueId, i) => ({ queueId, events: [JSON.stringify({ type: 'n', i })] })));
+    expect(results.every(([err, id]) => err === null && id === 0)).toBe(true);
+    await redis.ping();
+    expect(calls).toEqual([16, 32, 64, 88]);
+    expect((await store.fetch(queues[199]!, 51, -1))!.map((e) => (e as { i?: number }).i)).toEqual([199]);
+  } finally {
+    monitor.disconnect();
   }
 });
