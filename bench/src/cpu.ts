@@ -1,10 +1,9 @@
 /**
- * CPU time the cluster's processes and Postgres's backends spend, read from /proc: how much CPU a
+ * CPU time the cluster's processes, Postgres, Redis and the bench's own load spend, read from /proc: how much CPU a
  * send costs each part of the system. Unlike a rate, it changes little with how busy the machine
  * is, so it says what bounds throughput on any machine.
  */
-import { readFileSync } from 'node:fs';
-import type { Db } from '@chat/db';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_MS = 100 / 1000; // USER_HZ is 100 on Linux
 
@@ -25,23 +24,53 @@ export function cpuMsOf(pid: number | undefined): number {
 export interface Measured {
   label: string;
   pid?: number;
+  /** CPU milliseconds so far, for what is not one process of ours to read (Redis, the bench itself). */
+  read?: () => number | Promise<number>;
 }
 
-/** Postgres's backends serving `db`'s database now, as one entry per backend. */
-export async function postgresBackends(db: Db): Promise<Measured[]> {
-  const rows = await db.$queryRawUnsafe<Array<{ pid: number }>>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-  );
-  return rows.map((r) => ({ label: 'postgres', pid: r.pid }));
+/**
+ * CPU so far of every Postgres server process on this machine (comm "postgres": the backends,
+ * those that open during a phase included, and the WAL writer, checkpointer and the rest), in
+ * milliseconds. A backend that exits during a phase takes its share with it.
+ */
+export function postgresServerCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 /** CPU milliseconds each label (processes of one label summed) spent while `work` ran. */
 export async function cpuDuring<T>(processes: Measured[], work: () => Promise<T>): Promise<{ result: T; cpuMs: Record<string, number> }> {
-  const before = processes.map((p) => cpuMsOf(p.pid));
+  const read = (p: Measured) => (p.read ? p.read() : cpuMsOf(p.pid));
+  const before = await Promise.all(processes.map(read));
   const result = await work();
+  const after = await Promise.all(processes.map(read));
   const cpuMs: Record<string, number> = {};
   processes.forEach((p, i) => {
-    cpuMs[p.label] = (cpuMs[p.label] ?? 0) + Math.max(0, cpuMsOf(p.pid) - before[i]!);
+    cpuMs[p.label] = (cpuMs[p.label] ?? 0) + Math.max(0, after[i]! - before[i]!);
   });
   return { result, cpuMs };
+}
+
+/**
+ * Redis's own CPU so far (INFO's used_cpu_sys + used_cpu_user), in milliseconds: shared with
+ * anyone else using that Redis, so read over a phase that has it to itself.
+ */
+export async function redisCpuMs(redis: { info(section: string): Promise<string> }): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (k: string) => Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return (field('used_cpu_sys') + field('used_cpu_user')) * 1000;
+}
+
+/** This process's CPU so far, worker threads included (the bench's load: senders and pollers), in milliseconds. */
+export function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

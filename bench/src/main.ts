@@ -13,12 +13,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Redis from 'ioredis';
 import { createDb } from '@chat/db';
 import { createTestDatabase } from '@chat/db/testing';
 import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
 import { loadHistory, measureListings, measureNarrow } from './narrow';
-import { postgresBackends } from './cpu';
+import { ownCpuMs, postgresServerCpuMs, redisCpuMs, type Measured } from './cpu';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
@@ -93,15 +94,25 @@ async function main() {
   }
 
   const m: Measurements = { sends: [], pgbench: [], redis: [] };
+  let stopMeter = () => undefined as void;
   try {
     console.log(`setting up a realm of ${plan.users} users through the API`);
     const { realm, site } = await createRealm(db, url, externalHost);
     const users = await createUsers(db, site, realm, plan.users);
     const channels = await createChannels(db, site, realm, users, plan.fanouts);
 
-    // CPU per operation is read from /proc, so only for a cluster the bench started here.
+    // CPU per operation is read from /proc, so only for a cluster the bench started here. Redis
+    // and the bench's own load run on the same cores: with them the figures add up to all the
+    // CPU an operation costs the machine.
+    const redisMeter = cluster ? new Redis(redisUrl) : undefined;
+    stopMeter = () => redisMeter?.disconnect();
     const measured = cluster
-      ? async () => [...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })), ...(await postgresBackends(db))]
+      ? async (): Promise<Measured[]> => [
+          ...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })),
+          { label: 'postgres', read: postgresServerCpuMs },
+          { label: 'redis', read: () => redisCpuMs(redisMeter!) },
+          { label: 'bench_load', read: ownCpuMs },
+        ]
       : undefined;
     if (runs('sends')) {
       console.log('sends through the gateway');
@@ -148,6 +159,7 @@ async function main() {
     for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);
     throw err;
   } finally {
+    stopMeter();
     await cleanup();
   }
 

@@ -1,4 +1,5 @@
 /** The measured phases that run through the gateway. */
+import { availableParallelism } from 'node:os';
 import Redis from 'ioredis';
 import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
@@ -40,7 +41,7 @@ function sendJob(target: Target, channels: Map<number, number>, users: Account[]
 /** Send throughput and latency for each fan-out and number of concurrent senders. */
 export async function measureSends(
   site: Site, users: Account[], channels: Map<number, number>, targets: Target[], concurrencies: number[], t: Timing,
-  /** The cluster's processes and Postgres's backends, for CPU per send (absent: not measured). */
+  /** The cluster's processes, Postgres, Redis and the bench's load, for CPU per send (absent: not measured). */
   measured?: () => Promise<Measured[]>,
 ): Promise<SendFigure[]> {
   const out: SendFigure[] = [];
@@ -107,7 +108,7 @@ async function waitingAtGateway(url: string): Promise<number> {
 export async function measureDelivery(
   site: Site, gatewayMetricsUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
   users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
-  /** The cluster's processes and Postgres's backends, for CPU per message delivered (absent: not measured). */
+  /** The cluster's processes, Postgres, Redis and the bench's load, for CPU per message delivered (absent: not measured). */
   measured?: () => Promise<Measured[]>,
 ): Promise<DeliveryFigure> {
   const members = users.slice(0, recipients);
@@ -171,6 +172,13 @@ export async function measureDelivery(
   const slowest = [...report.perMessage].sort((a, b) => b[2] - a[2]).slice(0, 5)
     .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms`);
   console.log(`  slowest messages: ${slowest.join('; ')}`);
+  if (fig.cpuMsPerMessage) {
+    // Every part of a message's delivery runs on the same cores: its last answer cannot come
+    // sooner than all of this work spread over all of them.
+    const all = Object.values(fig.cpuMsPerMessage).reduce((a, b) => a + b, 0);
+    const parts = Object.entries(fig.cpuMsPerMessage).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+    console.log(`  CPU per message, every process: ${all.toFixed(1)} ms on ${availableParallelism()} cores (${parts})`);
+  }
   return fig;
 }
 

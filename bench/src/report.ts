@@ -1,4 +1,5 @@
 /** Turns the run's measurements into flat figures, ratios to the baselines, goals and a chart. */
+import { availableParallelism } from 'node:os';
 import type { PgbenchFigure, RedisFigure } from './baselines';
 import { chartSvg, type Series } from './chart';
 import type { NarrowFigure } from './narrow';
@@ -22,6 +23,7 @@ export interface Goal {
 
 const key = (t: number | 'dm') => (t === 'dm' ? 'dm' : `c${t}`);
 const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 /** Direct messages reach two people: they are compared with pgbench's send to two. */
 const subscribersOf = (t: number | 'dm') => (t === 'dm' ? 2 : t);
 
@@ -34,10 +36,13 @@ export function figures(m: Measurements): Record<string, number> {
     f[`${k}_p50_ms`] = s.p50;
     f[`${k}_p99_ms`] = s.p99;
     // The CPU a message costs each service and Postgres: what bounds throughput on two cores.
-    if (s.target !== 'dm' && s.concurrency === 16) {
-      for (const [label, ms] of Object.entries(s.cpuMsPerSend ?? {})) f[`${k}_cpu_ms_per_send_${label}`] = ms;
-    }
     const base = pg(subscribersOf(s.target), s.concurrency);
+    if (s.target !== 'dm' && s.concurrency === 16 && s.cpuMsPerSend) {
+      for (const [label, ms] of Object.entries(s.cpuMsPerSend)) f[`${k}_cpu_ms_per_send_${label}`] = ms;
+      f[`${k}_cpu_ms_per_send_all`] = round(sum(Object.values(s.cpuMsPerSend)), 2);
+      // What every process together may spend on a send for the rate to be half of pgbench's.
+      if (base) f[`${k}_cpu_ms_per_send_at_half_pgbench`] = round((availableParallelism() * 1000) / (base.tps / 2), 2);
+    }
     if (base) {
       f[`${k}_msgs_per_s_vs_pgbench`] = round(s.msgsPerSec / base.tps);
       f[`${k}_p50_ms_vs_pgbench`] = round(s.p50 / base.latencyMs);
@@ -67,6 +72,7 @@ export function figures(m: Measurements): Record<string, number> {
       delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
       delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
       ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
+      ...(d.cpuMsPerMessage ? { delivery_cpu_ms_per_msg_all: round(sum(Object.values(d.cpuMsPerMessage)), 2) } : {}),
     });
     const append = m.redis.find((r) => r.command === 'queue_append');
     if (append) {
