@@ -42,7 +42,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const acks = new AckBatcher(store, (queueIds, err) => {
     if (err) log.warn({ err }, 'held-back acknowledgements failed');
     for (const q of queueIds) waiter.poke(q);
-  });
+  }, config.EVENTS_ACK_BATCH_MS);
   const realms = new RealmResolver(pool, config);
   // Each replica's recent keys, dropped on every forget message of the users service (ADR 0022).
   const authForgets = config.AUTH_CACHE_SECONDS > 0 && config.AUTH_LOCAL_CACHE_SECONDS > 0

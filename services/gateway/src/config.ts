@@ -18,6 +18,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   PUSH_URL: url.default('http://127.0.0.1:9105'),
   /** A blocking GET /events with nothing to deliver answers with a heartbeat after this long. */
   EVENTS_HEARTBEAT_SECONDS: z.coerce.number().positive().default(50),
+  /**
+   * How long the acknowledgement of a re-poll held without reading its queue (ADR 0026) waits for
+   * others to share its Redis call. A queue whose client polls again within it is acknowledged
+   * once, with its latest id: at a message every second or more often, most recipients' queues.
+   */
+  EVENTS_ACK_BATCH_MS: z.coerce.number().int().min(1).max(10_000).default(1000),
   /** Requests per user per minute; 0 disables. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
   /**
