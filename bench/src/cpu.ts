@@ -24,26 +24,30 @@ export function cpuMsOf(pid: number | undefined): number {
 export interface Measured {
   label: string;
   pid?: number;
-  /** CPU milliseconds so far, for what is not one process of ours to read (Redis, the bench itself). */
-  read?: () => number | Promise<number>;
+  /**
+   * CPU milliseconds so far, for what is not one process of ours to read (Redis, the bench
+   * itself), or per process of a changing set (Postgres's server processes), counted per process
+   * so that one leaving takes none of the others' CPU with it.
+   */
+  read?: () => number | Promise<number> | Map<number, number>;
 }
 
 /**
- * CPU so far of every Postgres server process on this machine (comm "postgres": the backends,
+ * CPU so far of each Postgres server process on this machine (comm "postgres": the backends,
  * those that open during a phase included, and the WAL writer, checkpointer and the rest), in
- * milliseconds. A backend that exits during a phase takes its share with it.
+ * milliseconds by pid. A backend that exits during a phase (a pool shrinking) is left out.
  */
-export function postgresServerCpuMs(): number {
-  let total = 0;
+export function postgresServerCpuMs(): Map<number, number> {
+  const out = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') out.set(Number(entry), cpuMsOf(Number(entry)));
     } catch {
       // Gone meanwhile.
     }
   }
-  return total;
+  return out;
 }
 
 /** CPU milliseconds each label (processes of one label summed) spent while `work` ran. */
@@ -52,9 +56,16 @@ export async function cpuDuring<T>(processes: Measured[], work: () => Promise<T>
   const before = await Promise.all(processes.map(read));
   const result = await work();
   const after = await Promise.all(processes.map(read));
+  const spent = (b: number | Map<number, number>, a: number | Map<number, number>): number => {
+    if (typeof a === 'number' || typeof b === 'number') return Math.max(0, Number(a) - Number(b));
+    // A process that started meanwhile spent all of its CPU in the phase; one that ended is left out.
+    let sum = 0;
+    for (const [pid, ms] of a) sum += Math.max(0, ms - (b.get(pid) ?? 0));
+    return sum;
+  };
   const cpuMs: Record<string, number> = {};
   processes.forEach((p, i) => {
-    cpuMs[p.label] = (cpuMs[p.label] ?? 0) + Math.max(0, after[i]! - before[i]!);
+    cpuMs[p.label] = (cpuMs[p.label] ?? 0) + spent(before[i]!, after[i]!);
   });
   return { result, cpuMs };
 }
