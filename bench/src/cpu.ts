@@ -80,7 +80,7 @@ export async function redisCpuMs(redis: { info(section: string): Promise<string>
   return (field('used_cpu_sys') + field('used_cpu_user')) * 1000;
 }
 
-/** This process's CPU so far, worker threads included (the bench's load: senders and pollers), in milliseconds. */
+/** This process's CPU so far (the bench's own bookkeeping), in milliseconds. */
 export function ownCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;

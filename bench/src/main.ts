@@ -19,8 +19,9 @@ import { createTestDatabase } from '@chat/db/testing';
 import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
 import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
 import { loadHistory, measureListings, measureNarrow } from './narrow';
-import { ownCpuMs, postgresServerCpuMs, redisCpuMs, type Measured } from './cpu';
+import { postgresServerCpuMs, redisCpuMs, type Measured } from './cpu';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
+import { loadCpuMs } from './workers';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
 
@@ -111,7 +112,7 @@ async function main() {
           ...cluster!.processes.map((p) => ({ label: p.label, pid: p.child.pid })),
           { label: 'postgres', read: postgresServerCpuMs },
           { label: 'redis', read: () => redisCpuMs(redisMeter!) },
-          { label: 'bench_load', read: ownCpuMs },
+          { label: 'bench_load', read: loadCpuMs },
         ]
       : undefined;
     if (runs('sends')) {

@@ -130,7 +130,7 @@ export async function measureDelivery(
   });
   redis.disconnect();
   const clients = [...queues, ...idle];
-  const pollers = startPollers({ url: site.url, host: site.host, clients, threads: 4, staggerMs: Math.min(20_000, clients.length) });
+  const pollers = startPollers({ url: site.url, host: site.host, clients, processes: 4, staggerMs: Math.min(20_000, clients.length) });
   const opened = Date.now();
   let held = 0;
   const count = async () => (await Promise.all(gatewayMetricsUrls.map(waitingAtGateway))).reduce((a, b) => a + b, 0);

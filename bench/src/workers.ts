@@ -1,6 +1,38 @@
-/** Worker threads of the load generator, each bounded in count and in time. */
+/**
+ * The load generator's processes, each bounded in count and in time: separate processes, so
+ * that the bench's own bookkeeping never sits in the load's event loop and the load's CPU is
+ * each process's own.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { cpuMsOf, ownCpuMs } from './cpu';
+
+/** Load processes running now, and the CPU of those that ended (as they last reported it). */
+const live = new Set<ChildProcess>();
+let endedCpuMs = 0;
+
+/**
+ * CPU so far of the bench and every load process it started, in milliseconds: a counter to read
+ * around a phase. An ended process counts with the CPU its last report gave.
+ */
+export function loadCpuMs(): number {
+  let sum = ownCpuMs() + endedCpuMs;
+  for (const child of live) sum += cpuMsOf(child.pid);
+  return sum;
+}
+
+/** Starts a load process on `file` and sends it its task. */
+function startLoad(file: string, data: object): ChildProcess {
+  const child = fork(path.join(__dirname, 'workers', file), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  live.add(child);
+  child.on('message', (m: { cpuMs?: number }) => {
+    // A final report: its CPU is the process's whole (it exits right after).
+    if (typeof m?.cpuMs === 'number' && live.delete(child)) endedCpuMs += m.cpuMs;
+  });
+  child.once('exit', () => live.delete(child));
+  child.send(data);
+  return child;
+}
 
 export interface SenderJob {
   auth: string;
@@ -18,31 +50,32 @@ export interface SenderReport {
   seconds: number;
 }
 
-/** Most threads a load step uses: the machine's cores run the cluster too. */
-export const MAX_THREADS = 4;
+/** Most processes a load step uses: the machine's cores run the cluster too. */
+export const MAX_PROCESSES = 4;
 
 export function runSenders(
   opts: { url: string; host: string; jobs: SenderJob[]; concurrency: number; durationMs: number; warmupMs: number; ratePerSec?: number },
 ): Promise<SenderReport> {
-  const threads = Math.min(MAX_THREADS, Math.max(1, Math.ceil(opts.concurrency / 16)));
-  const per = Array.from({ length: threads }, (_, t) => Math.floor(opts.concurrency / threads) + (t < opts.concurrency % threads ? 1 : 0));
+  const processes = Math.min(MAX_PROCESSES, Math.max(1, Math.ceil(opts.concurrency / 16)));
+  const per = Array.from({ length: processes }, (_, t) => Math.floor(opts.concurrency / processes) + (t < opts.concurrency % processes ? 1 : 0));
   let offset = 0;
   const runs = per.map((concurrency) => {
     const jobs = opts.jobs.slice(offset, offset + concurrency);
     offset += concurrency;
     return new Promise<SenderReport>((resolve, reject) => {
-      const worker = new Worker(path.join(__dirname, 'workers/sender.mjs'), {
-        workerData: {
-          url: opts.url, host: opts.host, jobs: jobs.length ? jobs : opts.jobs, concurrency,
-          durationMs: opts.durationMs, warmupMs: opts.warmupMs,
-          ratePerSec: opts.ratePerSec ? opts.ratePerSec / threads : undefined,
-        },
+      const child = startLoad('sender.mjs', {
+        url: opts.url, host: opts.host, jobs: jobs.length ? jobs : opts.jobs, concurrency,
+        durationMs: opts.durationMs, warmupMs: opts.warmupMs,
+        ratePerSec: opts.ratePerSec ? opts.ratePerSec / processes : undefined,
       });
-      // A stuck thread must not hold the run: it gets its duration and a margin.
-      const limit = setTimeout(() => void worker.terminate(), opts.durationMs + opts.warmupMs + 60_000);
-      worker.once('message', (m: SenderReport) => resolve(m));
-      worker.once('error', reject);
-      worker.once('exit', () => clearTimeout(limit));
+      // A stuck process must not hold the run: it gets its duration and a margin.
+      const limit = setTimeout(() => child.kill(), opts.durationMs + opts.warmupMs + 60_000);
+      child.once('message', (m: SenderReport) => resolve(m));
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        clearTimeout(limit);
+        reject(new Error(`sender process ended (${signal ?? code}) before reporting`));
+      });
     });
   });
   return Promise.all(runs).then((reports) => ({
@@ -67,24 +100,29 @@ export interface Pollers {
   stop(): Promise<PollerReport>;
 }
 
-export function startPollers(opts: { url: string; host: string; clients: Array<{ auth: string; queueId: string; lastEventId: number }>; threads: number; staggerMs: number }): Pollers {
-  const workers = Array.from({ length: opts.threads }, (_, t) => new Worker(path.join(__dirname, 'workers/poller.mjs'), {
-    workerData: { url: opts.url, host: opts.host, clients: opts.clients.filter((_, i) => i % opts.threads === t), staggerMs: opts.staggerMs },
+export function startPollers(opts: { url: string; host: string; clients: Array<{ auth: string; queueId: string; lastEventId: number }>; processes: number; staggerMs: number }): Pollers {
+  const children = Array.from({ length: opts.processes }, (_, t) => startLoad('poller.mjs', {
+    url: opts.url, host: opts.host, clients: opts.clients.filter((_, i) => i % opts.processes === t), staggerMs: opts.staggerMs,
   }));
-  for (const w of workers) w.on('error', (err) => console.error('poller thread failed:', err));
+  for (const c of children) c.on('error', (err) => console.error('poller process failed:', err));
   return {
-    measure: () => workers.forEach((w) => w.postMessage('measure')),
+    measure: () => children.forEach((c) => c.send('measure')),
     stop: async () => {
-      const reports = await Promise.all(workers.map((w) => new Promise<PollerReport>((resolve) => {
+      const reports = await Promise.all(children.map((c) => new Promise<PollerReport>((resolve) => {
+        const failed = (why: string) => resolve({ latencies: [], errors: { [why]: 1 }, delivered: 0, perMessage: [] });
         const limit = setTimeout(() => {
-          void w.terminate();
-          resolve({ latencies: [], errors: { 'thread did not answer': 1 }, delivered: 0, perMessage: [] });
+          c.kill();
+          failed('poller process did not answer');
         }, 10_000);
-        w.once('message', (m: PollerReport) => {
+        c.once('message', (m: PollerReport) => {
           clearTimeout(limit);
           resolve(m);
         });
-        w.postMessage('stop');
+        c.once('exit', () => {
+          clearTimeout(limit);
+          failed('poller process ended before reporting');
+        });
+        if (c.connected) c.send('stop');
       })));
       return {
         latencies: reports.flatMap((r) => r.latencies),
@@ -96,7 +134,7 @@ export function startPollers(opts: { url: string; host: string; clients: Array<{
   };
 }
 
-/** One entry per message across the threads: the earliest first and the latest last recipient. */
+/** One entry per message across the processes: the earliest first and the latest last recipient. */
 function mergePerMessage(lists: PollerReport['perMessage'][]): PollerReport['perMessage'] {
   const merged = new Map<number, [number, number, number, number]>();
   for (const [sent, first, last, count] of lists.flat()) {

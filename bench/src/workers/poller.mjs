@@ -1,4 +1,4 @@
-// One thread of long-polling clients for the bench: each holds GET /events on its queue and
+// One process of long-polling clients for the bench: each holds GET /events on its queue and
 // times every message event from the send time carried in its content (`sent=<ms>`).
 //
 // Each client speaks HTTP/1.1 on a keep-alive socket of its own, written and parsed here rather
@@ -7,9 +7,9 @@
 // the servers' delivery waited behind the load generator (and its own queueing was counted as
 // delivery time). Every answer is still parsed in full and checked.
 import net from 'node:net';
-import { parentPort, workerData } from 'node:worker_threads';
+import { report, task } from './load-process.mjs';
 
-const { url, host, clients, staggerMs } = workerData;
+const { url, host, clients, staggerMs } = await task();
 const target = new URL(url);
 const latencies = [];
 /** Per message (keyed by its send time): [first, last] recipient's latency here, and how many. */
@@ -130,12 +130,11 @@ function answered(c, status, raw, now) {
 }
 
 clients.forEach((c, i) => setTimeout(() => connect(c), Math.floor((i / clients.length) * staggerMs)));
-parentPort.on('message', (m) => {
+process.on('message', (m) => {
   if (m === 'measure') measuring = true;
   if (m === 'stop') {
     stopping = true;
     for (const s of sockets) s.destroy();
-    parentPort.postMessage({ latencies, errors, delivered, perMessage: [...perMessage].map(([sent, v]) => [Number(sent), ...v]) });
-    setTimeout(() => process.exit(0), 50);
+    void report({ latencies, errors, delivered, perMessage: [...perMessage].map(([sent, v]) => [Number(sent), ...v]) }).then(() => process.exit(0));
   }
 });

@@ -1,9 +1,9 @@
-// One thread of senders for the bench: `concurrency` loops, each POSTing its own request in
+// One process of senders for the bench: `concurrency` loops, each POSTing its own request in
 // turn through the gateway until the deadline. Latencies after the warm-up are reported.
 import http from 'node:http';
-import { parentPort, workerData } from 'node:worker_threads';
+import { report, task } from './load-process.mjs';
 
-const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = workerData;
+const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = await task();
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
@@ -76,4 +76,5 @@ async function loop(i) {
 
 await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i + next)));
 agent.destroy();
-parentPort.postMessage({ latencies, sends, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
+await report({ latencies, sends, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
+process.exit(0);
