@@ -1,6 +1,10 @@
 import type { QueueStore } from './store';
 
-/** How long an acknowledgement waits for others to share its script call. */
+/**
+ * How long an acknowledgement waits for others to share its script call, unless the caller says
+ * otherwise: the gateway passes its EVENTS_ACK_BATCH_MS (1 s, ADR 0030), so that a queue polled
+ * again meanwhile is acknowledged once.
+ */
 const DEFAULT_DELAY_MS = 10;
 
 /**
