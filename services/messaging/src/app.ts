@@ -4,6 +4,7 @@ import { createRedis, keyspace } from '@chat/bus';
 import { createDb, withShortQuerySettings } from '@chat/db';
 import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
+import { configureStatementGroups } from './lib/statement-group';
 import type { Services } from './context';
 import { messageRoutes } from './routes/messages';
 import { streamRoutes } from './routes/streams';
@@ -37,6 +38,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const config = readConfig(overrides);
   const log = createLogger('messaging', config.LOG_LEVEL);
   const db = createDb(withShortQuerySettings(config.DATABASE_URL), { poolSize: config.DATABASE_POOL_SIZE });
+  configureStatementGroups(db, config.SEND_STATEMENTS_IN_FLIGHT);
   const services: Services = { db, log, config };
   const { app, state, metrics } = createApp({
     service: 'messaging',

@@ -24,6 +24,11 @@ export const configSchema = baseConfigSchema.extend({
   ONBOARDING_CONSUMER: bool('true'),
   /** Name of this replica in the consumer group; default `<hostname>-<pid>`. Stable names resume their pending entries at once after a restart. */
   CONSUMER_NAME: z.string().default(''),
+  /**
+   * Statements of each kind a channel send runs (its read, its write) running at once on this
+   * replica's pool; sends that arrive meanwhile go together in the next one (ADR 0031).
+   */
+  SEND_STATEMENTS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
   /** Public host (and port) of the server, as the gateway's EXTERNAL_HOST. */
   EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
   /**

@@ -18,6 +18,7 @@ import { saveWidgetSubmessage } from './submessages';
 import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, type TopicPolicyFacts } from './user-topics';
 import { sendReadings } from './send-reads';
 import { claimOwnUploads } from './send-guarantees';
+import { doWriteChannelSend } from '../lib/send-batch';
 
 export interface SendResult {
   id: number;
@@ -186,10 +187,13 @@ function messageEvent(actor: LoadedActor, plan: SendPlan, facts: SendFacts, wire
   };
 }
 
+/** A timestamp without zone, as the statements take it (UTC, milliseconds). */
+const timestampText = (d: Date) => d.toISOString().replace('Z', '');
+
 function insertParams(draft: Message, facts: SendFacts, recipientIds: number[], flags: bigint[]): unknown[] {
   return [
     draft.realmId, draft.senderId, draft.recipientType, draft.streamId, draft.conversationId, draft.topic, draft.content,
-    draft.renderedContent, draft.sendingClient, facts.dateSent.toISOString().replace('Z', ''), draft.isMeMessage, draft.hasLink,
+    draft.renderedContent, draft.sendingClient, timestampText(facts.dateSent), draft.isMeMessage, draft.hasLink,
     draft.hasImage, draft.hasAttachment, recipientIds, flags.map(String),
   ];
 }
@@ -237,10 +241,10 @@ export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFac
     && !rendered.streamWildcard && !rendered.topicWildcard;
 }
 
-// The message, every copy and the outbox row in one statement: atomic on its own, so no
-// transaction and one round trip. The event carries the message's id, known only inside; a
-// direct message's conversation is found or made first (as conversationFor does, $5 is null
-// then), and its event's recipient_id follows from it.
+// A direct message, its copies and the outbox row in one statement: atomic on its own, so no
+// transaction and one round trip. The event carries the message's id, known only inside; the
+// conversation is found or made first (as conversationFor does, $5 is null then), and the
+// event's recipient_id follows from it. A channel message's statement is in send-batch.ts.
 const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
   INSERT INTO outbox (realm_id, type, payload)
   SELECT $1, 'message', ${payload} FROM ${from}
@@ -249,8 +253,6 @@ const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
 SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
 
 const WITH_MESSAGE_ID = "jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id))";
-
-const INSERT_ALONE_SQL = `WITH ${messageAndCopies()}${EVENT_AND_NOTIFY(WITH_MESSAGE_ID, 'm')}`;
 
 const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
   INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
@@ -263,13 +265,18 @@ export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPl
   const { flags, userFlags } = copiesOf(actor, plan, facts, recipientIds);
   const draft = draftMessage(actor, plan, null, facts.dateSent);
   const payload = outboxPayload(messageEvent(actor, plan, facts, facts.wire!, recipientIds, userFlags));
-  const params = [...insertParams(draft, facts, recipientIds, flags), payload];
   if (plan.target.kind === 'private') {
     const members = [...new Set(recipientIds)].sort((a, b) => a - b);
-    const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_DIRECT_ALONE_SQL, [...params, members.join(','), members], 'direct-send-write');
+    const params = [...insertParams(draft, facts, recipientIds, flags), payload, members.join(','), members];
+    const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_DIRECT_ALONE_SQL, params, 'direct-send-write');
     return { id };
   }
-  const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_ALONE_SQL, params, 'channel-send-write');
+  // A channel message's statement may carry other sends' with it (group commit, send-batch.ts).
+  const id = await doWriteChannelSend(db, {
+    realmId: draft.realmId, senderId: draft.senderId, streamId: draft.streamId!, topic: draft.topic, content: draft.content,
+    rendered: draft.renderedContent, client: draft.sendingClient, dateSent: timestampText(facts.dateSent), isMe: draft.isMeMessage,
+    hasLink: draft.hasLink, hasImage: draft.hasImage, hasAttachment: draft.hasAttachment, recipientIds, flags: flags.map(String), payload,
+  });
   return { id };
 }
 

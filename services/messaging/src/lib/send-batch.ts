@@ -1,0 +1,120 @@
+/**
+ * Group commit of channel sends (ADR 0031). A usual channel message is one statement: the
+ * message, its copies, its outbox row and NOTIFY. Sends that arrive while one is running go
+ * together in the next statement and commit (statement-group.ts).
+ */
+import { rawQuery, type Db } from '@chat/db';
+import { groupPerPool, type GroupStats } from './statement-group';
+
+/** Sends in one statement at most (its arrays grow with each send's copies). */
+const MAX_BATCH = 32;
+
+/** One channel send's write: the parameters of the single statement, in its order. */
+export interface ChannelWrite {
+  realmId: number;
+  senderId: number;
+  streamId: number;
+  topic: string;
+  content: string;
+  rendered: string;
+  client: string;
+  /** Timestamp without zone, as text (milliseconds). */
+  dateSent: string;
+  isMe: boolean;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  recipientIds: number[];
+  /** Each recipient's flag bits, as decimal text (bigint). */
+  flags: string[];
+  /** The outbox payload (JSON text), its message id filled in by the statement. */
+  payload: string;
+}
+
+const COLUMNS = `realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
+                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment`;
+
+// The message, every copy and the outbox row in one statement: atomic on its own, so no
+// transaction and one round trip. The event carries the message's id, known only inside.
+const ONE_SQL = `WITH m AS (
+  INSERT INTO messages (${COLUMNS})
+  SELECT $1, $2, 'stream', $3, NULL, $4, $5, $6, $7, $8::timestamp, $9, $10, $11, $12
+  RETURNING id
+), copies AS (
+  INSERT INTO user_messages (user_id, message_id, flags)
+  SELECT r.user_id, m.id, r.flags FROM m, unnest($13::int[], $14::bigint[]) AS r(user_id, flags)
+), event AS (
+  INSERT INTO outbox (realm_id, type, payload)
+  SELECT $1, 'message', jsonb_set($15::jsonb, '{event,message,id}', to_jsonb(m.id)) FROM m
+  RETURNING id
+)
+SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+
+// Several sends: each column an array, one element per send (`ord` its place), the copies three
+// arrays tagged with their send's place. The ids are drawn in the sends' order first, so that
+// messages and outbox rows (whose order the relay keeps) are in the same order. Data-modifying
+// CTEs run to completion whether or not the final SELECT reads them.
+const MANY_SQL = `WITH input AS MATERIALIZED (
+  SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamp[],
+                       $9::bool[], $10::bool[], $11::bool[], $12::bool[], $13::jsonb[])
+    WITH ORDINALITY AS i(realm_id, sender_id, stream_id, topic, content, rendered, client, date_sent,
+                         is_me, has_link, has_image, has_attachment, payload, ord)
+), ids AS MATERIALIZED (
+  SELECT ord, nextval('messages_id_seq') AS id FROM (SELECT ord FROM input ORDER BY ord) o
+), m AS (
+  INSERT INTO messages (id, ${COLUMNS})
+  SELECT ids.id, i.realm_id, i.sender_id, 'stream', i.stream_id, NULL, i.topic, i.content, i.rendered, i.client, i.date_sent,
+         i.is_me, i.has_link, i.has_image, i.has_attachment
+    FROM input i JOIN ids USING (ord) ORDER BY ord
+), copies AS (
+  INSERT INTO user_messages (user_id, message_id, flags)
+  SELECT c.user_id, ids.id, c.flags FROM unnest($14::int[], $15::int[], $16::bigint[]) AS c(ord, user_id, flags) JOIN ids USING (ord)
+), event AS (
+  INSERT INTO outbox (realm_id, type, payload)
+  SELECT i.realm_id, 'message', jsonb_set(i.payload, '{event,message,id}', to_jsonb(ids.id))
+    FROM input i JOIN ids USING (ord) ORDER BY ord
+)
+SELECT ord::int AS ord, id::int AS id, (SELECT pg_notify('outbox', ''))::text AS notified FROM ids`;
+
+function oneParams(w: ChannelWrite): unknown[] {
+  return [w.realmId, w.senderId, w.streamId, w.topic, w.content, w.rendered, w.client, w.dateSent, w.isMe, w.hasLink,
+    w.hasImage, w.hasAttachment, w.recipientIds, w.flags, w.payload];
+}
+
+function manyParams(ws: ChannelWrite[]): unknown[] {
+  const col = <T>(f: (w: ChannelWrite) => T) => ws.map(f);
+  const copyOrd: number[] = [];
+  const copyUser: number[] = [];
+  const copyFlags: string[] = [];
+  ws.forEach((w, i) => {
+    w.recipientIds.forEach((u, j) => {
+      copyOrd.push(i + 1);
+      copyUser.push(u);
+      copyFlags.push(w.flags[j]!);
+    });
+  });
+  return [col((w) => w.realmId), col((w) => w.senderId), col((w) => w.streamId), col((w) => w.topic), col((w) => w.content),
+    col((w) => w.rendered), col((w) => w.client), col((w) => w.dateSent), col((w) => w.isMe), col((w) => w.hasLink),
+    col((w) => w.hasImage), col((w) => w.hasAttachment), col((w) => w.payload), copyOrd, copyUser, copyFlags];
+}
+
+const writes = groupPerPool((db: Db) => ({
+  maxBatch: MAX_BATCH,
+  alone: async (w: ChannelWrite) => (await rawQuery<{ id: number }>(db, ONE_SQL, oneParams(w), 'channel-send-write'))[0]!.id,
+  together: async (ws: ChannelWrite[]) => {
+    const rows = await rawQuery<{ ord: number; id: number }>(db, MANY_SQL, manyParams(ws), 'channel-send-write-many');
+    const ids: number[] = [];
+    for (const { ord, id } of rows) ids[ord - 1] = id;
+    return ids;
+  },
+}));
+
+/** Writes a usual channel message (with others waiting, if any); resolves to its id once committed. */
+export function doWriteChannelSend(db: Db, write: ChannelWrite): Promise<number> {
+  return writes(db).run(write);
+}
+
+/** What `db`'s channel writes did so far. */
+export function channelWriteStats(db: Db): GroupStats {
+  return { ...writes(db).stats };
+}
