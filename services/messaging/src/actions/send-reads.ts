@@ -4,7 +4,8 @@
  * one statement with the caller's row, the realm, its linkifiers and the channel itself (ADR
  * 0015), so the write follows with nothing more to read.
  */
-import { rawQuery, rowFromJson, type Realm, type Stream, type Tx, type User } from '@chat/db';
+import { rawQuery, rowFromJson, type Db, type Realm, type Stream, type Tx, type User } from '@chat/db';
+import { groupPerPool, type GroupStats } from '../lib/statement-group';
 import type { RenderContext } from '../markdown';
 import { TOPIC_FACTS_COLUMNS, topicFactsColumns, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts } from './user-topics';
 
@@ -59,7 +60,36 @@ SELECT (SELECT to_jsonb(u) FROM users u WHERE u.id = $1) AS caller,
   ARRAY(SELECT user_id FROM subscribers ORDER BY user_id) AS subscribers,
   ${topicFactsColumns('(SELECT id FROM target)')},${MUTERS_AND_WORDS('SELECT user_id FROM subscribers WHERE user_id <> $1')}`;
 
+// The same for several sends in one statement: each send's parameters an element of six arrays,
+// the statement above run for each as a lateral subquery (in the sends' order, `ord`).
+const CHANNEL_SEND_PARAMS: Record<string, string> = {
+  $1: 'p.sender', $2: 'p.realm', $3: 'p.topic', $4: 'p.topic_key', $5: 'NULL', $6: 'p.stream_id', $7: 'p.name_key',
+};
+const CHANNEL_SENDS_SQL = `
+SELECT p.ord::int AS ord, r.*
+  FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::int[], $6::text[])
+       WITH ORDINALITY AS p(sender, realm, topic, topic_key, stream_id, name_key, ord)
+ CROSS JOIN LATERAL (${CHANNEL_SEND_SQL.replace(/\$\d+/g, (n) => CHANNEL_SEND_PARAMS[n]!)}) r
+ ORDER BY p.ord`;
+
 type Json = Record<string, unknown>;
+type ChannelSendRow = TopicFactsRow & {
+  caller: Json | null; realm: Json | null; stream: Json | null; linkifiers: ChannelSendReads['linkifiers'];
+  subscribers: number[]; muters: number[]; words: AlertWordRow[];
+};
+
+/** One send's read: its parameters in CHANNEL_SEND_SQL's order ($1 to $7). */
+type ReadParams = [sender: number, realm: number, topic: string | null, topicKey: string | null, before: null, streamId: number | null, nameKey: string | null];
+
+const reads = groupPerPool((db: Db) => ({
+  maxBatch: 32,
+  alone: async (p: ReadParams) => (await rawQuery<ChannelSendRow>(db, CHANNEL_SEND_SQL, p, 'channel-send-read'))[0],
+  together: async (ps: ReadParams[]) => {
+    const column = (i: number) => ps.map((p) => p[i]);
+    const rows = await rawQuery<ChannelSendRow & { ord: number }>(db, CHANNEL_SENDS_SQL, [column(0), column(1), column(2), column(3), column(5), column(6)], 'channel-send-read-many');
+    return rows.sort((a, b) => a.ord - b.ord);
+  },
+}));
 
 export interface ChannelSendReads {
   /** The caller's row; null if it no longer exists. */
@@ -72,20 +102,23 @@ export interface ChannelSendReads {
   readings: SendReadings;
 }
 
+/** What `db`'s grouped channel-send reads did so far. */
+export function channelReadStats(db: Db): GroupStats {
+  return { ...reads(db).stats };
+}
+
 /**
  * What a message from `senderId` to the channel `to` and its topic `topic` needs read (topic null
  * when the send has none: it is refused later, and the topic's facts go unused).
  */
 export async function readChannelSend(
-  db: Tx, realmId: number, senderId: number, to: { id: number } | { name: string }, topic: string | null, content: string,
+  db: Db, realmId: number, senderId: number, to: { id: number } | { name: string }, topic: string | null, content: string,
 ): Promise<ChannelSendReads> {
-  const [row] = await rawQuery<TopicFactsRow & {
-    caller: Json | null; realm: Json | null; stream: Json | null; linkifiers: ChannelSendReads['linkifiers'];
-    subscribers: number[]; muters: number[]; words: AlertWordRow[];
-  }>(db, CHANNEL_SEND_SQL, [
+  // Reads that arrive while one runs go together in the next statement (ADR 0031).
+  const row = await reads(db).run([
     senderId, realmId, topic, topic?.toLowerCase() ?? null, null,
     'id' in to ? to.id : null, 'id' in to ? null : to.name.trim().toLowerCase(),
-  ], 'channel-send-read');
+  ]);
   if (!row?.realm) throw new Error(`realm ${realmId} not found`);
   return {
     caller: row.caller ? rowFromJson(db, 'User', row.caller) : null,

@@ -1,5 +1,6 @@
 import { outboxPayload } from '@chat/bus';
 import { channelWriteStats, doWriteChannelSend, type ChannelWrite } from '../lib/send-batch';
+import { channelReadStats, readChannelSend } from '../actions/send-reads';
 import { startHarness, type Harness } from './support';
 
 let h: Harness;
@@ -96,5 +97,30 @@ describe('group commit of channel sends', () => {
     const byContent = new Map(rows.map((r) => [r.content, r.id]));
     contents.forEach((c, i) => expect(answers[i]!.body.id).toBe(byContent.get(c)));
     expect(rows.every((r) => r.copies === 3 && r.event_id !== null)).toBe(true);
+  });
+});
+
+describe('grouped reads of channel sends', () => {
+  it('reads for several sends in one statement what each would read alone', async () => {
+    const { realmId, member, owner } = h.realm;
+    const targets: Array<[number, { id: number } | { name: string }, string | null]> = [
+      [member.id, { id: streamId }, 'batches'],
+      [owner.id, { name: 'group COMMIT ' }, 'new topic'],
+      [member.id, { name: 'no such channel' }, 'x'],
+      [member.id, { id: streamId }, null],
+    ];
+    const readAll = () => Promise.all(targets.map(([sender, to, topic]) => readChannelSend(h.env.db, realmId, sender, to, topic, 'batches')));
+    const before = channelReadStats(h.env.db);
+    const together = await readAll();
+    expect(channelReadStats(h.env.db).grouped - before.grouped).toBe(3);
+    const alone = [];
+    for (const [sender, to, topic] of targets) alone.push(await readChannelSend(h.env.db, realmId, sender, to, topic, 'batches'));
+    expect(together).toEqual(alone);
+    expect(together[0]!.subscriberIds).toEqual(recipients().sort((a, b) => a - b));
+    expect(together[1]!.stream?.id).toBe(streamId);
+    expect(together[1]!.caller?.id).toBe(owner.id);
+    expect(together[2]!.stream).toBeNull();
+    expect(together[0]!.readings.topicPolicy!.isInitiator).toBe(false);
+    expect(together[1]!.readings.topicPolicy!.isInitiator).toBe(true);
   });
 });
