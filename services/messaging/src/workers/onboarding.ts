@@ -11,6 +11,13 @@ import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
 
 /** Consumer group of this service on the partition streams: one per kind of consumer, not per replica. */
 export const MESSAGING_GROUP = CONSUMER_GROUPS.messaging;
+/**
+ * Least time between two reads of the streams: a busy cluster's events (almost none of them a
+ * new account) are read and acknowledged in batches of this interval's worth, paying the reads'
+ * costs once per batch; an idle replica still reads an event as soon as it arrives. A new
+ * account's onboarding messages wait at most this much longer.
+ */
+const READ_INTERVAL_MS = 200;
 /** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
 const MAX_ENTRY_ATTEMPTS = 5;
 
@@ -35,6 +42,9 @@ export async function startOnboardingConsumer(services: Services, o: OnboardingC
     group: MESSAGING_GROUP,
     consumer: o.consumer,
     blockMs: o.blockMs ?? 1000,
+    minReadIntervalMs: READ_INTERVAL_MS,
+    // Only a new account's event is parsed; every other is acknowledged unread (ADR 0021).
+    select: (heads) => heads.map((h) => h.type === 'realm_user'),
     ...(o.partitions ? { partitions: o.partitions } : {}),
     ...(o.claimIdleMs ? { claimIdleMs: o.claimIdleMs } : {}),
     onError: (err) => services.log.warn({ err }, 'messaging: stream consumer error'),
