@@ -5,6 +5,7 @@ import { createDb, withShortQuerySettings } from '@chat/db';
 import { createApp, createLogger, listen, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
 import { configureStatementGroups } from './lib/statement-group';
+import { registerSendMetrics } from './lib/send-metrics';
 import type { Services } from './context';
 import { messageRoutes } from './routes/messages';
 import { streamRoutes } from './routes/streams';
@@ -49,6 +50,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     },
     api: (router) => mountRoutes(router, services),
   });
+  registerSendMetrics(metrics, db);
   // The first query loads the query compiler and opens a connection (seconds): done before the
   // port opens, so the service is ready the moment it serves. A database still down at start
   // is reported by /readyz rather than failing the start.

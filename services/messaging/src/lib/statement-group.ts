@@ -3,7 +3,8 @@
  * pool, the ones that arrive wait, and the next run takes all of them (up to `maxBatch`) in one
  * statement. What a statement, a commit and a round trip cost Postgres and this process is then
  * paid once per group, not once per send. Nothing waits on a timer: with fewer than `inFlight`
- * running, a run starts at once, so a lone send is exactly as before.
+ * running, a run starts as soon as the event loop has handled what was already due, so a lone
+ * send runs the same statement as before.
  *
  * A group's statement is atomic. If Postgres refuses it, each of its items runs again alone, so
  * one item's error (its channel deleted meanwhile, say) is that item's only. If the connection
@@ -29,9 +30,13 @@ export function configureStatementGroups(pool: object, inFlight: number): void {
   configured.set(pool, inFlight);
 }
 
-/** What a group did so far: statements run, items that went in a statement with others, items run again alone. */
+/**
+ * What a group did so far: statements run, those that carried several items (`groups`) and the
+ * items they carried, items run again alone after their group was refused.
+ */
 export interface GroupStats {
   statements: number;
+  groups: number;
   grouped: number;
   retriedAlone: number;
 }
@@ -49,8 +54,9 @@ export function refusedByServer(err: unknown): boolean {
 
 export class StatementGroup<I, O> {
   private running = 0;
+  private scheduled = false;
   private readonly waiting: Array<Waiting<I, O>> = [];
-  readonly stats: GroupStats = { statements: 0, grouped: 0, retriedAlone: 0 };
+  readonly stats: GroupStats = { statements: 0, groups: 0, grouped: 0, retriedAlone: 0 };
 
   /** `pool`: the Db whose connections run the statements, and whose configuration applies. */
   constructor(private readonly pool: object, private readonly opts: GroupOptions<I, O>) {}
@@ -58,6 +64,20 @@ export class StatementGroup<I, O> {
   run(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Starts what can start once the event loop has run what is already due: requests read from
+   * the network together, or sends whose reads came back in one statement, then go in one
+   * statement rather than the first alone and the rest after it.
+   */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       this.pump();
     });
   }
@@ -77,6 +97,7 @@ export class StatementGroup<I, O> {
   private async runBatch(batch: Array<Waiting<I, O>>): Promise<void> {
     if (batch.length === 1) return this.alone(batch[0]!);
     this.stats.statements++;
+    this.stats.groups++;
     this.stats.grouped += batch.length;
     let outs: O[];
     try {
