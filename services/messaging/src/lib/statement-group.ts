@@ -1,7 +1,7 @@
 /**
- * Grouping of a hot statement's runs (ADR 0031): while `inFlight` (1 unless configured) of them are running on the
- * pool, the ones that arrive wait, and the next run takes all of them (up to `maxBatch`) in one
- * statement. What a statement, a commit and a round trip cost Postgres and this process is then
+ * Grouping of a hot statement's runs (ADR 0031): while `inFlight` of them (1 unless configured)
+ * are running on the pool, the ones that arrive wait, and the next run takes all of them (up to
+ * `maxBatch`) in one statement. What a statement, a commit and a round trip cost Postgres and this process is then
  * paid once per group, not once per send. Nothing waits on a timer: with fewer than `inFlight`
  * running, a run starts at once, so a lone send is exactly as before. (Deferring the start to
  * the event loop's next turn, so that sends read together also start together, measured no
