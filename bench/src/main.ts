@@ -38,6 +38,8 @@ const runs = (phase: string) => !only || only.includes(phase);
 const plan = quick
   ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 1 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000 }
   : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 2 }, registerRounds: 30, history: 1_000_000, narrowRounds: 50, redisRequests: 100_000 };
+// BENCH_SEND_SECONDS: how long each send cell is measured, for A/B runs of one cell.
+if (process.env.BENCH_SEND_SECONDS) plan.send.seconds = Number(process.env.BENCH_SEND_SECONDS);
 const DELIVERY_RECIPIENTS = 200;
 const DELIVERY_RATE = 10;
 

@@ -45,8 +45,11 @@ export async function measureSends(
   measured?: () => Promise<Measured[]>,
 ): Promise<SendFigure[]> {
   const out: SendFigure[] = [];
+  // BENCH_SEND_CELLS=10x16,200x16: only those cells (fan-out or dm, x senders), for iterating on one.
+  const cells = process.env.BENCH_SEND_CELLS?.split(',').map((c) => c.trim());
   for (const target of targets) {
     for (const concurrency of concurrencies) {
+      if (cells && !cells.includes(`${target}x${concurrency}`)) continue;
       // Senders are the channel's first subscribers (or, beyond them, anyone: a public channel
       // takes posts from non-subscribers, who then receive their own message too).
       const jobs = Array.from({ length: concurrency }, (_, i) => sendJob(target, channels, users, i, `bench ${i % 8}`));
