@@ -50,7 +50,8 @@ async function stored(contents: string[]): Promise<Row[]> {
 describe('group commit of channel sends', () => {
   it('writes the sends that wait for a running write in one statement, each with its copies and its event', async () => {
     const before = channelWriteStats(h.env.db);
-    const contents = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
+    // Quotes, backslashes and non-ASCII survive the arrays' text form.
+    const contents = ['g1', 'g2', 'g3 "quoted" \\ back\\slash', 'g4 ünïcödé 🎉', 'g5 {braces, comma}', 'g6 NULL'];
     // One write runs at once; the five that arrive meanwhile go together.
     const first = doWriteChannelSend(h.env.db, write(contents[0]!));
     await nextTurn();
@@ -61,7 +62,7 @@ describe('group commit of channel sends', () => {
     contents.forEach((c, i) => expect(byContent.get(c)!.id).toBe(ids[i]));
     const batch = contents.slice(1).map((c) => byContent.get(c)!);
     expect(new Set(batch.map((r) => r.tx)).size).toBe(1);
-    expect(batch[0]!.tx).not.toBe(byContent.get('g1')!.tx);
+    expect(batch[0]!.tx).not.toBe(byContent.get(contents[0]!)!.tx);
     // In the batch, ids and outbox rows follow the order the sends came in.
     expect(batch.map((r) => r.id)).toEqual([...batch.map((r) => r.id)].sort((a, b) => a - b));
     expect(batch.map((r) => r.event_id)).toEqual([...batch.map((r) => r.event_id!)].sort((a, b) => a - b));
@@ -69,7 +70,12 @@ describe('group commit of channel sends', () => {
       expect(r.copies).toBe(3);
       expect(r.event_id).not.toBeNull();
     }
-    const flags = await h.env.db.userMessage.findMany({ where: { messageId: byContent.get('g4')!.id }, orderBy: { userId: 'asc' } });
+    const events = await h.env.db.$queryRawUnsafe<Array<{ content: string; id: number }>>(
+      `SELECT payload #>> '{event,message,content}' AS content, (payload #>> '{event,message,id}')::int AS id FROM outbox WHERE id = ANY($1::int[])`,
+      rows.map((r) => r.event_id),
+    );
+    expect(new Map(events.map((e) => [e.id, e.content]))).toEqual(new Map(rows.map((r) => [r.id, r.content])));
+    const flags = await h.env.db.userMessage.findMany({ where: { messageId: byContent.get(contents[3]!)!.id }, orderBy: { userId: 'asc' } });
     expect(flags.map((f) => [f.userId, Number(f.flags)])).toEqual(recipients().sort((a, b) => a - b).map((u) => [u, u === h.realm.member.id ? 1 : 0]));
     const after = channelWriteStats(h.env.db);
     expect(after.statements - before.statements).toBe(2);
