@@ -100,6 +100,12 @@ function manyParams(ws: ChannelWrite[]): unknown[] {
 
 const writes = groupPerPool((db: Db) => ({
   maxBatch: MAX_BATCH,
+  // A write's work is its rows. Groups of up to 2,000 copies; while those running hold 1,000 or
+  // more each, another starts beside them (a channel of ten groups up to 32 sends, one at a time;
+  // channels of hundreds write on more than one backend, as separate senders' writes did).
+  weight: (w: ChannelWrite) => w.recipientIds.length,
+  maxWeight: 2000,
+  parallelWeight: 1000,
   alone: async (w: ChannelWrite) => (await rawQuery<{ id: number }>(db, ONE_SQL, oneParams(w), 'channel-send-write'))[0]!.id,
   together: async (ws: ChannelWrite[]) => {
     const rows = await rawQuery<{ ord: number; id: number }>(db, MANY_SQL, manyParams(ws), 'channel-send-write-many');

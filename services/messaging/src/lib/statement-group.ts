@@ -20,7 +20,19 @@ export interface GroupOptions<I, O> {
   together(items: I[]): Promise<O[]>;
   /** Items in one statement at most. */
   maxBatch: number;
+  /**
+   * An item's share of a statement's work (a write's rows). A group closes once it holds
+   * `maxWeight` (its first item whatever its weight); while every statement running holds
+   * `parallelWeight` or more, another may start beside them, up to MAX_PARALLEL: big writes
+   * gain little from sharing a statement and much from a second core.
+   */
+  weight?: (item: I) => number;
+  maxWeight?: number;
+  parallelWeight?: number;
 }
+
+/** Statements of one group running at once at most, however heavy. */
+const MAX_PARALLEL = 4;
 
 /** Statements of one group running at once on a pool, unless configured for it. */
 const IN_FLIGHT = 1;
@@ -54,7 +66,8 @@ export function refusedByServer(err: unknown): boolean {
 }
 
 export class StatementGroup<I, O> {
-  private running = 0;
+  /** The weight of each statement running. */
+  private readonly running = new Set<{ weight: number }>();
   private readonly waiting: Array<Waiting<I, O>> = [];
   readonly stats: GroupStats = { statements: 0, groups: 0, grouped: 0, retriedAlone: 0 };
 
@@ -69,15 +82,33 @@ export class StatementGroup<I, O> {
   }
 
   private pump(): void {
-    const inFlight = configured.get(this.pool) ?? IN_FLIGHT;
-    while (this.running < inFlight && this.waiting.length) {
-      const batch = this.waiting.splice(0, this.opts.maxBatch);
-      this.running++;
+    while (this.waiting.length && this.mayStart()) {
+      const { batch, weight } = this.take();
+      const slot = { weight };
+      this.running.add(slot);
       void this.runBatch(batch).finally(() => {
-        this.running--;
+        this.running.delete(slot);
         this.pump();
       });
     }
+  }
+
+  private mayStart(): boolean {
+    if (this.running.size < (configured.get(this.pool) ?? IN_FLIGHT)) return true;
+    const heavy = this.opts.parallelWeight;
+    return heavy !== undefined && this.running.size < MAX_PARALLEL && [...this.running].every((r) => r.weight >= heavy);
+  }
+
+  /** The next group: waiting items in order, up to maxBatch of them and maxWeight of work. */
+  private take(): { batch: Array<Waiting<I, O>>; weight: number } {
+    const { weight: weightOf, maxWeight = Infinity, maxBatch } = this.opts;
+    let n = 0;
+    let weight = 0;
+    while (n < this.waiting.length && n < maxBatch && (n === 0 || weight < maxWeight)) {
+      weight += weightOf ? weightOf(this.waiting[n]!.item) : 1;
+      n++;
+    }
+    return { batch: this.waiting.splice(0, n), weight };
   }
 
   private async runBatch(batch: Array<Waiting<I, O>>): Promise<void> {
