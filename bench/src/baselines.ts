@@ -3,7 +3,7 @@
  * redis-benchmark running the Redis commands of one delivery.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -76,7 +76,12 @@ export async function runPgbench(url: string, prepared: { realmId: number; strea
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pgbench-'));
   const file = path.join(dir, `send-${subscribers}.sql`);
   writeFileSync(file, sendScript(prepared.realmId, prepared.streamId, prepared.firstUser, subscribers, notify));
-  const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(seconds), '-f', file, url], { timeout: (seconds + 60) * 1000 });
+  let stdout: string;
+  try {
+    ({ stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(seconds), '-f', file, url], { timeout: (seconds + 60) * 1000 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
   const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1]);
   const fig: PgbenchFigure = { subscribers, clients, tps: Math.round(tps * 10) / 10, latencyMs, ...(notify ? {} : { notify }) };
