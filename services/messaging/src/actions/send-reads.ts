@@ -86,8 +86,8 @@ const reads = groupPerPool((db: Db) => ({
   alone: async (p: ReadParams) => (await rawQuery<ChannelSendRow>(db, CHANNEL_SEND_SQL, p, 'channel-send-read'))[0],
   together: async (ps: ReadParams[]) => {
     const column = (i: number) => ps.map((p) => p[i]);
-    const rows = await rawQuery<ChannelSendRow & { ord: number }>(db, CHANNEL_SENDS_SQL, [column(0), column(1), column(2), column(3), column(5), column(6)], 'channel-send-read-many');
-    return rows.sort((a, b) => a.ord - b.ord);
+    // One row per send, in the sends' order (ORDER BY p.ord).
+    return rawQuery<ChannelSendRow>(db, CHANNEL_SENDS_SQL, [column(0), column(1), column(2), column(3), column(5), column(6)], 'channel-send-read-many');
   },
 }));
 

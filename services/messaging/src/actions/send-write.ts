@@ -19,6 +19,7 @@ import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, 
 import { sendReadings } from './send-reads';
 import { claimOwnUploads } from './send-guarantees';
 import { doWriteChannelSend } from '../lib/send-batch';
+import { EVENT_AND_NOTIFY, messageAndCopies, WITH_MESSAGE_ID } from '../lib/send-sql';
 
 export interface SendResult {
   id: number;
@@ -128,20 +129,6 @@ async function conversationFor(tx: Tx, realmId: number, memberIds: number[]): Pr
   return row;
 }
 
-// The message and every recipient's copy as two chained CTEs: the copies come from two arrays
-// (user ids, flags) whatever their length. `conversation` is the message's conversation id ($5,
-// or a CTE's made earlier in the statement) and `from` what it is selected from.
-const messageAndCopies = (conversation = '$5', from = '') => `
-m AS (
-  INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
-                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment)
-  SELECT $1, $2, $3, $4, ${conversation}, $6, $7, $8, $9, $10::timestamp, $11, $12, $13, $14${from}
-  RETURNING id
-), copies AS (
-  INSERT INTO user_messages (user_id, message_id, flags)
-  SELECT r.user_id, m.id, r.flags FROM m, unnest($15::int[], $16::bigint[]) AS r(user_id, flags)
-)`;
-
 const INSERT_MESSAGE_SQL = `WITH ${messageAndCopies()}
 SELECT id FROM m`;
 
@@ -244,16 +231,8 @@ export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFac
 // A direct message, its copies and the outbox row in one statement: atomic on its own, so no
 // transaction and one round trip. The event carries the message's id, known only inside; the
 // conversation is found or made first (as conversationFor does, $5 is null then), and the
-// event's recipient_id follows from it. A channel message's statement is in send-batch.ts.
-const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
-  INSERT INTO outbox (realm_id, type, payload)
-  SELECT $1, 'message', ${payload} FROM ${from}
-  RETURNING id
-)
-SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
-
-const WITH_MESSAGE_ID = "jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id))";
-
+// event's recipient_id follows from it. A channel message's statement is in send-batch.ts, built
+// from the same parts (send-sql.ts).
 const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
   INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
   ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id

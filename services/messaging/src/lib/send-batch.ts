@@ -4,6 +4,7 @@
  * together in the next statement and commit (statement-group.ts).
  */
 import { rawQuery, type Db } from '@chat/db';
+import { EVENT_AND_NOTIFY, MESSAGE_COLUMNS, messageAndCopies, WITH_MESSAGE_ID } from './send-sql';
 import { groupPerPool, type GroupStats } from './statement-group';
 
 /** Sends in one statement at most (its arrays grow with each send's copies). */
@@ -31,24 +32,8 @@ export interface ChannelWrite {
   payload: string;
 }
 
-const COLUMNS = `realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
-                        sending_client, date_sent, is_me_message, has_link, has_image, has_attachment`;
-
-// The message, every copy and the outbox row in one statement: atomic on its own, so no
-// transaction and one round trip. The event carries the message's id, known only inside.
-const ONE_SQL = `WITH m AS (
-  INSERT INTO messages (${COLUMNS})
-  SELECT $1, $2, 'stream', $3, NULL, $4, $5, $6, $7, $8::timestamp, $9, $10, $11, $12
-  RETURNING id
-), copies AS (
-  INSERT INTO user_messages (user_id, message_id, flags)
-  SELECT r.user_id, m.id, r.flags FROM m, unnest($13::int[], $14::bigint[]) AS r(user_id, flags)
-), event AS (
-  INSERT INTO outbox (realm_id, type, payload)
-  SELECT $1, 'message', jsonb_set($15::jsonb, '{event,message,id}', to_jsonb(m.id)) FROM m
-  RETURNING id
-)
-SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+// The message, every copy and the outbox row in one statement, as any message written alone.
+const ONE_SQL = `WITH ${messageAndCopies()}${EVENT_AND_NOTIFY(WITH_MESSAGE_ID, 'm')}`;
 
 // Several sends: each column an array, one element per send (`ord` its place), the copies three
 // arrays tagged with their send's place. The ids are drawn in the sends' order first, so that
@@ -62,7 +47,7 @@ const MANY_SQL = `WITH input AS MATERIALIZED (
 ), ids AS MATERIALIZED (
   SELECT ord, nextval('messages_id_seq') AS id FROM (SELECT ord FROM input ORDER BY ord) o
 ), m AS (
-  INSERT INTO messages (id, ${COLUMNS})
+  INSERT INTO messages (id, ${MESSAGE_COLUMNS})
   SELECT ids.id, i.realm_id, i.sender_id, 'stream', i.stream_id, NULL, i.topic, i.content, i.rendered, i.client, i.date_sent,
          i.is_me, i.has_link, i.has_image, i.has_attachment
     FROM input i JOIN ids USING (ord) ORDER BY ord
@@ -77,8 +62,8 @@ const MANY_SQL = `WITH input AS MATERIALIZED (
 SELECT ord::int AS ord, id::int AS id, (SELECT pg_notify('outbox', ''))::text AS notified FROM ids`;
 
 function oneParams(w: ChannelWrite): unknown[] {
-  return [w.realmId, w.senderId, w.streamId, w.topic, w.content, w.rendered, w.client, w.dateSent, w.isMe, w.hasLink,
-    w.hasImage, w.hasAttachment, w.recipientIds, w.flags, w.payload];
+  return [w.realmId, w.senderId, 'stream', w.streamId, null, w.topic, w.content, w.rendered, w.client, w.dateSent, w.isMe,
+    w.hasLink, w.hasImage, w.hasAttachment, w.recipientIds, w.flags, w.payload];
 }
 
 function manyParams(ws: ChannelWrite[]): unknown[] {
