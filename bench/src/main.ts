@@ -24,6 +24,7 @@ import { measureDelivery, measureRegister, measureSends, type Target } from './p
 import { loadCpuMs } from './workers';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
+import { settle } from './settle';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -96,7 +97,7 @@ async function main() {
     };
   }
 
-  const m: Measurements = { sends: [], pgbench: [], redis: [] };
+  const m: Measurements = { sends: [], pgbench: [], redis: [], settled: [] };
   let stopMeter = () => undefined as void;
   try {
     console.log(`setting up a realm of ${plan.users} users through the API`);
@@ -117,13 +118,19 @@ async function main() {
           { label: 'bench_load', read: loadCpuMs },
         ]
       : undefined;
+    // Each phase starts once the work earlier steps set off is done (settle.ts).
+    const settled = async (phase: string) => {
+      m.settled!.push(await settle(db, redisUrl, redisPrefix, phase, siteUrl ? 60_000 : 300_000));
+    };
     if (runs('sends')) {
       console.log('sends through the gateway');
+      await settled('sends');
       const targets: Target[] = [...plan.fanouts, 'dm'];
       m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send, measured);
     }
     if (runs('pgbench')) {
       console.log('pgbench: the SQL of one send');
+      await settled('pgbench');
       const scratch = await createTestDatabase();
       try {
         const prepared = await preparePgbench(scratch.db, Math.max(...plan.fanouts));
@@ -141,11 +148,13 @@ async function main() {
     }
     if (runs('register')) {
       console.log('register');
+      await settled('register');
       const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
       m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds);
     }
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
+      await settled('delivery');
       m.delivery = await measureDelivery(site, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
     }
     if (runs('narrow')) {

@@ -4,6 +4,7 @@ import type { PgbenchFigure, RedisFigure } from './baselines';
 import { chartSvg, type Series } from './chart';
 import type { NarrowFigure } from './narrow';
 import type { DeliveryFigure, RegisterFigure, SendFigure } from './phases';
+import type { Settled } from './settle';
 
 export interface Measurements {
   sends: SendFigure[];
@@ -12,6 +13,8 @@ export interface Measurements {
   delivery?: DeliveryFigure;
   register?: RegisterFigure;
   narrow?: { messages: number; figures: NarrowFigure[]; listings?: NarrowFigure[] };
+  /** How long each phase waited for earlier work to finish (settle.ts). */
+  settled?: Settled[];
 }
 
 export interface Goal {
@@ -48,6 +51,8 @@ export function figures(m: Measurements): Record<string, number> {
       f[`${k}_p50_ms_vs_pgbench`] = round(s.p50 / base.latencyMs);
     }
   }
+  // Seconds each phase waited for earlier work to drain: the setup's tail shows here, not in a phase.
+  for (const w of m.settled ?? []) f[`settle_before_${w.phase}_s`] = w.seconds;
   for (const p of m.pgbench) {
     const k = `pgbench_send_${p.subscribers}_x${p.clients}${p.notify === false ? '_no_notify' : ''}`;
     f[`${k}_tps`] = p.tps;
