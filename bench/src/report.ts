@@ -132,7 +132,11 @@ export function chart(m: Measurements, title: string): string {
   const fanouts = [...new Set(m.sends.map((s) => s.target).filter((t): t is number => t !== 'dm'))].sort((a, b) => a - b);
   const colors: Record<number, string> = { 1: '#1b9e77', 16: '#d95f02', 64: '#7570b3' };
   const conc = [...new Set(m.sends.map((s) => s.concurrency))].sort((a, b) => a - b);
-  const at = (c: number, pick: (s: SendFigure) => number) => fanouts.map((t) => [t, pick(m.sends.find((s) => s.target === t && s.concurrency === c)!)] as [number, number]);
+  // A run of chosen cells (BENCH_SEND_CELLS) may lack some: their points are left out.
+  const at = (c: number, pick: (s: SendFigure) => number) => fanouts.flatMap((t) => {
+    const s = m.sends.find((x) => x.target === t && x.concurrency === c);
+    return s ? [[t, pick(s)] as [number, number]] : [];
+  });
   const pgAt = (c: number, pick: (p: PgbenchFigure) => number) => fanouts.flatMap((t) => {
     const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c && x.notify !== false);
     return p ? [[t, pick(p)] as [number, number]] : [];

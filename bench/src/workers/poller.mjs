@@ -1,12 +1,9 @@
 // One process of long-polling clients for the bench: each holds GET /events on its queue and
 // times every message event from the send time carried in its content (`sent=<ms>`).
 //
-// Each client speaks HTTP/1.1 on a keep-alive socket of its own, written and parsed here rather
-// than through node:http: the clients share the two cores with the cluster they measure, and
-// node:http's client cost about as much CPU per answer as the gateway spent serving it, so
-// the servers' delivery waited behind the load generator (and its own queueing was counted as
-// delivery time). Every answer is still parsed in full and checked.
-import net from 'node:net';
+// Each client speaks HTTP/1.1 on a keep-alive socket of its own (http1.mjs). Every answer is
+// parsed in full and checked.
+import { answerReader, connectTo } from './http1.mjs';
 import { report, task } from './load-process.mjs';
 
 const { url, host, clients, staggerMs } = await task();
@@ -20,75 +17,18 @@ let measuring = false;
 let delivered = 0;
 const sockets = new Set();
 const SENT = /sent=(\d+)/;
-const HEAD_END = Buffer.from('\r\n\r\n');
 const noteError = (what) => void (errors[what] = (errors[what] ?? 0) + 1);
 
-/** Reads one answer's head: status, Content-Length, chunked or not. */
-function parseHead(head) {
-  const lines = head.split('\r\n');
-  const status = Number(lines[0].split(' ')[1]);
-  let length = -1;
-  let chunked = false;
-  let close = false;
-  for (let i = 1; i < lines.length; i++) {
-    const colon = lines[i].indexOf(':');
-    const name = lines[i].slice(0, colon).trim().toLowerCase();
-    const value = lines[i].slice(colon + 1).trim();
-    if (name === 'content-length') length = Number(value);
-    else if (name === 'transfer-encoding') chunked = /chunked/i.test(value);
-    else if (name === 'connection') close = /close/i.test(value);
-  }
-  return { status, length, chunked, close };
-}
-
-/** A chunked body, or null while incomplete: [body, bytes consumed]. */
-function dechunk(buf) {
-  const parts = [];
-  let at = 0;
-  for (;;) {
-    const eol = buf.indexOf('\r\n', at);
-    if (eol < 0) return null;
-    const size = parseInt(buf.toString('latin1', at, eol), 16);
-    if (buf.length < eol + 2 + size + 2) return null;
-    if (size === 0) return [Buffer.concat(parts), eol + 4];
-    parts.push(buf.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
-
 function connect(c) {
-  const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
+  const socket = connectTo(target);
   sockets.add(socket);
   c.socket = socket;
-  let buf = Buffer.alloc(0);
-  let head = null;
   socket.on('connect', () => send(c));
-  socket.on('data', (d) => {
-    const now = Date.now();
-    buf = buf.length ? Buffer.concat([buf, d]) : d;
-    for (;;) {
-      if (!head) {
-        const end = buf.indexOf(HEAD_END);
-        if (end < 0) return;
-        head = parseHead(buf.toString('latin1', 0, end));
-        buf = buf.subarray(end + 4);
-      }
-      let body;
-      if (head.chunked) {
-        const r = dechunk(buf);
-        if (!r) return;
-        [body, buf] = [r[0], buf.subarray(r[1])];
-      } else {
-        if (head.length < 0 || buf.length < head.length) return;
-        [body, buf] = [buf.subarray(0, head.length), buf.subarray(head.length)];
-      }
-      const { status, close } = head;
-      head = null;
-      answered(c, status, body, now);
-      if (close) socket.destroy();
-      else setImmediate(() => send(c));
-    }
-  });
+  socket.on('data', answerReader((status, body, close, now) => {
+    answered(c, status, body, now);
+    if (close) socket.destroy();
+    else setImmediate(() => send(c));
+  }));
   socket.on('error', (err) => noteError(err.message));
   socket.on('close', () => {
     sockets.delete(socket);

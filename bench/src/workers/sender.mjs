@@ -1,41 +1,25 @@
 // One process of senders for the bench: `concurrency` loops, each POSTing its own request in
 // turn through the gateway until the deadline. Latencies after the warm-up are reported.
-import http from 'node:http';
+import { Connection } from './http1.mjs';
 import { report, task } from './load-process.mjs';
 
 const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = await task();
 const target = new URL(url);
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
-function post(job) {
+// Each loop has its own keep-alive connection, speaking HTTP/1.1 itself (http1.mjs).
+async function post(connection, job) {
   const started = performance.now();
   // The send time travels in the content, so that long-polling clients can time delivery.
   const sent = Date.now();
   const body = job.body.replace('__SENT__', String(sent));
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: target.hostname, port: target.port, agent, method: 'POST', path: job.path,
-        headers: {
-          host, authorization: job.auth,
-          'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (d) => chunks.push(d));
-        res.on('end', () => {
-          const ms = performance.now() - started;
-          let ok = res.statusCode === 200;
-          let why = '';
-          if (!ok) why = `${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 160)}`;
-          resolve({ ok, ms, why, sent });
-        });
-      },
-    );
-    req.on('error', (err) => resolve({ ok: false, ms: performance.now() - started, why: err.message, sent }));
-    req.end(body);
-  });
+  const r = await connection.request(
+    `POST ${job.path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${job.auth}\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  const ms = performance.now() - started;
+  if (r.error) return { ok: false, ms, why: r.error, sent };
+  const ok = r.status === 200;
+  return { ok, ms, why: ok ? '' : `${r.status} ${r.body.toString().slice(0, 160)}`, sent };
 }
 
 const latencies = [];
@@ -53,6 +37,7 @@ const interval = ratePerSec ? 1000 / ratePerSec : 0;
 let slot = t0;
 
 async function loop(i) {
+  const connection = new Connection(target);
   let k = i;
   while (performance.now() < deadline) {
     if (interval) {
@@ -64,7 +49,7 @@ async function loop(i) {
     const job = jobs[k % jobs.length];
     k += concurrency;
     const startedAt = performance.now();
-    const r = await post(job);
+    const r = await post(connection, job);
     if (startedAt < measureFrom) continue;
     if (r.ok) {
       latencies.push(r.ms);
@@ -75,6 +60,5 @@ async function loop(i) {
 }
 
 await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i + next)));
-agent.destroy();
 await report({ latencies, sends, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
 process.exit(0);
