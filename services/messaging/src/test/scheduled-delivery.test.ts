@@ -137,8 +137,11 @@ describe('delivery at the scheduled time', () => {
   });
 
   it('keeps a message due while no replica runs, and sends it when one starts', async () => {
-    const id = await schedule(channelMessage('while nobody was looking', inSeconds(1)));
-    await new Promise((r) => setTimeout(r, 1500));
+    // A few seconds ahead, so that the request still arrives before it on a slow machine; then
+    // past it, with no replica to deliver.
+    const due = inSeconds(3);
+    const id = await schedule(channelMessage('while nobody was looking', due));
+    await new Promise((r) => setTimeout(r, Math.max(0, due * 1000 - Date.now()) + 500));
     expect((await row(id)).delivered).toBe(false);
     await startReplica();
     await waitFor('delivery after start', async () => (await row(id)).delivered);

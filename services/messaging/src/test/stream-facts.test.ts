@@ -21,7 +21,9 @@ it('gives each channel its newest message time, subscriber count and four weeks 
   const busy = await db.stream.create({ data: { realmId, name: 'Busy', nameKey: 'busy', creatorId: realm.owner.id } });
   const quiet = await db.stream.create({ data: { realmId, name: 'Quiet', nameKey: 'quiet', creatorId: realm.owner.id } });
   await db.subscription.create({ data: { userId: realm.member.id, streamId: busy.id, color: '#fff' } });
-  const at = (daysAgo: number) => new Date(Math.floor((Date.now() - daysAgo * day) / 1000) * 1000);
+  // One clock reading for every expected time: the checks must not cross a second the writes did not.
+  const now = Date.now();
+  const at = (daysAgo: number) => new Date(Math.floor((now - daysAgo * day) / 1000) * 1000);
   for (const daysAgo of [40, 3, 1]) {
     await db.message.create({
       data: { realmId, senderId: realm.member.id, recipientType: 'stream', streamId: busy.id, topic: 't', content: 'x', renderedContent: '<p>x</p>', dateSent: at(daysAgo) },
