@@ -241,11 +241,14 @@ it('sends a fan-out to many queues as growing script calls, one after the other,
   expect(appendCalls(10)).toEqual([[0, 10]]);
   expect(appendCalls(1200).map(([s, e]) => e - s)).toEqual([16, 32, 64, 128, 256, 500, 204]);
   const queues = await Promise.all(Array.from({ length: 200 }, () => store.create(spec({ userId: 51 }))));
-  const monitor = await new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').monitor();
-  // MONITOR streams every client's commands, other test files' included. Lines still arriving as
-  // it disconnects are read as replies to no command ("Command queue state error"): not this
-  // test's concern, and not to fail it.
+  // MONITOR streams every client's commands, other test files' included. Lines that arrive with
+  // its OK, or as it disconnects, are read as replies to no command ("Command queue state
+  // error"): not this test's concern, so its errors are heard from before it connects.
+  const monitor = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { monitor: true, lazyConnect: true });
   monitor.on('error', () => undefined);
+  const monitoring = new Promise((resolve) => monitor.once('monitoring', resolve));
+  await monitor.connect();
+  await monitoring;
   const ownId = await redis.client('ID');
   const ownAddr = String(await redis.client('LIST', 'ID', String(ownId))).match(/addr=(\S+)/)![1];
   const calls: number[] = [];
