@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import Redis from 'ioredis';
 import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
-import { runSenders, startPollers, type SenderJob } from './workers';
+import { runSenders, startPollers, startSenders, type SenderJob } from './workers';
 import { cpuDuring, type Measured } from './cpu';
 
 export interface Timing {
@@ -53,9 +53,13 @@ export async function measureSends(
       // Senders are the channel's first subscribers (or, beyond them, anyone: a public channel
       // takes posts from non-subscribers, who then receive their own message too).
       const jobs = Array.from({ length: concurrency }, (_, i) => sendJob(target, channels, users, i, `bench ${i % 8}`));
-      const { result: r, cpuMs } = await cpuDuring(measured ? await measured() : [], () => runSenders({
+      // The load's processes start and connect before the CPU count begins: their start-up is
+      // not the cluster's cost of a send.
+      const senders = startSenders({
         url: site.url, host: site.host, jobs, concurrency, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000,
-      }));
+      });
+      await senders.ready;
+      const { result: r, cpuMs } = await cpuDuring(measured ? await measured() : [], () => senders.go());
       const s = summary(r.latencies);
       // The warm-up's sends are not counted in r.done: count them at the measured rate.
       const sentInAll = r.done * (1 + t.warmupSeconds / t.seconds);
@@ -147,11 +151,15 @@ export async function measureDelivery(
     await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.warmupSeconds * 1000, warmupMs: 0, ratePerSec });
     await new Promise((r) => setTimeout(r, 1000));
   }
+  // The measured senders start and connect first: a process starting (tens of ms of CPU) in the
+  // window's first moments delayed its first messages by as much.
+  const senders = startSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
+  await senders.ready;
   pollers.measure();
   // CPU from the first send until the last answer's settling time, all of it the messages' doing
   // (held polls without traffic cost nothing but their heartbeats).
   const { result: sends, cpuMs } = await cpuDuring(measured ? await measured() : [], async () => {
-    const done = await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
+    const done = await senders.go();
     await new Promise((r) => setTimeout(r, 2000));
     return done;
   });
@@ -174,7 +182,7 @@ export async function measureDelivery(
   const sendOf = new Map(sends.sends);
   const slowest = [...report.perMessage].sort((a, b) => b[2] - a[2]).slice(0, 5)
     .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms`);
-  console.log(`  slowest messages: ${slowest.join('; ')}`);
+  console.log(`  slowest messages (from ${new Date(t0).toISOString()}): ${slowest.join('; ')}`);
   if (fig.cpuMsPerMessage) {
     // Every part of a message's delivery runs on the same cores: its last answer cannot come
     // sooner than all of this work spread over all of them.

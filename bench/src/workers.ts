@@ -23,7 +23,10 @@ export function loadCpuMs(): number {
 
 /** Starts a load process on `file` and sends it its task. */
 function startLoad(file: string, data: object): ChildProcess {
-  const child = fork(path.join(__dirname, 'workers', file), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'workers', file), [], {
+    // Plain JavaScript: none of the bench's loader; no memory reducer, as for the bench (run.mjs).
+    execArgv: ['--no-memory-reducer'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   live.add(child);
   child.on('message', (m: { cpuMs?: number }) => {
     // A final report: its CPU is the process's whole (it exits right after).
@@ -53,38 +56,63 @@ export interface SenderReport {
 /** Most processes a load step uses: the machine's cores run the cluster too. */
 export const MAX_PROCESSES = 4;
 
-export function runSenders(
-  opts: { url: string; host: string; jobs: SenderJob[]; concurrency: number; durationMs: number; warmupMs: number; ratePerSec?: number },
-): Promise<SenderReport> {
+type SenderOptions = { url: string; host: string; jobs: SenderJob[]; concurrency: number; durationMs: number; warmupMs: number; ratePerSec?: number };
+
+/** Sender processes started and connected, waiting for `go()` to start their clock. */
+export interface ReadySenders {
+  ready: Promise<void>;
+  go(): Promise<SenderReport>;
+}
+
+export function startSenders(opts: SenderOptions): ReadySenders {
   const processes = Math.min(MAX_PROCESSES, Math.max(1, Math.ceil(opts.concurrency / 16)));
   const per = Array.from({ length: processes }, (_, t) => Math.floor(opts.concurrency / processes) + (t < opts.concurrency % processes ? 1 : 0));
   let offset = 0;
-  const runs = per.map((concurrency) => {
+  const children = per.map((concurrency) => {
     const jobs = opts.jobs.slice(offset, offset + concurrency);
     offset += concurrency;
-    return new Promise<SenderReport>((resolve, reject) => {
-      const child = startLoad('sender.mjs', {
-        url: opts.url, host: opts.host, jobs: jobs.length ? jobs : opts.jobs, concurrency,
-        durationMs: opts.durationMs, warmupMs: opts.warmupMs,
-        ratePerSec: opts.ratePerSec ? opts.ratePerSec / processes : undefined,
-      });
-      // A stuck process must not hold the run: it gets its duration and a margin.
-      const limit = setTimeout(() => child.kill(), opts.durationMs + opts.warmupMs + 60_000);
-      child.once('message', (m: SenderReport) => resolve(m));
+    const child = startLoad('sender.mjs', {
+      url: opts.url, host: opts.host, jobs: jobs.length ? jobs : opts.jobs, concurrency,
+      durationMs: opts.durationMs, warmupMs: opts.warmupMs,
+      ratePerSec: opts.ratePerSec ? opts.ratePerSec / processes : undefined,
+    });
+    let readied!: () => void;
+    const ready = new Promise<void>((resolve) => (readied = resolve));
+    const reported = new Promise<SenderReport>((resolve, reject) => {
+      // A stuck process must not hold the run: it gets a minute to get ready, its duration and a margin.
+      const limit = setTimeout(() => child.kill(), opts.durationMs + opts.warmupMs + 120_000);
+      child.on('message', (m: SenderReport | { ready: true }) => ('ready' in m ? readied() : resolve(m)));
       child.once('error', reject);
       child.once('exit', (code, signal) => {
         clearTimeout(limit);
+        readied();
         reject(new Error(`sender process ended (${signal ?? code}) before reporting`));
       });
     });
+    // Not awaited until go(): a process that fails early must not be an unhandled rejection.
+    reported.catch(() => undefined);
+    return { child, ready, reported };
   });
-  return Promise.all(runs).then((reports) => ({
-    latencies: reports.flatMap((r) => r.latencies),
-    sends: reports.flatMap((r) => r.sends),
-    done: reports.reduce((n, r) => n + r.done, 0),
-    errors: Object.assign({}, ...reports.map((r) => r.errors)),
-    seconds: Math.max(...reports.map((r) => r.seconds)),
-  }));
+  return {
+    ready: Promise.all(children.map((c) => c.ready)).then(() => undefined),
+    go: () => {
+      for (const c of children) if (c.child.connected) c.child.send('go');
+      return Promise.all(children.map((c) => c.reported)).then((reports) => ({
+        latencies: reports.flatMap((r) => r.latencies),
+        sends: reports.flatMap((r) => r.sends),
+        done: reports.reduce((n, r) => n + r.done, 0),
+        errors: Object.assign({}, ...reports.map((r) => r.errors)),
+        seconds: Math.max(...reports.map((r) => r.seconds)),
+      }));
+    },
+  };
+}
+
+/** Starts the senders and runs them as soon as they are ready. */
+export async function runSenders(opts: SenderOptions): Promise<SenderReport> {
+  const senders = startSenders(opts);
+  await senders.ready;
+  return senders.go();
 }
 
 export interface PollerReport {

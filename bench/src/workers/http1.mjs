@@ -99,6 +99,17 @@ export class Connection {
     });
   }
 
+  /** Opens the connection ahead of the first request; resolves once it is up (or failed). */
+  ready() {
+    if (!this.socket) this.open();
+    const socket = this.socket;
+    return new Promise((resolve) => {
+      if (!socket.connecting) return resolve();
+      socket.once('connect', resolve);
+      socket.once('close', resolve);
+    });
+  }
+
   open() {
     const socket = connectTo(this.target);
     this.socket = socket;

@@ -22,6 +22,15 @@ async function post(connection, job) {
   return { ok, ms, why: ok ? '' : `${r.status} ${r.body.toString().slice(0, 160)}`, sent };
 }
 
+// Ready before the clock starts: the process has started and its connections are open, so
+// that neither lands in the first measured sends. The bench says when to go.
+const connections = Array.from({ length: concurrency }, () => new Connection(target));
+await Promise.all(connections.map((c) => c.ready()));
+await new Promise((resolve) => {
+  process.once('message', resolve);
+  process.send({ ready: true });
+});
+
 const latencies = [];
 /** [send time carried in the content, ms until the send was answered], per measured send. */
 const sends = [];
@@ -30,14 +39,13 @@ let done = 0;
 const t0 = performance.now();
 const measureFrom = t0 + warmupMs;
 const deadline = measureFrom + durationMs;
-let next = 0;
 // With a rate, requests start on a fixed schedule shared by the loops (open model, bounded by
 // the loops in flight); without one, each loop sends again as soon as it is answered.
 const interval = ratePerSec ? 1000 / ratePerSec : 0;
 let slot = t0;
 
 async function loop(i) {
-  const connection = new Connection(target);
+  const connection = connections[i];
   let k = i;
   while (performance.now() < deadline) {
     if (interval) {
@@ -59,6 +67,6 @@ async function loop(i) {
   }
 }
 
-await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i + next)));
+await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
 await report({ latencies, sends, done, errors, seconds: (Math.max(performance.now(), deadline) - measureFrom) / 1000 });
 process.exit(0);
