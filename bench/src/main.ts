@@ -8,6 +8,8 @@
  * REDIS_PREFIX (the realm, the API keys and the history are written there) and --external-host.
  * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
  * BENCH_GATEWAY_NODE_ARGS="--max-semi-space-size=16" adds V8 options to the gateway's (they win over its defaults).
+ * BENCH_GATEWAYS=2 starts that many gateway replicas; the delivery phase's polling processes
+ * take turns among them, as a balancer in front would spread their connections.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -77,6 +79,8 @@ async function main() {
     const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
     console.log('starting the cluster from the workspace');
     cluster = await startCluster(env, {
+      replicas: { gateway: Number(process.env.BENCH_GATEWAYS ?? 1) },
+      balance: false,
       env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
       readyTimeoutMs: 180_000,
       nodeArgs: {
@@ -155,7 +159,7 @@ async function main() {
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
       await settled('delivery');
-      m.delivery = await measureDelivery(site, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
+      m.delivery = await measureDelivery(site, cluster ? cluster.gateways.map((g) => g.url) : [site.url], gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

@@ -113,7 +113,7 @@ async function waitingAtGateway(url: string): Promise<number> {
  * ten thousand would only measure register) belong to people the messages do not reach.
  */
 export async function measureDelivery(
-  site: Site, gatewayMetricsUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
+  site: Site, gatewayUrls: string[], gatewayMetricsUrls: string[], redisUrl: string, redisPrefix: string, realmId: number,
   users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
   /** The cluster's processes, Postgres, Redis and the bench's load, for CPU per message delivered (absent: not measured). */
   measured?: () => Promise<Measured[]>,
@@ -137,7 +137,7 @@ export async function measureDelivery(
   });
   redis.disconnect();
   const clients = [...queues, ...idle];
-  const pollers = startPollers({ url: site.url, host: site.host, clients, processes: 4, staggerMs: Math.min(20_000, clients.length) });
+  const pollers = startPollers({ urls: gatewayUrls, host: site.host, clients, processes: 4, staggerMs: Math.min(20_000, clients.length) });
   const opened = Date.now();
   let held = 0;
   const count = async () => (await Promise.all(gatewayMetricsUrls.map(waitingAtGateway))).reduce((a, b) => a + b, 0);

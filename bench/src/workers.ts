@@ -128,9 +128,9 @@ export interface Pollers {
   stop(): Promise<PollerReport>;
 }
 
-export function startPollers(opts: { url: string; host: string; clients: Array<{ auth: string; queueId: string; lastEventId: number }>; processes: number; staggerMs: number }): Pollers {
+export function startPollers(opts: { urls: string[]; host: string; clients: Array<{ auth: string; queueId: string; lastEventId: number }>; processes: number; staggerMs: number }): Pollers {
   const children = Array.from({ length: opts.processes }, (_, t) => startLoad('poller.mjs', {
-    url: opts.url, host: opts.host, clients: opts.clients.filter((_, i) => i % opts.processes === t), staggerMs: opts.staggerMs,
+    url: opts.urls[t % opts.urls.length], host: opts.host, clients: opts.clients.filter((_, i) => i % opts.processes === t), staggerMs: opts.staggerMs,
   }));
   for (const c of children) c.on('error', (err) => console.error('poller process failed:', err));
   return {
