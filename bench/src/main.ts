@@ -79,8 +79,7 @@ async function main() {
     const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
     console.log('starting the cluster from the workspace');
     cluster = await startCluster(env, {
-      replicas: { gateway: Number(process.env.BENCH_GATEWAYS ?? 1) },
-      balance: false,
+      ...(process.env.BENCH_GATEWAYS ? { replicas: { gateway: Number(process.env.BENCH_GATEWAYS) } } : {}),
       env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
       readyTimeoutMs: 180_000,
       nodeArgs: {
@@ -159,7 +158,9 @@ async function main() {
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
       await settled('delivery');
-      m.delivery = await measureDelivery(site, cluster ? cluster.gateways.map((g) => g.url) : [site.url], gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
+      // With BENCH_GATEWAYS the polling processes go to the replicas straight, in turn.
+      const pollUrls = cluster && process.env.BENCH_GATEWAYS ? cluster.gateways.map((g) => g.url) : [site.url];
+      m.delivery = await measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

@@ -79,7 +79,7 @@ export function startSenders(opts: SenderOptions): ReadySenders {
     let readied!: () => void;
     const ready = new Promise<void>((resolve) => (readied = resolve));
     const reported = new Promise<SenderReport>((resolve, reject) => {
-      // A stuck process must not hold the run: it gets a minute to get ready, its duration and a margin.
+      // A stuck process must not hold the run: it gets its duration and two minutes to start, wait and end.
       const limit = setTimeout(() => child.kill(), opts.durationMs + opts.warmupMs + 120_000);
       child.on('message', (m: SenderReport | { ready: true }) => ('ready' in m ? readied() : resolve(m)));
       child.once('error', reject);
