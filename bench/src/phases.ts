@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import Redis from 'ioredis';
 import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
-import { runSenders, startPollers, startSenders, type SenderJob } from './workers';
+import { startPollers, startSenders, type SenderJob } from './workers';
 import { cpuDuring, type Measured } from './cpu';
 
 export interface Timing {
@@ -146,14 +146,12 @@ export async function measureDelivery(
   const jobs = Array.from({ length: 4 }, (_, i) => sendJob(channelId, new Map([[channelId, channelId]]), members, i));
   // Warm-up, as in the sends phase: the first messages after ten thousand polls were opened run
   // the answer path's code before it is compiled and each queue's first append; a server in
-  // service has long done both. Their deliveries drain before measuring starts.
-  if (t.warmupSeconds > 0) {
-    await runSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.warmupSeconds * 1000, warmupMs: 0, ratePerSec });
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  // The measured senders start and connect first: a process starting (tens of ms of CPU) in the
-  // window's first moments delayed its first messages by as much.
-  const senders = startSenders({ url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: 0, ratePerSec });
+  // service has long done both. The measured messages follow the warm-up's without a pause, as
+  // a steady stream; only theirs are counted (by the send time each carries). The senders start
+  // and connect before any of it: a process starting takes tens of ms of CPU.
+  const senders = startSenders({
+    url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000, ratePerSec,
+  });
   await senders.ready;
   pollers.measure();
   // CPU from the first send until the last answer's settling time, all of it the messages' doing
@@ -165,22 +163,27 @@ export async function measureDelivery(
   });
   const report = await pollers.stop();
   await inParallel(queues, 8, (q) => call(site, q.auth, 'DELETE', '/events', { queue_id: q.queueId }));
-  const s = summary(report.latencies);
+  const measuredSends = new Set(sends.sends.map(([sent]) => sent));
+  const latencies = report.latencies.filter(([sent]) => measuredSends.has(sent)).map(([, ms]) => ms);
+  const s = summary(latencies);
+  // The warm-up's messages are not in sends.done: count them at the measured rate.
+  const sentInAll = sends.done * (1 + t.warmupSeconds / t.seconds);
   const fig: DeliveryFigure = {
-    heldPolls: held, recipients, ratePerSec, messages: sends.done, seconds: sends.seconds, deliveries: report.delivered,
+    heldPolls: held, recipients, ratePerSec, messages: sends.done, seconds: sends.seconds, deliveries: latencies.length,
     expectedDeliveries: sends.done * recipients, p50: s.p50, p90: s.p90, p99: s.p99,
     sendP50: summary(sends.latencies).p50, perMessage: perMessageSummary(sends.sends, report.perMessage),
     errors: { ...sends.errors, ...report.errors },
     ...(measured && sends.done > 0
-      ? { cpuMsPerMessage: Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / sends.done) * 100) / 100])) }
+      ? { cpuMsPerMessage: Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / sentInAll) * 100) / 100])) }
       : {}),
   };
   console.log(`  delivery to ${recipients} of ${held} polls at ${ratePerSec} msg/s: p50 ${fig.p50} ms p99 ${fig.p99} ms (${fig.deliveries}/${fig.expectedDeliveries} delivered)`);
   const pm = fig.perMessage;
   console.log(`  per message p50/p99: send ${pm.sendP50}/${pm.sendP99} ms, first recipient ${pm.firstP50}/${pm.firstP99} ms, first to last ${pm.spreadP50}/${pm.spreadP99} ms`);
-  const t0 = Math.min(...report.perMessage.map(([sent]) => sent));
+  const ofMeasured = report.perMessage.filter(([sent]) => measuredSends.has(sent));
+  const t0 = Math.min(...ofMeasured.map(([sent]) => sent));
   const sendOf = new Map(sends.sends);
-  const slowest = [...report.perMessage].sort((a, b) => b[2] - a[2]).slice(0, 5)
+  const slowest = [...ofMeasured].sort((a, b) => b[2] - a[2]).slice(0, 5)
     .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms`);
   console.log(`  slowest messages (from ${new Date(t0).toISOString()}): ${slowest.join('; ')}`);
   if (fig.cpuMsPerMessage) {

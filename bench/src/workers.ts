@@ -108,15 +108,9 @@ export function startSenders(opts: SenderOptions): ReadySenders {
   };
 }
 
-/** Starts the senders and runs them as soon as they are ready. */
-export async function runSenders(opts: SenderOptions): Promise<SenderReport> {
-  const senders = startSenders(opts);
-  await senders.ready;
-  return senders.go();
-}
-
 export interface PollerReport {
-  latencies: number[];
+  /** Per delivery: the send time its message carries, and its latency. */
+  latencies: Array<[sent: number, ms: number]>;
   errors: Record<string, number>;
   delivered: number;
   /** Per message (by the send time its content carries): first and last recipient's latency, and how many. */

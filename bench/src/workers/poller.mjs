@@ -54,7 +54,7 @@ function answered(c, status, raw, now) {
       const m = e.type === 'message' ? SENT.exec(e.message?.content ?? '') : null;
       if (m && measuring) {
         const ms = now - Number(m[1]);
-        latencies.push(ms);
+        latencies.push([Number(m[1]), ms]);
         delivered++;
         const seen = perMessage.get(m[1]);
         if (seen) {
