@@ -153,7 +153,6 @@ export async function measureDelivery(
     url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000, ratePerSec,
   });
   await senders.ready;
-  pollers.measure();
   // CPU from the first send until the last answer's settling time, all of it the messages' doing
   // (held polls without traffic cost nothing but their heartbeats).
   const { result: sends, cpuMs } = await cpuDuring(measured ? await measured() : [], async () => {

@@ -112,13 +112,11 @@ export interface PollerReport {
   /** Per delivery: the send time its message carries, and its latency. */
   latencies: Array<[sent: number, ms: number]>;
   errors: Record<string, number>;
-  delivered: number;
   /** Per message (by the send time its content carries): first and last recipient's latency, and how many. */
   perMessage: Array<[sent: number, first: number, last: number, count: number]>;
 }
 
 export interface Pollers {
-  measure(): void;
   stop(): Promise<PollerReport>;
 }
 
@@ -128,10 +126,9 @@ export function startPollers(opts: { urls: string[]; host: string; clients: Arra
   }));
   for (const c of children) c.on('error', (err) => console.error('poller process failed:', err));
   return {
-    measure: () => children.forEach((c) => c.send('measure')),
     stop: async () => {
       const reports = await Promise.all(children.map((c) => new Promise<PollerReport>((resolve) => {
-        const failed = (why: string) => resolve({ latencies: [], errors: { [why]: 1 }, delivered: 0, perMessage: [] });
+        const failed = (why: string) => resolve({ latencies: [], errors: { [why]: 1 }, perMessage: [] });
         const limit = setTimeout(() => {
           c.kill();
           failed('poller process did not answer');
@@ -149,7 +146,6 @@ export function startPollers(opts: { urls: string[]; host: string; clients: Arra
       return {
         latencies: reports.flatMap((r) => r.latencies),
         errors: Object.assign({}, ...reports.map((r) => r.errors)),
-        delivered: reports.reduce((n, r) => n + r.delivered, 0),
         perMessage: mergePerMessage(reports.map((r) => r.perMessage)),
       };
     },
