@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { errors, inClientDialect, type Identity } from '@chat/contracts';
+import { errors, speaksFamilyDialect, toFamilyDialect, type Identity } from '@chat/contracts';
+import { jsonBytes } from './json-bytes';
 import { Params } from './params';
 
 export interface AuthedIdentity extends Identity {
@@ -51,7 +52,8 @@ export function endpoint(
 export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length) body.ignored_parameters_unsupported = ignored;
-  // Serialised here rather than by res.json so the text can follow the client's dialect.
-  const text = inClientDialect(JSON.stringify(body), res.req?.header('user-agent'));
-  res.status(200).type('application/json').send(text);
+  // Serialised here rather than by res.json so the text can follow the client's dialect, and in
+  // pieces so that a large answer never becomes one large string (json-bytes.ts).
+  const family = speaksFamilyDialect(res.req?.header('user-agent'));
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(jsonBytes(body, family ? toFamilyDialect : undefined));
 }

@@ -2,6 +2,7 @@ export * from './config';
 export * from './logger';
 export * from './params';
 export * from './endpoint';
+export * from './json-bytes';
 export * from './render';
 export * from './metrics';
 export * from './identity';
