@@ -10,12 +10,14 @@ export const SERVICES: readonly ServiceName[] = ['gateway', 'messaging', 'users'
  * services/<name>/src/main.ts`): every launcher, the deployment files and the tests' process
  * launcher pass them. The gateway's young generation is bounded so that each scavenge stays short while
  * it holds tens of thousands of long-polls whose objects mostly survive (ADR 0004, sized by ADR
- * 0024), and objects are never allocated straight into the old generation (ADR 0027). No
+ * 0024), objects are never allocated straight into the old generation (ADR 0027), and its old
+ * generation is not collected below 64 MB, where a small live heap next to that young
+ * generation kept full collections running back to back (ADR 0034). No
  * service runs V8's memory reducer: its full collections in a service gone quiet took both
  * cores from the busy ones beside it, stalling sends and deliveries (ADR 0033).
  */
 export const SERVICE_NODE_ARGS: Readonly<Record<ServiceName, readonly string[]>> = {
-  gateway: ['--max-semi-space-size=8', '--no-allocation-site-pretenuring', '--no-memory-reducer'],
+  gateway: ['--max-semi-space-size=8', '--no-allocation-site-pretenuring', '--no-memory-reducer', '--initial-old-space-size=64'],
   messaging: ['--no-memory-reducer'],
   users: ['--no-memory-reducer'],
   events: ['--no-memory-reducer'],
