@@ -160,7 +160,13 @@ async function main() {
       await settled('delivery');
       // With BENCH_GATEWAYS the polling processes go to the replicas straight, in turn.
       const pollUrls = cluster && process.env.BENCH_GATEWAYS ? cluster.gateways.map((g) => g.url) : [site.url];
-      m.delivery = await measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured);
+      // The machine probe commits into a scratch database of its own, on the same Postgres.
+      const probeDb = await createTestDatabase();
+      try {
+        m.delivery = await measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured, probeDb.url);
+      } finally {
+        await probeDb.drop();
+      }
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

@@ -5,6 +5,7 @@ import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
 import { startPollers, startSenders, type SenderJob } from './workers';
 import { cpuDuring, type Measured } from './cpu';
+import { probeFigure, startProbe, stalledDuring, worstDuring, STALL_MS, type ProbeFigure } from './probe';
 
 export interface Timing {
   seconds: number;
@@ -100,6 +101,13 @@ export interface DeliveryFigure {
   errors: Record<string, number>;
   /** CPU milliseconds per message sent, by process label, senders to the last poll answered. */
   cpuMsPerMessage?: Record<string, number>;
+  /** The machine probe over the measured window (probe.ts), when it ran. */
+  probe?: ProbeFigure;
+  /**
+   * Over the messages during which the probe saw no stall (a timer late or a commit slow by
+   * STALL_MS or more, from the send to the last answer): how many, and their deliveries' p99.
+   */
+  unstalled?: { messages: number; p99: number };
 }
 
 async function waitingAtGateway(url: string): Promise<number> {
@@ -117,6 +125,8 @@ export async function measureDelivery(
   users: Account[], channelId: number, recipients: number, heldPolls: number, ratePerSec: number, t: Timing,
   /** The cluster's processes, Postgres, Redis and the bench's load, for CPU per message delivered (absent: not measured). */
   measured?: () => Promise<Measured[]>,
+  /** A scratch database for the machine probe's commits (absent: no probe). */
+  probeDatabaseUrl?: string,
 ): Promise<DeliveryFigure> {
   const members = users.slice(0, recipients);
   const queues = await inParallel(members, 8, async (u) => {
@@ -153,6 +163,8 @@ export async function measureDelivery(
     url: site.url, host: site.host, jobs, concurrency: 4, durationMs: t.seconds * 1000, warmupMs: t.warmupSeconds * 1000, ratePerSec,
   });
   await senders.ready;
+  const probe = probeDatabaseUrl ? startProbe(probeDatabaseUrl, (t.seconds + t.warmupSeconds) * 1000 + 60_000) : undefined;
+  await probe?.ready;
   // CPU from the first send until the last answer's settling time, all of it the messages' doing
   // (held polls without traffic cost nothing but their heartbeats).
   const { result: sends, cpuMs } = await cpuDuring(measured ? await measured() : [], async () => {
@@ -161,6 +173,7 @@ export async function measureDelivery(
     return done;
   });
   const report = await pollers.stop();
+  const probed = await probe?.stop();
   await inParallel(queues, 8, (q) => call(site, q.auth, 'DELETE', '/events', { queue_id: q.queueId }));
   const measuredSends = new Set(sends.sends.map(([sent]) => sent));
   const latencies = report.latencies.filter(([sent]) => measuredSends.has(sent)).map(([, ms]) => ms);
@@ -182,9 +195,24 @@ export async function measureDelivery(
   const ofMeasured = report.perMessage.filter(([sent]) => measuredSends.has(sent));
   const t0 = Math.min(...ofMeasured.map(([sent]) => sent));
   const sendOf = new Map(sends.sends);
+  const atProbe = (sent: number, last: number) => {
+    if (!probed) return '';
+    const w = worstDuring(probed, sent, sent + last);
+    return ` (probe: timer late ${w.lag} ms, commit ${w.commit === null ? 'none' : `${w.commit} ms`})`;
+  };
   const slowest = [...ofMeasured].sort((a, b) => b[2] - a[2]).slice(0, 5)
-    .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms`);
+    .map(([sent, first, last]) => `at ${((sent - t0) / 1000).toFixed(1)} s: send ${sendOf.get(sent)?.toFixed(0) ?? '?'}, first ${first}, last ${last} ms${atProbe(sent, last)}`);
   console.log(`  slowest messages (from ${new Date(t0).toISOString()}): ${slowest.join('; ')}`);
+  if (probed) {
+    const tEnd = Math.max(t0, ...ofMeasured.map(([sent, , last]) => sent + last));
+    fig.probe = probeFigure(probed, t0, tEnd);
+    const stalled = new Set(ofMeasured.filter(([sent, , last]) => stalledDuring(probed, sent, sent + last)).map(([sent]) => sent));
+    const calm = report.latencies.filter(([sent]) => measuredSends.has(sent) && !stalled.has(sent)).map(([, ms]) => ms);
+    fig.unstalled = { messages: ofMeasured.length - stalled.size, p99: summary(calm).p99 };
+    const p = fig.probe;
+    console.log(`  machine probe: timer late p99 ${p.timerLagP99} ms, max ${p.timerLagMax}; commit p50 ${p.commitP50} ms, p99 ${p.commitP99}, max ${p.commitMax}` +
+      ` (${p.ticks} ticks, ${p.commits} commits); ${stalled.size} of ${ofMeasured.length} messages met a stall of ${STALL_MS} ms or more, the others' p99 ${fig.unstalled.p99} ms`);
+  }
   if (fig.cpuMsPerMessage) {
     // Every part of a message's delivery runs on the same cores: its last answer cannot come
     // sooner than all of this work spread over all of them.

@@ -76,6 +76,13 @@ export function figures(m: Measurements): Record<string, number> {
       delivery_per_msg_first_p50_ms: d.perMessage.firstP50, delivery_per_msg_first_p99_ms: d.perMessage.firstP99,
       delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
       delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
+      ...(d.probe
+        ? {
+            delivery_probe_timer_late_p99_ms: d.probe.timerLagP99, delivery_probe_timer_late_max_ms: d.probe.timerLagMax,
+            delivery_probe_commit_p50_ms: d.probe.commitP50, delivery_probe_commit_p99_ms: d.probe.commitP99, delivery_probe_commit_max_ms: d.probe.commitMax,
+          }
+        : {}),
+      ...(d.unstalled ? { delivery_unstalled_msgs: d.unstalled.messages, delivery_unstalled_p99_ms: d.unstalled.p99 } : {}),
       ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
       ...(d.cpuMsPerMessage ? { delivery_cpu_ms_per_msg_all: round(sum(Object.values(d.cpuMsPerMessage)), 2) } : {}),
     });

@@ -22,7 +22,7 @@ export function loadCpuMs(): number {
 }
 
 /** Starts a load process on `file` and sends it its task. */
-function startLoad(file: string, data: object): ChildProcess {
+export function startLoad(file: string, data: object): ChildProcess {
   const child = fork(path.join(__dirname, 'workers', file), [], {
     // Plain JavaScript: none of the bench's loader; no memory reducer, as for the bench (run.mjs).
     execArgv: ['--no-memory-reducer'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'bench',
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  testMatch: ['<rootDir>/src/test/**/*.test.ts'],
+};
