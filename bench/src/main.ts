@@ -153,7 +153,12 @@ async function main() {
       console.log('register');
       await settled('register');
       const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
-      m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds);
+      const probeDb = await createTestDatabase();
+      try {
+        m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds, measured, probeDb.url);
+      } finally {
+        await probeDb.drop();
+      }
     }
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');

@@ -242,19 +242,52 @@ export interface RegisterFigure {
   p90: number;
   p99: number;
   bytes: number;
+  /** CPU milliseconds per register (its queue's deletion included), by process label. */
+  cpuMsPerRegister?: Record<string, number>;
+  /** The machine probe over the measured rounds, when it ran. */
+  probe?: ProbeFigure;
+  /** Over the rounds during which the probe saw no stall: how many, and their p50. */
+  unstalled?: { rounds: number; p50: number };
 }
 
 /** POST /register with the whole initial state, the queue deleted after each. */
-export async function measureRegister(site: Site, user: Account, realmUsers: number, rounds: number): Promise<RegisterFigure> {
-  const times: number[] = [];
+export async function measureRegister(
+  site: Site, user: Account, realmUsers: number, rounds: number,
+  measured?: () => Promise<Measured[]>, probeDatabaseUrl?: string,
+): Promise<RegisterFigure> {
   let bytes = 0;
-  for (let i = 0; i < rounds + 2; i++) {
+  const round = async () => {
+    const started = Date.now();
     const a = await must<{ queue_id: string }>(site, user.auth, 'POST', '/register', {});
-    if (i >= 2) times.push(a.ms);
     bytes = a.bytes;
     await call(site, user.auth, 'DELETE', '/events', { queue_id: a.body.queue_id });
-  }
-  const s = summary(times);
+    return [started, a.ms] as [number, number];
+  };
+  // Two rounds not measured: the first builds the events service's kept state of the realm.
+  for (let i = 0; i < 2; i++) await round();
+  const probe = probeDatabaseUrl ? startProbe(probeDatabaseUrl, rounds * 5_000 + 60_000) : undefined;
+  await probe?.ready;
+  const { result: spans, cpuMs } = await cpuDuring(measured ? await measured() : [], async () => {
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i < rounds; i++) out.push(await round());
+    return out;
+  });
+  const probed = await probe?.stop();
+  const s = summary(spans.map(([, ms]) => ms));
+  const fig: RegisterFigure = { users: realmUsers, p50: s.p50, p90: s.p90, p99: s.p99, bytes };
+  if (measured) fig.cpuMsPerRegister = Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round((v / rounds) * 100) / 100]));
   console.log(`  register, whole state, ${realmUsers} users: p50 ${s.p50} ms p99 ${s.p99} ms (${Math.round(bytes / 1024)} KB)`);
-  return { users: realmUsers, p50: s.p50, p90: s.p90, p99: s.p99, bytes };
+  if (fig.cpuMsPerRegister) {
+    const parts = Object.entries(fig.cpuMsPerRegister).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+    console.log(`  CPU per register, every process: ${Object.values(fig.cpuMsPerRegister).reduce((a, b) => a + b, 0).toFixed(1)} ms (${parts})`);
+  }
+  if (probed) {
+    fig.probe = probeFigure(probed, spans[0]?.[0] ?? Date.now(), Date.now());
+    const calm = spans.filter(([at, ms]) => !stalledDuring(probed, at, at + ms)).map(([, ms]) => ms);
+    fig.unstalled = { rounds: calm.length, p50: summary(calm).p50 };
+    const p = fig.probe;
+    console.log(`  machine probe: timer late p99 ${p.timerLagP99} ms, max ${p.timerLagMax}; commit p50 ${p.commitP50} ms, p99 ${p.commitP99}, max ${p.commitMax};` +
+      ` ${rounds - calm.length} of ${rounds} rounds met a stall of ${STALL_MS} ms or more, the others' p50 ${fig.unstalled.p50} ms`);
+  }
+  return fig;
 }

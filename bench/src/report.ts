@@ -96,6 +96,15 @@ export function figures(m: Measurements): Record<string, number> {
   }
   if (m.register) {
     Object.assign(f, { register_users: m.register.users, register_p50_ms: m.register.p50, register_p99_ms: m.register.p99, register_kb: Math.round(m.register.bytes / 1024) });
+    const r = m.register;
+    for (const [label, ms] of Object.entries(r.cpuMsPerRegister ?? {})) f[`register_cpu_ms_${label}`] = ms;
+    if (r.cpuMsPerRegister) f.register_cpu_ms_all = round(sum(Object.values(r.cpuMsPerRegister)), 2);
+    if (r.probe) {
+      Object.assign(f, {
+        register_probe_timer_late_max_ms: r.probe.timerLagMax, register_probe_commit_p50_ms: r.probe.commitP50, register_probe_commit_max_ms: r.probe.commitMax,
+      });
+    }
+    if (r.unstalled) Object.assign(f, { register_unstalled_rounds: r.unstalled.rounds, register_unstalled_p50_ms: r.unstalled.p50 });
   }
   if (m.narrow) {
     f.narrow_table_messages = m.narrow.messages;
