@@ -3,7 +3,7 @@
 export { createDb, rawArrays, rawQuery } from './client';
 export type { CreateDbOptions, Db, Tx } from './client';
 export * from './generated/client';
-export { databaseUrl, DEFAULT_DATABASE_URL, redactUrl, withDatabase, withShortQuerySettings } from './url';
+export { databaseUrl, DEFAULT_DATABASE_URL, redactUrl, withDatabase, withGenericPlans, withShortQuerySettings } from './url';
 export { dropDatabase, ensureDatabase } from './admin';
 export { migrateDatabase, readMigrations, migrationsHash, MIGRATIONS_DIR } from './migrate';
 export type { MigrateOptions, MigrateResult, Migration } from './migrate';

@@ -3,7 +3,7 @@
  * leader across every replica of every service that runs it) and the fan-out of the domain
  * streams into per-client queues (one replica per stream partition at a time).
  */
-import { createDb, withShortQuerySettings } from '@chat/db';
+import { createDb, withGenericPlans, withShortQuerySettings } from '@chat/db';
 import { createBlockingRedis, createRedis, keyspace, OutboxRelay } from '@chat/bus';
 import { createApp, createLogger, createMetrics, listen, type ServiceHandle } from '@chat/kit';
 import { QueueStore } from '@chat/queues';
@@ -23,7 +23,7 @@ export interface EventsHandle extends ServiceHandle {
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<EventsHandle> {
   const config = readConfig(overrides);
   const log = createLogger('events', config.LOG_LEVEL);
-  const db = createDb(withShortQuerySettings(config.DATABASE_URL), { poolSize: config.DATABASE_POOL_SIZE });
+  const db = createDb(withGenericPlans(withShortQuerySettings(config.DATABASE_URL)), { poolSize: config.DATABASE_POOL_SIZE });
   const redis = createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'events' });
   const blocking = createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'events-fanout' });
   const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });

@@ -1,4 +1,4 @@
-import { Prisma, rawArrays, rawQuery, rowFromJson, type Db, type Realm, type Tx, type User } from '..';
+import { createDb, Prisma, rawArrays, rawQuery, rowFromJson, withGenericPlans, withShortQuerySettings, type Db, type Realm, type Tx, type User } from '..';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 
 let t: TestDatabase;
@@ -99,4 +99,27 @@ test('rows of arrays, JSON and timestamps read as JSON equal the model query', a
 
 test('a model the data model does not know is refused', () => {
   expect(() => rowFromJson(db, 'Nope' as 'User', {})).toThrow('no data model for Nope');
+});
+
+test('withGenericPlans and withShortQuerySettings reach the pool\'s connections, and a named statement keeps one plan', async () => {
+  // One connection each, so that the statement and the look at its counts share it.
+  const tuned = createDb(withGenericPlans(withShortQuerySettings(t.url)), { poolSize: 1 });
+  const plain = createDb(t.url, { poolSize: 1 });
+  const plansOf = async (d: Db) => {
+    for (let id = 1; id <= 3; id++) await rawQuery(d, 'SELECT id FROM realms WHERE id = $1', [id], 'plan_probe');
+    const [counts] = await rawQuery<{ generic: number; custom: number }>(
+      d, "SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = 'plan_probe'", [],
+    );
+    return counts;
+  };
+  try {
+    const settings = await rawQuery<{ mode: string; jit: string }>(tuned, "SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit", []);
+    expect(settings).toEqual([{ mode: 'force_generic_plan', jit: 'off' }]);
+    // Planned once and reused, against once per run for a connection left as it was.
+    expect(await plansOf(tuned)).toEqual({ generic: 3, custom: 0 });
+    expect(await plansOf(plain)).toEqual({ generic: 0, custom: 3 });
+  } finally {
+    await tuned.$disconnect();
+    await plain.$disconnect();
+  }
 });
