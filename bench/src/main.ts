@@ -48,6 +48,16 @@ const DELIVERY_RATE = 10;
 
 const loadavg = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
 
+/** Runs `work` with a scratch database of its own on the same Postgres (the machine probe's commits), dropped after. */
+async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const scratch = await createTestDatabase();
+  try {
+    return await work(scratch.url);
+  } finally {
+    await scratch.drop();
+  }
+}
+
 async function main() {
   const started = Date.now();
   const root = path.resolve(__dirname, '../..');
@@ -153,25 +163,16 @@ async function main() {
       console.log('register');
       await settled('register');
       const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
-      const probeDb = await createTestDatabase();
-      try {
-        m.register = await measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds, measured, probeDb.url);
-      } finally {
-        await probeDb.drop();
-      }
+      m.register = await withScratchDatabase((probeUrl) =>
+        measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds, measured, probeUrl));
     }
     if (runs('delivery')) {
       console.log('send -> delivery with every recipient long-polling');
       await settled('delivery');
       // With BENCH_GATEWAYS the polling processes go to the replicas straight, in turn.
       const pollUrls = cluster && process.env.BENCH_GATEWAYS ? cluster.gateways.map((g) => g.url) : [site.url];
-      // The machine probe commits into a scratch database of its own, on the same Postgres.
-      const probeDb = await createTestDatabase();
-      try {
-        m.delivery = await measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured, probeDb.url);
-      } finally {
-        await probeDb.drop();
-      }
+      m.delivery = await withScratchDatabase((probeUrl) =>
+        measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured, probeUrl));
     }
     if (runs('narrow')) {
       console.log('narrowed fetches on a long history');

@@ -5,7 +5,7 @@ import { QueueStore } from '@chat/queues';
 import { call, form, inParallel, must, summary, type Account, type Site } from './api';
 import { startPollers, startSenders, type SenderJob } from './workers';
 import { cpuDuring, type Measured } from './cpu';
-import { probeFigure, startProbe, stalledDuring, worstDuring, STALL_MS, type ProbeFigure } from './probe';
+import { describeProbe, probeFigure, startProbe, stalledDuring, worstDuring, STALL_MS, type ProbeFigure } from './probe';
 
 export interface Timing {
   seconds: number;
@@ -209,9 +209,7 @@ export async function measureDelivery(
     const stalled = new Set(ofMeasured.filter(([sent, , last]) => stalledDuring(probed, sent, sent + last)).map(([sent]) => sent));
     const calm = report.latencies.filter(([sent]) => measuredSends.has(sent) && !stalled.has(sent)).map(([, ms]) => ms);
     fig.unstalled = { messages: ofMeasured.length - stalled.size, p99: summary(calm).p99 };
-    const p = fig.probe;
-    console.log(`  machine probe: timer late p99 ${p.timerLagP99} ms, max ${p.timerLagMax}; commit p50 ${p.commitP50} ms, p99 ${p.commitP99}, max ${p.commitMax}` +
-      ` (${p.ticks} ticks, ${p.commits} commits); ${stalled.size} of ${ofMeasured.length} messages met a stall of ${STALL_MS} ms or more, the others' p99 ${fig.unstalled.p99} ms`);
+    console.log(`  ${describeProbe(fig.probe)}; ${stalled.size} of ${ofMeasured.length} messages met a stall of ${STALL_MS} ms or more, the others' p99 ${fig.unstalled.p99} ms`);
   }
   if (fig.cpuMsPerMessage) {
     // Every part of a message's delivery runs on the same cores: its last answer cannot come
@@ -285,9 +283,7 @@ export async function measureRegister(
     fig.probe = probeFigure(probed, spans[0]?.[0] ?? Date.now(), Date.now());
     const calm = spans.filter(([at, ms]) => !stalledDuring(probed, at, at + ms)).map(([, ms]) => ms);
     fig.unstalled = { rounds: calm.length, p50: summary(calm).p50 };
-    const p = fig.probe;
-    console.log(`  machine probe: timer late p99 ${p.timerLagP99} ms, max ${p.timerLagMax}; commit p50 ${p.commitP50} ms, p99 ${p.commitP99}, max ${p.commitMax};` +
-      ` ${rounds - calm.length} of ${rounds} rounds met a stall of ${STALL_MS} ms or more, the others' p50 ${fig.unstalled.p50} ms`);
+    console.log(`  ${describeProbe(fig.probe)}; ${rounds - calm.length} of ${rounds} rounds met a stall of ${STALL_MS} ms or more, the others' p50 ${fig.unstalled.p50} ms`);
   }
   return fig;
 }

@@ -1,7 +1,7 @@
 /**
- * The machine probe of the delivery phase (workers/probe.mjs): a sleeping process's wake-up lag
- * and a trivial commit's latency beside the cluster, so that a slow message can be told apart
- * from a moment when everything on the machine was slow.
+ * The machine probe beside the delivery and register phases (workers/probe.mjs): a sleeping
+ * process's wake-up lag and a trivial commit's latency beside the cluster, so that a slow message
+ * or register can be told apart from a moment when everything on the machine was slow.
  */
 import { startLoad } from './workers';
 import { summary } from './api';
@@ -53,6 +53,12 @@ export interface ProbeFigure {
   ticks: number;
   commits: number;
   errors: Record<string, number>;
+}
+
+/** The probe's figures as the bench prints them. */
+export function describeProbe(p: ProbeFigure): string {
+  return `machine probe: timer late p99 ${p.timerLagP99} ms, max ${p.timerLagMax}; commit p50 ${p.commitP50} ms, p99 ${p.commitP99}, max ${p.commitMax}` +
+    ` (${p.ticks} ticks, ${p.commits} commits)`;
 }
 
 /** The probe's figures over [from, to] (ms since the epoch). */

@@ -12,8 +12,6 @@ export type Tx = Prisma.TransactionClient;
 export interface CreateDbOptions {
   /** Connections in this process's pool (the service's DATABASE_POOL_SIZE); default 10, pg's. */
   poolSize?: number;
-  /** How long an idle connection stays open, in ms; default IDLE_CONNECTION_MS. */
-  idleMs?: number;
 }
 
 /**
@@ -24,14 +22,14 @@ export interface CreateDbOptions {
  * between two of them and paid that on nearly every request. The pool's size still bounds the
  * connections held.
  */
-export const IDLE_CONNECTION_MS = 5 * 60_000;
+const IDLE_CONNECTION_MS = 5 * 60_000;
 
 const pools = new WeakMap<object, pg.Pool>();
 
 export function createDb(url: string = databaseUrl(), opts: CreateDbOptions = {}): Db {
   const max = opts.poolSize ?? 10;
   // The pool is made here, not by the adapter, so that rawQuery can share it.
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: opts.idleMs ?? IDLE_CONNECTION_MS });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: IDLE_CONNECTION_MS });
   // An idle connection that fails (the server restarted, an operator killed it) leaves the pool;
   // the next query opens a new one. Without a listener the error would end the process.
   pool.on('error', () => undefined);

@@ -28,10 +28,7 @@ export function databaseName(url: string): string {
  * 5 ms of work). See ADR 0017. Set as the connections' startup options, so they cost no round trip.
  */
 export function withShortQuerySettings(url: string): string {
-  const u = new URL(url);
-  const ours = '-c max_parallel_workers_per_gather=0 -c jit=off';
-  u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
-  return u.toString();
+  return withStartupOptions(url, '-c max_parallel_workers_per_gather=0 -c jit=off');
 }
 
 /**
@@ -45,8 +42,13 @@ export function withShortQuerySettings(url: string): string {
  * values would not change the plan. Set as a startup option, so it costs no round trip.
  */
 export function withGenericPlans(url: string): string {
+  return withStartupOptions(url, '-c plan_cache_mode=force_generic_plan');
+}
+
+/** Settings added to the URL's startup `options`, after any it already has. */
+function withStartupOptions(url: string, ours: string): string {
   const u = new URL(url);
-  u.searchParams.set('options', [u.searchParams.get('options'), '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '));
+  u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
   return u.toString();
 }
 
