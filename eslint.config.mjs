@@ -8,7 +8,7 @@ export default tseslint.config(
     ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'bench/results/**', '**/*.d.ts', 'e2e/reference/**'],
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.recommended],
     plugins: { boundaries },
     rules: {

@@ -10,6 +10,7 @@
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -83,7 +84,39 @@ function isFresh(target, newest) {
   return existsSync(out) && statSync(out).mtimeMs >= newest;
 }
 
+/** Newest modification time under the web app's inputs (its sources and the client package). */
+function newestWebSource() {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'test') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of ['web/src', 'packages/client/src']) walk(path.join(root, dir));
+  for (const file of ['web/index.html', 'web/vite.config.ts', 'web/package.json']) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
+  return newest;
+}
+
+/**
+ * The web app (web/dist: the shell and its content-hashed files), built by Vite in a process
+ * of its own; skipped while the output is newer than every input.
+ */
+export function buildWeb({ force = false, quiet = false } = {}) {
+  const shell = path.join(root, 'web/dist/index.html');
+  if (!force && existsSync(shell) && statSync(shell).mtimeMs >= newestWebSource()) return false;
+  const started = Date.now();
+  const vite = path.join(root, 'web/node_modules/vite/bin/vite.js');
+  const res = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'web'), stdio: 'inherit' });
+  if (res.status !== 0) throw new Error(`the web app's build failed (exit ${res.status})`);
+  if (!quiet) console.log(`Built web/dist in ${Date.now() - started} ms.`);
+  return true;
+}
+
 export async function buildAll({ force = false, quiet = false } = {}) {
+  buildWeb({ force, quiet });
   const newest = force ? Infinity : newestSource();
   const stale = TARGETS.filter((t) => force || !isFresh(t, newest));
   if (!stale.length) return [];

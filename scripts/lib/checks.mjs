@@ -7,6 +7,7 @@ import { root } from './bootstrap.mjs';
 
 const CHECKS = [
   { name: 'type-check', bin: 'node_modules/typescript/bin/tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'type-check web', bin: 'node_modules/typescript/bin/tsc', args: ['-p', 'web/tsconfig.json', '--noEmit'] },
   { name: 'lint', bin: 'node_modules/eslint/bin/eslint.js', args: ['--max-warnings=0', '.'] },
 ];
 
