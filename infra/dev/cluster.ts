@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_NODE_ARGS } from '@chat/contracts';
 import { createDb } from '@chat/db';
+import { developmentPassword, ensureDevelopmentPasswords } from './accounts';
 import { developmentSecret, prepareDevelopmentDatabase } from './prepare';
 import { seedChannels } from './seed';
 
@@ -124,7 +125,11 @@ async function main(): Promise<void> {
     await waitReady(`http://${host}:${s.port}`, child, s.name);
   }
   await seedChannelsIfNone(databaseUrl, `http://${host}:${gatewayPort}`);
-  console.log(`\nThe cluster is running. Gateway: ${site}`);
+  const password = developmentPassword(dataDir);
+  const accounts = await ensureDevelopmentPasswords(databaseUrl, password);
+  console.log(`\nThe cluster is running. Open ${site}/ in a browser and sign in as one of:`);
+  for (const a of accounts) console.log(`  ${a.email.padEnd(28)} ${a.role.padEnd(14)} ${a.fullName}`);
+  console.log(`with the development password: ${password}`);
   console.log(`zuliprc files for the development users: ${zuliprcDir}`);
   console.log('Press Ctrl-C to stop.');
 }
