@@ -60,6 +60,14 @@ export const errors = {
     new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404),
   missingIdentity: () =>
     new ApiError('UNAUTHORIZED', 'Request did not come through the gateway', 401),
+  /**
+   * An unsafe request made with a browser session (the web app's `/json/...`) without a good
+   * X-CSRFToken: the family's CsrfFailureError, whose reason is Django's.
+   */
+  csrfFailed: (reason: string) => new ApiError('CSRF_FAILED', `CSRF error: ${reason}`, 403, { reason }),
+  /** An account page's form posted without its token, or with another session's. */
+  csrfFormFailed: () =>
+    new ApiError('CSRF_FAILED', 'CSRF verification failed: the form was missing its token or it did not match. Reload the page and try again.', 403),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfterSeconds }),
   notFound: (msg = 'Not Found') => new ApiError('NOT_FOUND', msg, 404),

@@ -13,3 +13,4 @@ export * from './ops-metrics';
 export * from './guards';
 export * from './login-limits';
 export * from './edge';
+export * from './browser-session';

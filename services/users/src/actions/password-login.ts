@@ -3,6 +3,7 @@ import { redisKeys } from '@chat/bus';
 import { LoginFailureLimiter } from '@chat/kit';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
+import { forgetCachedAuth } from '../lib/auth-cache';
 import { hashPassword, isStrongPassword, verifyPassword } from '../lib/passwords';
 import { passwordAuthEnabled } from '@chat/wire';
 
@@ -102,10 +103,21 @@ export function checkPasswordStrength(password: string): void {
  * Sets a user's login password after the strength check. The API key stays as it is (as on
  * the API family's server): a password change does not log out the user's apps.
  */
-export async function doSetPassword(services: Pick<Services, 'db'>, userId: number, newPassword: string): Promise<void> {
+export async function doSetPassword(services: PasswordServices, userId: number, newPassword: string): Promise<void> {
   checkPasswordStrength(newPassword);
-  const passwordHash = await hashPassword(newPassword);
-  await services.db.user.update({ where: { id: userId }, data: { passwordHash } });
+  await storePasswordHash(services, userId, await hashPassword(newPassword));
+}
+
+type PasswordServices = Pick<Services, 'db' | 'redis' | 'config'>;
+
+/**
+ * A new password ends the person's browser sessions: the pages compare the session's
+ * fingerprint on every request, and the gateways, which keep session users in memory for a few
+ * seconds (ADR 0036), are told to drop them.
+ */
+async function storePasswordHash(services: PasswordServices, userId: number, passwordHash: string): Promise<void> {
+  const user = await services.db.user.update({ where: { id: userId }, data: { passwordHash }, select: { apiKey: true } });
+  await forgetCachedAuth(services, user.apiKey);
 }
 
 /**
@@ -134,6 +146,6 @@ export async function checkOwnPasswordChange(
 }
 
 /** Stores a hash checkOwnPasswordChange made. */
-export async function doStorePasswordHash(services: Pick<Services, 'db'>, change: { userId: number; passwordHash: string }): Promise<void> {
-  await services.db.user.update({ where: { id: change.userId }, data: { passwordHash: change.passwordHash } });
+export async function doStorePasswordHash(services: PasswordServices, change: { userId: number; passwordHash: string }): Promise<void> {
+  await storePasswordHash(services, change.userId, change.passwordHash);
 }

@@ -1,10 +1,11 @@
 import { ApiError, errors } from '@chat/contracts';
 import type { User } from '@chat/db';
+import { passwordFingerprint } from '@chat/kit';
 import type { Services } from '../context';
 import { isValidEmail } from '../lib/emails';
 import { noreplyAddress } from '../lib/invitation-email';
 import { escapeHtml } from '../lib/render';
-import { countRequest, issueToken, passwordFingerprint, peekToken, takeToken } from '../lib/one-time-tokens';
+import { countRequest, issueToken, peekToken, takeToken } from '../lib/one-time-tokens';
 import { checkPasswordStrength, doSetPassword } from './password-login';
 
 /**

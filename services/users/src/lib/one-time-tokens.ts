@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { redisKeys } from '@chat/bus';
 import { generateApiKey } from '@chat/realm';
 import type { Services } from '../context';
@@ -54,12 +53,4 @@ export async function countRequest(services: TokenServices, subject: string, win
     if (count > max) wait = Math.max(wait, ttl > 0 ? ttl : seconds);
   }
   return wait;
-}
-
-/**
- * A short digest of a stored password hash: tokens and sessions remember it, so that setting a
- * new password voids reset links and browser sessions made before.
- */
-export function passwordFingerprint(passwordHash: string | null): string {
-  return createHash('sha256').update(passwordHash ?? '').digest('base64url').slice(0, 22);
 }

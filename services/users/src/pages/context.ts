@@ -4,7 +4,7 @@ import type { User } from '@chat/db';
 import { toApiError } from '@chat/kit';
 import type { Services } from '../context';
 import { renderPage, sendErrorPage, wantsJson, type PageOptions } from './layout';
-import { csrfFailed, sessionUser, type PageSecurity } from './session';
+import { sessionUser, type PageSecurity } from './session';
 
 /** What a page handler gets: the request, the realm, its session's user and form helpers. */
 export interface PageCtx {
@@ -58,7 +58,7 @@ export function pageHandler(services: Services, security: PageSecurity, handler:
 /** The last word on any error of a page: the message as a page (or envelope), never a stack. */
 export function pageErrors(services: Services, security: PageSecurity) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiError = security.isCsrfError(err) ? csrfFailed() : toApiError(err);
+    const apiError = security.isCsrfError(err) ? errors.csrfFormFailed() : toApiError(err);
     if (apiError.status >= 500) services.log.error({ err, path: req.path }, 'page failed');
     if (res.headersSent) return void res.destroy();
     sendErrorPage(req, res, apiError, titleFor(apiError));
@@ -72,9 +72,14 @@ function titleFor(err: ApiError): string {
   return 'Something went wrong';
 }
 
-/** A local path to go to after login: only same-site paths, never another host. */
+/**
+ * A local path to go to after login, its query and fragment kept (the web app's deep links are
+ * `/#narrow/...`): only same-site paths, never another host. Browsers drop tabs and newlines
+ * from a URL, so `/<tab>/host` would become `//host`: control characters are refused too.
+ */
 export function safeNext(next: string | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  // eslint-disable-next-line no-control-regex
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(next)) return '/';
   return next;
 }
 

@@ -1,42 +1,31 @@
-import { createHmac } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import cookieParser from 'cookie-parser';
-import { doubleCsrf } from 'csrf-csrf';
 import session, { type SessionData, Store } from 'express-session';
 import helmet from 'helmet';
 import { redisKeys } from '@chat/bus';
-import { ApiError } from '@chat/contracts';
 import type { User } from '@chat/db';
+import {
+  browserCookieParser, browserCsrf, browserSecret, passwordFingerprint, SESSION_COOKIE, type BrowserSessionFields,
+} from '@chat/kit';
 import type { Services } from '../context';
-import { passwordFingerprint } from '../lib/one-time-tokens';
 import { wantsJson } from './layout';
 
 /**
  * Browser sessions of the account pages. The session lives in Redis (any replica serves any
  * request) under a random id the `sessionid` cookie carries: HttpOnly, SameSite=Lax, Secure
  * when the realm's URL is https. Forms carry a CSRF token (csrf-csrf's signed double submit,
- * bound to the session id) that a POST must echo.
+ * bound to the session id) that a POST must echo. What a session cookie, its record and a
+ * token are is @chat/kit's browser-session, which the gateway reads by too (ADR 0036): this
+ * service writes sessions, the gateway lets the web app use them.
  */
 
 declare module 'express-session' {
-  interface SessionData {
-    /** Set once logged in. */
-    userId?: number;
-    realmId?: number;
-    /** Fingerprint of the password hash at login: a password reset ends older sessions. */
-    authHash?: string;
-    /** Marks an anonymous session kept so that its forms' CSRF tokens stay valid. */
-    forms?: true;
-  }
+  // The fields kit's browser-session defines, so the gateway reads what is written here.
+  interface SessionData extends BrowserSessionFields {}
 }
 
 /** As the family's server: a login lasts two weeks; an anonymous form session one hour. */
 export const LOGGED_IN_MAX_AGE_MS = 14 * 86_400_000;
 const ANONYMOUS_MAX_AGE_MS = 3_600_000;
-
-export const SESSION_COOKIE = 'sessionid';
-export const CSRF_COOKIE = 'csrftoken';
-export const CSRF_FIELD = 'csrfmiddlewaretoken';
 
 /** express-session's store over the service's own ioredis client (standalone or cluster). */
 export class RedisSessionStore extends Store {
@@ -70,11 +59,6 @@ export class RedisSessionStore extends Store {
   }
 }
 
-/** Secrets of the pages, derived from INTERNAL_SECRET so a deployment has one secret to keep. */
-function derivedSecret(services: Services, purpose: string): string {
-  return createHmac('sha256', services.config.INTERNAL_SECRET).update(`pages:${purpose}`).digest('hex');
-}
-
 export function isHttps(req: Request): boolean {
   return (req.identity?.realmUrl ?? '').startsWith('https:');
 }
@@ -91,7 +75,7 @@ export function pageSecurity(services: Services): PageSecurity {
   const store = new RedisSessionStore(services.redis, redisKeys(services.config.REDIS_PREFIX).pageSession);
   const sessions = session({
     name: SESSION_COOKIE,
-    secret: derivedSecret(services, 'session'),
+    secret: browserSecret(services.config.INTERNAL_SECRET, 'session'),
     store,
     resave: false,
     saveUninitialized: false,
@@ -99,16 +83,10 @@ export function pageSecurity(services: Services): PageSecurity {
     proxy: true,
     cookie: { httpOnly: true, sameSite: 'lax', path: '/', maxAge: ANONYMOUS_MAX_AGE_MS },
   });
-  const csrf = doubleCsrf({
-    getSecret: () => derivedSecret(services, 'csrf'),
-    getSessionIdentifier: (req) => req.sessionID,
-    cookieName: CSRF_COOKIE,
-    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure: false },
-    getCsrfTokenFromRequest: (req) => (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] as string | undefined ?? req.header('x-csrftoken'),
-    errorConfig: { statusCode: 403, message: 'CSRF verification failed.', code: 'EBADCSRFTOKEN' },
-    // An API client signing up through an invitation gets a key, not a browser session: with
-    // no session cookie there is no ambient authority for a forged request to borrow.
-    skipCsrfProtection: (req) => wantsJson(req) && req.path.startsWith('/join/') && !req.cookies?.[SESSION_COOKIE],
+  // An API client signing up through an invitation gets a key, not a browser session: with
+  // no session cookie there is no ambient authority for a forged request to borrow.
+  const csrf = browserCsrf(services.config.INTERNAL_SECRET, {
+    skip: (req) => wantsJson(req) && req.path.startsWith('/join/') && !req.cookies?.[SESSION_COOKIE],
   });
   const secureCookies = (req: Request, _res: Response, next: NextFunction) => {
     if (req.session) req.session.cookie.secure = isHttps(req);
@@ -133,24 +111,19 @@ export function pageSecurity(services: Services): PageSecurity {
         res.setHeader('Cache-Control', 'no-store');
         next();
       },
-      cookieParser(),
+      browserCookieParser,
       sessions,
       secureCookies,
-      csrf.doubleCsrfProtection,
+      csrf.protect,
     ],
     csrfToken(req, res) {
       if (!req.session.userId) {
         req.session.forms = true;
       }
-      return csrf.generateCsrfToken(req, res, { cookieOptions: { secure: isHttps(req) } });
+      return csrf.token(req, res, isHttps(req));
     },
-    isCsrfError: (err) => err === csrf.invalidCsrfTokenError,
+    isCsrfError: (err) => csrf.isRefusal(err),
   };
-}
-
-/** The CSRF refusal: the family's code, and a message that says what to do about it. */
-export function csrfFailed(): ApiError {
-  return new ApiError('CSRF_FAILED', 'CSRF verification failed: the form was missing its token or it did not match. Reload the page and try again.', 403);
 }
 
 /** Starts a logged-in session under a fresh id, so an id known before login is worth nothing. */
