@@ -4,9 +4,10 @@
  * catalogue of the same keys; the language comes from the person's `default_language`.
  */
 import { core } from './strings/core';
+import { settings } from './strings/settings';
 
 // Each area adds its module here: `import { feed } from './strings/feed'` and `...feed`.
-const catalogue = { ...core } as const;
+const catalogue = { ...core, ...settings } as const;
 
 export type StringKey = keyof typeof catalogue;
 
