@@ -59,7 +59,7 @@ function sameDraft(a: DraftData | null, b: DraftData): boolean {
 export class DraftSaver {
   /** The draft the box is editing, once created (or adopted from the drafts list). */
   id: DraftId | undefined;
-  private pending: DraftData | null | undefined;
+  private pending: DraftData | undefined;
   private timer: unknown;
   private saved: DraftData | null = null;
   private chain: Promise<void> = Promise.resolve();
