@@ -43,18 +43,28 @@ const r = (re: string) => new RegExp(`^${re}/?$`);
 /** Path of the emoji data file that `server_emoji_data_url` points to (the family's path). */
 export const SERVER_EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
 
+/**
+ * The web app (docs/gateway.md): the gateway serves its shell at `/` to a logged-in browser and
+ * the files of its build below this prefix, the same for every realm.
+ */
+export const WEB_APP_ASSET_PREFIX = '/static/app/';
+
 /** `server_emoji_data_url` of a realm, as `POST /register` reports it. */
 export function serverEmojiDataUrl(realmUrl: string): string {
   return new URL(SERVER_EMOJI_DATA_PATH, realmUrl).href;
 }
 
 /**
- * The account pages at the family's paths: `/`, `/login/`, `/register/`, `/join/<key>/` and
+ * The account pages at the family's paths: `/login/`, `/register/`, `/join/<key>/` and
  * `/accounts/...` (login, logout, password reset, sign-up by email confirmation, API key).
+ * `/` is the web app's (WEB_APP_PATHS).
  */
-export const PAGE_PATHS = /^\/(|login\/?|register\/?|join\/[^/]+\/?|accounts\/(login|logout|home|register|send_confirm|do_confirm|password|api_key)(\/.*)?)$/;
+export const PAGE_PATHS = /^\/(login\/?|register\/?|join\/[^/]+\/?|accounts\/(login|logout|home|register|send_confirm|do_confirm|password|api_key)(\/.*)?)$/;
 
-/** Routes under /api/v1. */
+/**
+ * Routes under /api/v1, and under /json for the web app, which the gateway authenticates by its
+ * browser session instead of HTTP Basic (docs/gateway.md).
+ */
 export const API_ROUTES: readonly RouteRule[] = [
   // Unauthenticated entry points.
   { pattern: r('/server_settings'), service: 'users', auth: 'none' },
@@ -123,11 +133,17 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/bot_storage'), service: 'users', auth: 'required' },
 ];
 
-/** Routes outside /api/v1: served files, realm exports and invitation sign-up pages. */
+/**
+ * Routes outside /api/v1 (and /json, the web app's name for it): served files, realm exports,
+ * the web app and the account pages.
+ */
 export const FILE_ROUTES: readonly RouteRule[] = [
   // The Unicode emoji names mobile clients download (server_emoji_data_url): the gateway serves
   // it itself, to anyone, as the family's servers serve it among their static files.
   { pattern: new RegExp(`^${SERVER_EMOJI_DATA_PATH.replace(/[.]/g, '\\.')}$`), service: 'gateway', auth: 'none' },
+  // The web app's shell (any query string; the gateway checks the session itself) and its files.
+  { pattern: /^\/$/, service: 'gateway', auth: 'none' },
+  { pattern: /^\/static\/app\/.+$/, service: 'gateway', auth: 'none' },
   { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
   // Realm export tarballs live below /user_avatars/ as on the family's server, but the users service writes them.
   { pattern: /^\/user_avatars\/exports\/.+$/, service: 'users', auth: 'optional' },

@@ -63,11 +63,26 @@ export function renderError(log: Logger, res: ServerResponse, err: unknown, wher
   sendError(res, apiError);
 }
 
+const withoutChallenge = new WeakSet<ServerResponse>();
+
+/**
+ * Marks an answer to a browser (the web app's `/json` requests, files fetched with a session
+ * cookie): a 401 then carries no `WWW-Authenticate: Basic`, which would open the browser's
+ * password dialog.
+ */
+export function omitBasicChallenge(res: ServerResponse): void {
+  withoutChallenge.add(res);
+}
+
+export function basicChallengeOmitted(res: ServerResponse): boolean {
+  return withoutChallenge.has(res);
+}
+
 /** The error envelope with its status, and the headers its code asks for. */
 export function sendError(res: ServerResponse, apiError: ApiError): void {
   const body = JSON.stringify(apiError.toJSON());
   if (apiError.code === 'RATE_LIMIT_HIT') res.setHeader('Retry-After', String(apiError.extra['retry-after']));
-  if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="chat"');
+  if (apiError.status === 401 && !withoutChallenge.has(res)) res.setHeader('WWW-Authenticate', 'Basic realm="chat"');
   res.writeHead(apiError.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -4,8 +4,8 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Pool } from 'pg';
 import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
 import {
-  bodyParsers, basicAuth, createApp, counterOf, createLogger, edgeIdentity, gaugeOf, listen, LoginFailureLimiter, stripInternalHeaders,
-  type ServiceHandle,
+  bodyParsers, basicAuth, createApp, counterOf, createLogger, edgeIdentity, gaugeOf, hasSessionCookie, listen, LoginFailureLimiter,
+  omitBasicChallenge, stripInternalHeaders, type ServiceHandle,
 } from '@chat/kit';
 import { ApiError, errors, resolveApiRoute, resolveFileRoute, type RouteRule } from '@chat/contracts';
 import { AckBatcher, QueueStore, QueueWaiter } from '@chat/queues';
@@ -20,8 +20,15 @@ import { deleteEvents } from './events';
 import { longPollInterceptor } from './longpoll';
 import { proxyInterceptor, type ProxiedRule } from './proxy-path';
 import { StaticFiles } from './static-files';
+import { SessionAuthenticator, type SessionUser } from './sessions';
+import { WebApp } from './web-app';
 
 const API_PREFIX = '/api/v1';
+/** The web app's name for /api/v1: the same routes, authenticated by the browser session. */
+const JSON_PREFIX = '/json';
+
+/** How a request is authenticated: HTTP Basic (/api/v1), the browser session (/json), or either (files). */
+type Via = 'api' | 'json' | 'file';
 
 export async function start(overrides: Record<string, string | undefined> = {}): Promise<ServiceHandle> {
   const config = readConfig(overrides);
@@ -49,9 +56,15 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     ? createBlockingRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'gateway-auth' })
     : null;
   const known = authForgets ? new KnownKeys<AuthUser>(config.AUTH_LOCAL_CACHE_SECONDS * 1000) : undefined;
-  if (authForgets) known!.listen(authForgets, keys.authForgetChannel());
+  // The people of browser sessions, kept as briefly and dropped by the same messages (ADR 0036).
+  const knownSessionUsers = authForgets ? new KnownKeys<SessionUser>(config.AUTH_LOCAL_CACHE_SECONDS * 1000) : undefined;
+  if (authForgets) {
+    known!.listen(authForgets, keys.authForgetChannel());
+    knownSessionUsers!.listen(authForgets, keys.authForgetChannel());
+  }
   const tokens = new IdentityTokens(config.INTERNAL_SECRET);
   const authenticator = new Authenticator(pool, redis, keys.authCache, config.AUTH_CACHE_SECONDS, known);
+  const sessions = new SessionAuthenticator(pool, redis, keys.pageSession, config.INTERNAL_SECRET, knownSessionUsers);
   const forwarder = new Forwarder(
     {
       messaging: new URL(config.MESSAGING_URL),
@@ -95,23 +108,50 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const serveDeleteEvents = deleteEvents(services);
   const parseBody = bodyParsers({});
   const staticFiles = new StaticFiles();
+  const webApp = new WebApp(config.WEB_DIST_DIR, log);
 
-  /** The realm, the caller if the route asks for one (or one is offered), and the identity. */
-  const admit = async (req: IncomingMessage, res: ServerResponse, rule: RouteRule) => {
+  /**
+   * The realm, the caller if the route asks for one (or one is offered), and the identity.
+   * /json: the browser session only, which an unsafe method must back with its CSRF token.
+   * Files: HTTP Basic when offered, else the browser session when the cookie is there.
+   */
+  const admit = async (req: IncomingMessage, res: ServerResponse, rule: RouteRule, via: Via) => {
     const authed = req as AuthedRequest;
-    authed.realm = await realms.resolve(req.headers.host);
-    if (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization)) {
+    const realm = (authed.realm = await realms.resolve(req.headers.host));
+    const browser = via === 'json' || (via === 'file' && !req.headers.authorization);
+    // As on the family's server, only /api/v1 asks for HTTP Basic: in a browser the challenge
+    // opens a password dialog.
+    if (browser) omitBasicChallenge(res);
+    if (browser && (rule.auth === 'required' || (rule.auth === 'optional' && hasSessionCookie(req)))) {
+      // Where a caller is optional, a session no longer good leaves a spectator, as there.
+      const login = rule.auth === 'required' ? await sessions.require(req, realm) : await sessions.login(req, realm);
+      if (login) {
+        sessions.checkCsrf(req);
+        authed.authUser = login.user;
+      }
+    } else if (!browser && (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization))) {
       await authenticate(req, res);
     }
     const user = authed.authUser;
-    return { user, realm: authed.realm, identity: edgeIdentity(authed.realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
+    return { user, realm, identity: edgeIdentity(realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
   };
 
-  /** A route another service owns: admitted, rate limited, forwarded with its signed identity. */
+  /**
+   * A route another service owns: admitted, rate limited, forwarded with its signed identity.
+   * A /json path goes on as its /api/v1 twin: services cannot tell a session from an API key.
+   */
   const serveProxied = async (req: IncomingMessage, res: ServerResponse, rule: ProxiedRule, url: string) => {
-    const { user, realm, identity } = await admit(req, res, rule);
+    const via = viaOf(url);
+    const { user, realm, identity } = await admit(req, res, rule, via);
     if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
-    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), url);
+    const target = via === 'json' ? API_PREFIX + url.slice(JSON_PREFIX.length) : url;
+    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), target);
+  };
+
+  /** The shell's session: the same checks as /json's. */
+  const shellSession = async (req: Request) => {
+    const realm = await realms.resolve(req.headers.host);
+    return (await sessions.login(req, realm)) ? { secure: realm.url.startsWith('https:') } : null;
   };
 
   // What the proxy path (proxy-path.ts) leaves to express: the gateway's own routes, unknown
@@ -120,11 +160,12 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     try {
       const rule = routeOf(req);
       if (!rule) throw errors.notFound();
-      res.locals.route = routeLabel(rule, req.path.startsWith(API_PREFIX) ? API_PREFIX : '');
+      res.locals.route = routeLabel(rule, prefixOf(req.path));
       if (rule.service !== 'gateway') return await serveProxied(req, res, rule as ProxiedRule, req.originalUrl);
       // The gateway's own files are the same for every realm: no realm, no identity.
       if (staticFiles.has(req.path)) return staticFiles.serve(req, res);
-      req.identity = (await admit(req, res, rule)).identity;
+      if (webApp.owns(req.path)) return await webApp.serve(req, res, shellSession, (q, r, secure) => sessions.csrf.token(q, r, secure));
+      req.identity = (await admit(req, res, rule, viaOf(req.path))).identity;
       serveEvents(req, res, next);
     } catch (err) {
       next(err);
@@ -151,12 +192,12 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   });
   gaugeOf(metrics, 'gateway_longpolls_waiting', 'GET /events requests held open, waiting for events', () => waiter.size);
   counterOf(metrics, 'gateway_repolls_held_unread_total', 'GET /events held without reading the queue, right after an answer from a wake-up (ADR 0026)', () => acks.deferred);
-  const longPoll = longPollInterceptor(services, { basic, metrics });
+  const longPoll = longPollInterceptor(services, { basic, sessions, metrics });
   const proxy = proxyInterceptor({
     log, metrics, serve: serveProxied,
     route: (path, method) => {
       const rule = resolveRoute(path, method);
-      return rule && rule.service !== 'gateway' ? { rule: rule as ProxiedRule, label: routeLabel(rule, path.startsWith(API_PREFIX) ? API_PREFIX : '') } : undefined;
+      return rule && rule.service !== 'gateway' ? { rule: rule as ProxiedRule, label: routeLabel(rule, prefixOf(path)) } : undefined;
     },
   });
   const intercept = (req: IncomingMessage, res: ServerResponse) => longPoll(req, res) || proxy(req, res);
@@ -185,10 +226,22 @@ function routeOf(req: Request): RouteRule | undefined {
 }
 
 function resolveRoute(path: string, method: string): RouteRule | undefined {
-  if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-    return resolveApiRoute(path.slice(API_PREFIX.length) || '/', method);
+  const prefix = prefixOf(path);
+  return prefix ? resolveApiRoute(path.slice(prefix.length) || '/', method) : resolveFileRoute(path);
+}
+
+/** /api/v1 or /json when the path (or URL) is below one of them, else '' (a file route). */
+function prefixOf(url: string): string {
+  for (const prefix of [API_PREFIX, JSON_PREFIX]) {
+    const next = url.charAt(prefix.length);
+    if (url.startsWith(prefix) && (next === '' || next === '/' || next === '?')) return prefix;
   }
-  return resolveFileRoute(path);
+  return '';
+}
+
+function viaOf(url: string): Via {
+  const prefix = prefixOf(url);
+  return prefix === API_PREFIX ? 'api' : prefix === JSON_PREFIX ? 'json' : 'file';
 }
 
 const routeLabels = new Map<string, string>();

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
@@ -49,6 +50,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    */
   AUTH_LOCAL_CACHE_SECONDS: z.coerce.number().min(0).default(10),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  /**
+   * The web app's build (web/dist: index.html, the shell served at `/`, and the files it names
+   * below /static/app/). Without an index.html the gateway warns at start and `/` says the web
+   * app is not built. Default: the repository's web/dist (from src/ and dist/ alike).
+   */
+  WEB_DIST_DIR: z.string().min(1).default(path.resolve(__dirname, '../../../web/dist')),
   /**
    * How far V8 lets the heap grow past what survived the last full collection, in percent; 0
    * leaves V8's own factor (up to 300%). Held long-polls are most of the live heap, so V8's

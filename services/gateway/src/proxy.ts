@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { errors, IDENTITY_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@chat/contracts';
-import { isInternalHeader, sendError, type Logger } from '@chat/kit';
+import { basicChallengeOmitted, isInternalHeader, sendError, type Logger } from '@chat/kit';
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus what we replace. */
 const HOP_HEADERS = new Set([
@@ -47,11 +47,14 @@ export class Forwarder {
       agent: this.agent,
       timeout: this.timeoutMs,
     });
+    // A browser's request (admit marked it): a service's 401 loses its Basic challenge too.
+    const dropChallenge = basicChallengeOmitted(res);
     upstream.on('response', (answer) => {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
         if (name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value;
       }
+      if (dropChallenge) delete out['www-authenticate'];
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
     });

@@ -1,4 +1,4 @@
-import { resolveApiRoute, resolveFileRoute, errors, ApiError, flagBit, flagNames, SERVER_EMOJI_DATA_PATH, serverEmojiDataUrl } from '..';
+import { resolveApiRoute, resolveFileRoute, errors, ApiError, flagBit, flagNames, SERVER_EMOJI_DATA_PATH, serverEmojiDataUrl, WEB_APP_ASSET_PREFIX } from '..';
 
 // Every endpoint path the API spec names, with the service that must own it.
 const SPEC_PATHS: Array<[string, string, string]> = [
@@ -79,13 +79,19 @@ describe('route ownership', () => {
     expect(resolveFileRoute('/calls/zoom/deauthorize')?.auth).toBe('none');
   });
   it('sends the account pages to the users service, unauthenticated', () => {
-    for (const path of ['/', '/login/', '/login', '/register/', '/join/abc123/', '/accounts/login/', '/accounts/logout/',
+    for (const path of ['/login/', '/login', '/register/', '/join/abc123/', '/accounts/login/', '/accounts/logout/',
       '/accounts/password/reset/', '/accounts/password/reset/MTI/abcdef/', '/accounts/password/done/', '/accounts/home/',
       '/accounts/do_confirm/abc', '/accounts/register/', '/accounts/api_key/', '/accounts/api_key/zuliprc', '/accounts/login/subdomain/tok']) {
       expect(resolveFileRoute(path)).toMatchObject({ service: 'users', auth: 'none' });
     }
     expect(resolveFileRoute('/accounts/other/')).toBeUndefined();
     expect(resolveFileRoute('/loginx')).toBeUndefined();
+  });
+  it('has the gateway serve the web app: its shell at / and its build below /static/app/', () => {
+    expect(resolveFileRoute('/')).toMatchObject({ service: 'gateway', auth: 'none' });
+    expect(resolveFileRoute(`${WEB_APP_ASSET_PREFIX}assets/index-abc123.js`)).toMatchObject({ service: 'gateway', auth: 'none' });
+    expect(resolveFileRoute(WEB_APP_ASSET_PREFIX)).toBeUndefined();
+    expect(resolveFileRoute('/static/other.js')).toBeUndefined();
   });
   it('has the gateway serve the emoji data file to anyone, at the family\'s path', () => {
     expect(SERVER_EMOJI_DATA_PATH).toBe('/static/generated/emoji/emoji_api.json');

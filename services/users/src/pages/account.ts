@@ -3,13 +3,12 @@ import type { User } from '@chat/db';
 import type { Services } from '../context';
 import { escapeHtml } from '../lib/render';
 import { pageHandler, type PageCtx } from './context';
-import { link, paragraph } from './layout';
+import { paragraph } from './layout';
 import type { PageSecurity } from './session';
 
 /**
- * What a logged-in person sees: `/` says where to go next (the apps, their API key), and
- * `/accounts/api_key/` shows the key with their zuliprc file to download. Anyone else is sent to
- * the login page.
+ * `/accounts/api_key/` shows a logged-in person their key with their zuliprc file to download;
+ * anyone else is sent to the login page. (`/` is the web app, which the gateway serves.)
  */
 
 export function zuliprc(user: Pick<User, 'deliveryEmail' | 'apiKey'>, realmUrl: string): string {
@@ -24,21 +23,6 @@ async function requireUser(ctx: PageCtx): Promise<User | null> {
 
 export function accountPages(router: Router, services: Services, security: PageSecurity): void {
   const page = (h: (ctx: PageCtx) => Promise<void>) => pageHandler(services, security, h);
-  router.get(
-    '/',
-    page(async (ctx) => {
-      const user = await requireUser(ctx);
-      if (!user) return;
-      const realm = await services.db.realm.findUniqueOrThrow({ where: { id: user.realmId } });
-      const body =
-        (ctx.str('welcome') ? paragraph(`Welcome to ${realm.name}, ${user.fullName}! Your account is ready.`) : '') +
-        '<h2>Where to go next</h2><ul>' +
-        `<li>Log in from the mobile, desktop or terminal apps with the organization URL <code>${escapeHtml(ctx.identity.realmUrl)}</code>, your email and your password.</li>` +
-        `<li>${link('/accounts/api_key/', 'Get your API key and zuliprc file')} for bots, scripts and terminal clients.</li>` +
-        '</ul>';
-      await ctx.send({ title: realm.name, body });
-    }),
-  );
   router.get(
     '/accounts/api_key',
     page(async (ctx) => {

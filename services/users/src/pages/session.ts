@@ -19,7 +19,9 @@ import { wantsJson } from './layout';
  */
 
 declare module 'express-session' {
-  // The fields kit's browser-session defines, so the gateway reads what is written here.
+  // The fields kit's browser-session defines, so the gateway reads what is written here; an
+  // empty body because this merges into express-session's own interface.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface SessionData extends BrowserSessionFields {}
 }
 

@@ -123,7 +123,9 @@ describe('login', () => {
     expect((await b.get('/login/')).headers.location).toBe('/');
     const out = await b.post('/accounts/logout/', {});
     expect(out.headers.location).toBe('/login/');
-    expect((await b.get('/')).headers.location).toBe('/login/?next=%2F');
+    expect((await b.get('/accounts/api_key/')).headers.location).toBe('/login/?next=%2Faccounts%2Fapi_key%2F');
+    // `/` is the web app's now, which the gateway serves.
+    expect((await b.get('/')).status).toBe(404);
     const getOut = await b.get('/accounts/logout/');
     expect(getOut.status).toBe(405);
     expect(getOut.text).toContain('Method Not Allowed');
@@ -148,6 +150,21 @@ describe('login', () => {
     await b.get('/login/');
     const res = await b.post('/accounts/login/', { username: h.realm.member.email, password: PASSWORD, next: '//evil.example/' });
     expect(res.headers.location).toBe('/');
+    for (const next of ['/\t/evil.example/', '/\\evil.example/', 'https://evil.example/']) {
+      expect((await b.get(`/login/?next=${encodeURIComponent(next)}`)).headers.location).toBe('/');
+    }
+  });
+
+  it('comes back to a deep link of the web app, its fragment included', async () => {
+    const deep = '/#narrow/channel/12-general/topic/lunch';
+    const b = browser();
+    const form = await b.get(`/login/?next=${encodeURIComponent(deep)}`);
+    expect(form.text).toContain(`name="next" value="${deep}"`);
+    const res = await b.post('/accounts/login/', { username: h.realm.member.email, password: PASSWORD, next: deep });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(deep);
+    // Already logged in: straight there.
+    expect((await b.get(`/login/?next=${encodeURIComponent('/?welcome=1#narrow/dm/9')}`)).headers.location).toBe('/?welcome=1#narrow/dm/9');
   });
 });
 
@@ -215,7 +232,7 @@ describe('sign-up', () => {
     const done = await b.post(path, { email: 'pages-new@chat.test', full_name: 'Page Newcomer', password: PASSWORD });
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe('/?welcome=1');
-    expect((await b.get('/?welcome=1')).text).toContain('Welcome to Test Organization, Page Newcomer!');
+    expect((await b.get('/accounts/api_key/')).text).toContain('Logged in as pages-new@chat.test');
     const b2 = browser();
     await b2.get('/login/');
     expect((await b2.post('/accounts/login/', { username: 'pages-new@chat.test', password: PASSWORD })).status).toBe(303);
