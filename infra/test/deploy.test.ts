@@ -46,6 +46,12 @@ describe('infra/Dockerfile', () => {
     const defaults = /^ENV (.*)$/m.exec(final)![1]!.split(/\s+/).map((kv) => kv.split('=')[0]!);
     expectKnown(defaults, 'Dockerfile ENV');
   });
+
+  it('builds the web app and ships its build where the gateway looks for it', () => {
+    expect(text.slice(0, text.indexOf('\nFROM ', text.indexOf('FROM ') + 1))).toMatch(/^COPY web \.\/web$/m);
+    expect(final).toContain('COPY --from=build /app/web/dist ./web/dist');
+    expect(/^ENV (.*)$/m.exec(final)![1]!.split(/\s+/)).toContain('WEB_DIST_DIR=/app/web/dist');
+  });
 });
 
 describe('docker-compose.yml', () => {
@@ -76,6 +82,8 @@ describe('docker-compose.yml', () => {
     const volume = (services.nginx.volumes as string[])[0]!.split(':')[0]!;
     const conf = readFileSync(path.join(root, volume), 'utf8');
     expect(conf).toMatch(/server gateway:8080/);
+    // Every path, the web app's / and /static/app/ included, goes to the gateways.
+    expect(conf).toMatch(/location \/ \{\s*proxy_pass http:\/\/gateways;/);
     const read = Number(/proxy_read_timeout (\d+)s;/.exec(conf)![1]);
     expect(read).toBeGreaterThan(LIMITS.eventQueueLongpollTimeoutSeconds);
     expect(conf).toMatch(/proxy_buffering off;/);
@@ -155,6 +163,8 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     const [ingress] = of('Ingress');
     const backends = ingress!.spec.rules.flatMap((r: any) => r.http.paths.map((p: any) => p.backend.service.name));
     expect(new Set(backends)).toEqual(new Set(['gateway']));
+    // The web app's / and /static/app/ as well as the API.
+    expect(ingress!.spec.rules.flatMap((r: any) => r.http.paths.map((p: any) => `${p.pathType} ${p.path}`))).toContain('Prefix /');
     for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
       expect(Number(ingress!.metadata.annotations[`nginx.ingress.kubernetes.io/${key}`])).toBeGreaterThan(LIMITS.eventQueueLongpollTimeoutSeconds);
     }
