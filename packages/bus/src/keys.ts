@@ -87,7 +87,7 @@ export function redisKeys(prefix: string) {
     tusLock: (uploadId: string) => `${prefix}tus:lock:${uploadId}`,
     tusReleaseChannel: () => `${prefix}tus:release`,
 
-    /** Users: one account-page session (express-session id). */
+    /** One browser session (express-session id): the users service writes it, the gateway reads it (kit browser-session). */
     pageSession: (sessionId: string) => `${prefix}session:${sessionId}`,
     /** Users: a one-time token (e-mail confirmation, password reset, ...) of one kind. */
     oneTimeToken: (kind: string, token: string) => `${prefix}token:${kind}:${token}`,
