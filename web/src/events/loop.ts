@@ -8,24 +8,9 @@ import { ApiError, type ClientEvent } from '@chat/client';
 import { api, isLoggedOut, sessionChannel, toLogin } from '../api';
 import { applyEvents } from '../state/apply';
 import { indexUsers, store } from '../state/store';
+import { REGISTER_PARAMS } from './register-params';
 
-export const REGISTER_PARAMS = {
-  apply_markdown: true,
-  client_gravatar: false,
-  slim_presence: true,
-  include_subscribers: 'partial',
-  client_capabilities: {
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: false,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    linkifier_url_template: true,
-    user_list_incomplete: false,
-    include_deactivated_groups: true,
-    archived_channels: true,
-  },
-};
+export { REGISTER_PARAMS };
 
 let queueId: string | null = null;
 let lastEventId = -1;

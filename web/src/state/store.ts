@@ -1,8 +1,11 @@
 /**
  * The app's one store. Everything it holds came from the server: the /register snapshot, kept
- * current by applying events (state/apply.ts), and the message pages fetched for the views;
- * the only local additions are messages being sent (local echo) and who is typing. Components
- * read it through `useAppState(selector)`.
+ * current by applying events (state/apply/*), and the message pages and topic lists fetched for
+ * the views; the only local additions are messages being sent (local echo) and who is typing.
+ * Components read it through `useAppState(selector)`.
+ *
+ * Exports: AppState (status, reg, users, messages, narrows, outbox, typing, topics,
+ * invitesVersion, lastMove, generation), TopicMove, ChannelTopics, store, useAppState, useReg, indexUsers, initialState, freshState.
  */
 import { useSyncExternalStore } from 'react';
 import type { Message, RegisterState, User } from '@chat/client';
@@ -16,6 +19,11 @@ export interface NarrowMessages {
   foundNewest: boolean;
   loading: boolean;
   error?: string;
+  /**
+   * Set when an event changed which messages belong here in a way the app cannot work out
+   * alone (a move of messages it has not fetched, a search view): the view refetches.
+   */
+  stale?: boolean;
 }
 
 /** A message sent and not yet acknowledged by its own `message` event (local echo). */
@@ -30,10 +38,29 @@ export interface OutboxItem {
 }
 
 export interface TypingEntry {
-  /** `stream:<id>:<topic>` or `dm:<sorted ids>` */
+  /** typingKey(): `stream:<id>:<topic lowercased>` or `dm:<sorted ids of everyone>` */
   key: string;
   userId: number;
+  /** Date.now() after which the entry no longer counts (the family's 15 s). */
   expires: number;
+}
+
+/** The latest move of messages between topics or channels (an open view of the old topic may follow). */
+export interface TopicMove {
+  streamId: number;
+  topic: string;
+  newStreamId: number;
+  newTopic: string;
+  propagateMode: 'change_one' | 'change_later' | 'change_all';
+  messageIds: number[];
+}
+
+/** A channel's topics, newest first: from GET /users/me/<id>/topics and the messages seen since. */
+export interface ChannelTopics {
+  topics: Array<{ name: string; max_id: number }>;
+  /** True once the server's list arrived (before that only topics seen in messages are known). */
+  complete: boolean;
+  loading?: boolean;
 }
 
 export interface AppState {
@@ -47,6 +74,11 @@ export interface AppState {
   narrows: Record<string, NarrowMessages>;
   outbox: OutboxItem[];
   typing: TypingEntry[];
+  /** By channel id. */
+  topics: Record<number, ChannelTopics>;
+  lastMove?: TopicMove;
+  /** Bumped by each invites_changed event: the invitations list refetches when it changes. */
+  invitesVersion: number;
   /** Bumped whenever a fresh snapshot replaces the old one (re-register): views refetch. */
   generation: number;
 }
@@ -59,8 +91,31 @@ export const initialState: AppState = {
   narrows: {},
   outbox: [],
   typing: [],
+  topics: {},
+  invitesVersion: 0,
   generation: 0,
 };
+
+/**
+ * The state after a fresh /register: views refetch (messages, pages and topics go, the
+ * generation moves on), and messages still being sent stay in the outbox.
+ */
+export function freshState(s: AppState, reg: RegisterState): AppState {
+  return {
+    ...s,
+    reg,
+    users: indexUsers(reg),
+    status: 'live',
+    statusMessage: undefined,
+    messages: new Map(),
+    narrows: {},
+    topics: {},
+    typing: [],
+    // Acknowledged ones go when a fetched page or their event shows the message itself.
+    outbox: s.outbox,
+    generation: s.generation + 1,
+  };
+}
 
 type Listener = () => void;
 
