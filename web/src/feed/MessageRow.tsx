@@ -1,54 +1,136 @@
-/** One message: sender and time unless grouped with the one before, the server's HTML, reactions. */
+/**
+ * One message in the list: its date separator and recipient bar when they change, the sender
+ * line unless grouped with the message before, the server's HTML (or a poll or to-do widget,
+ * or the inline editor), reactions and the actions. Selected, unread, mentioned and starred
+ * messages are marked; a muted sender's message stays hidden until the reader shows it.
+ */
+import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { Message } from '@chat/client';
 import { t } from '../i18n';
 import { discardSend, retrySend } from '../state/actions';
-import { useAppState, type OutboxItem } from '../state/store';
+import type { OutboxItem } from '../state/store';
+import { Avatar } from '../ui/Avatar';
+import { UserName } from '../ui/UserName';
+import { useTimeFormat } from '../ui/time';
+import { openUserCard } from '../people/card';
+import { useFeed } from './context';
+import { EditForm } from './EditForm';
+import { MessageActions } from './MessageActions';
+import { messageHash } from './quote';
+import { Reactions } from './Reactions';
+import { RecipientBar } from './RecipientBar';
+import { Rendered } from './Rendered';
+import type { MessageRowData } from './rows';
+import { selectMessage } from './selection';
+import { openDialog, reveal, useFeedView } from './view-state';
+import { channelName } from './actions';
+import { hasWidget, Widget } from './widgets/Widget';
 
-function time(ts: number): string {
-  return new Date(ts * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const MENTION_FLAGS = new Set(['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned']);
+
+export function dateLabel(ts: number, now = Date.now()): string {
+  const d = new Date(ts * 1000);
+  const today = new Date(now);
+  const yesterday = new Date(now - 86_400_000);
+  if (d.toDateString() === today.toDateString()) return t('feed.today');
+  if (d.toDateString() === yesterday.toDateString()) return t('feed.yesterday');
+  return d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', ...(d.getFullYear() === today.getFullYear() ? { year: undefined } : {}) });
 }
 
-export function MessageRow({ row }: { row: { message: Message; grouped: boolean; dateLabel?: string } }) {
+function Markers({ message }: { message: Message }) {
+  const { perm } = useFeed();
+  const moved = message.last_moved_timestamp !== undefined && message.last_edit_timestamp === undefined;
+  if (message.last_edit_timestamp === undefined && message.last_moved_timestamp === undefined) return null;
+  const text = moved ? t('feed.moved') : t('feed.edited');
+  if (!perm.allowEditHistory) return <span className="edit-marker">{text}</span>;
+  return (
+    <button type="button" className="edit-marker" title={t('feed.history')} onClick={() => openDialog({ kind: 'history', messageId: message.id })}>
+      {text}
+    </button>
+  );
+}
+
+function MessageBody({ message }: { message: Message }) {
+  const { selfId, perm, render } = useFeed();
+  const editing = useFeedView((s) => s.editingId === message.id);
+  if (editing) return <EditForm message={message} perm={perm} />;
+  if (hasWidget(message)) return <Widget message={message} selfId={selfId} />;
+  return <Rendered html={message.content} ctx={render} hasAlertWord={message.flags.includes('has_alert_word')} className={message.is_me_message ? 'me-message' : undefined} />;
+}
+
+interface Props {
+  row: MessageRowData;
+  selected: boolean;
+}
+
+function MessageRowImpl({ row, selected }: Props) {
   const m = row.message;
+  const { selfId, mutedUsers } = useFeed();
+  const time = useTimeFormat();
+  const revealed = useFeedView((s) => s.revealed.has(m.id));
   const unread = !m.flags.includes('read');
+  const mentioned = m.flags.some((f) => MENTION_FLAGS.has(f));
+  const starred = m.flags.includes('starred');
+  const hidden = mutedUsers.has(m.sender_id) && m.sender_id !== selfId && !revealed;
+  const classes = ['message', row.grouped && 'grouped', unread && 'unread', mentioned && 'mentioned', starred && 'starred', selected && 'selected', m.is_me_message && 'me'].filter(Boolean).join(' ');
+  const select = (e: MouseEvent | FocusEvent) => {
+    // Clicks on links, buttons and fields do their own thing; the message is selected all the same.
+    if (e.type === 'focus' && e.target !== e.currentTarget) return;
+    selectMessage(m.id);
+  };
+  const label = `${m.sender_full_name}, ${time.full(m.timestamp)}${unread ? `, ${t('feed.unread')}` : ''}${mentioned ? `, ${t('feed.mentions_you')}` : ''}`;
+  const hash = messageHash(m, channelName(m.stream_id));
   return (
     <>
-      {row.dateLabel && <div className="date-separator" role="separator">{row.dateLabel}</div>}
-      {!row.grouped && m.type === 'stream' && <div className="recipient-bar">#{String(m.display_recipient)} › {m.subject}</div>}
-      <article className={`message${row.grouped ? ' grouped' : ''}${unread ? ' unread' : ''}`} data-message-id={m.id} aria-label={`${m.sender_full_name}, ${time(m.timestamp)}`}>
-        {!row.grouped && (
+      {row.newDay && (
+        <div className="date-separator" role="separator">
+          <span>{dateLabel(m.timestamp)}</span>
+        </div>
+      )}
+      {row.recipientBar && <RecipientBar message={m} selfId={selfId} />}
+      <article className={classes} data-message-id={m.id} aria-label={label} tabIndex={selected ? 0 : -1} onClick={select} onFocus={select}>
+        {!row.grouped && !hidden && (
           <header className="message-header">
-            {m.avatar_url && <img className="avatar" src={m.avatar_url} alt="" width={32} height={32} loading="lazy" />}
-            <span className="sender">{m.sender_full_name}</span>
-            <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
+            <button type="button" className="avatar-button" onClick={(e) => openUserCard(m.sender_id, e.currentTarget)} aria-label={t('feed.open_card', { name: m.sender_full_name })} tabIndex={-1}>
+              <Avatar userId={m.sender_id} size={32} />
+            </button>
+            <UserName userId={m.sender_id} fallback={m.sender_full_name} className="sender" showStatus />
+            <Markers message={m} />
+            <a className="message-time" href={hash} title={time.full(m.timestamp)}>
+              <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.time(m.timestamp)}</time>
+            </a>
           </header>
         )}
-        <div className="message-content rendered_markdown" dangerouslySetInnerHTML={{ __html: m.content }} />
-        {m.reactions.length > 0 && <Reactions message={m} />}
+        {row.grouped && !hidden && (
+          <div className="grouped-meta">
+            <Markers message={m} />
+            <a className="message-time grouped-time" href={hash} title={time.full(m.timestamp)} tabIndex={-1}>
+              <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.time(m.timestamp)}</time>
+            </a>
+          </div>
+        )}
+        {starred && <span className="star-marker" role="img" aria-label={t('feed.starred')} title={t('feed.starred')}>★</span>}
+        {hidden ? (
+          <div className="muted-message">
+            {t('feed.muted_hidden')}{' '}
+            <button type="button" className="link-button" onClick={() => reveal(m.id)}>{t('feed.show')}</button>
+          </div>
+        ) : (
+          <>
+            <MessageBody message={m} />
+            {m.reactions.length > 0 && <Reactions message={m} selfId={selfId} />}
+            <MessageActions message={m} />
+          </>
+        )}
       </article>
     </>
   );
 }
 
-function Reactions({ message }: { message: Message }) {
-  const selfId = useAppState((s) => s.reg!.user_id);
-  const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>();
-  for (const r of message.reactions) {
-    const key = `${r.reaction_type}:${r.emoji_code}`;
-    const g = groups.get(key) ?? { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type, users: [] };
-    g.users.push(r.user_id);
-    groups.set(key, g);
-  }
-  return (
-    <div className="reactions">
-      {[...groups.values()].map((g) => (
-        <span key={`${g.type}:${g.code}`} className={`reaction${g.users.includes(selfId) ? ' mine' : ''}`} title={`:${g.name}:`}>
-          {g.type === 'unicode_emoji' ? String.fromCodePoint(...g.code.split('-').map((c) => parseInt(c, 16))) : `:${g.name}:`} {g.users.length}
-        </span>
-      ))}
-    </div>
-  );
-}
+/** Rows are rebuilt on every store change; a row re-renders only when its own message or place changed. */
+export const MessageRow = memo(MessageRowImpl, (a, b) =>
+  a.selected === b.selected && a.row.message === b.row.message && a.row.grouped === b.row.grouped && a.row.recipientBar === b.row.recipientBar && a.row.newDay === b.row.newDay,
+);
 
 export function PendingRow({ item }: { item: OutboxItem }) {
   return (
@@ -56,8 +138,8 @@ export function PendingRow({ item }: { item: OutboxItem }) {
       <div className="message-content">{item.params.content}</div>
       {item.failed ? (
         <div className="send-failed" role="alert">
-          {t('feed.failed', { error: item.failed })} <button onClick={() => retrySend(item.localId)}>{t('feed.retry')}</button>{' '}
-          <button onClick={() => discardSend(item.localId)}>{t('feed.discard')}</button>
+          {t('feed.failed', { error: item.failed })} <button type="button" className="button" onClick={() => retrySend(item.localId)}>{t('feed.retry')}</button>{' '}
+          <button type="button" className="button" onClick={() => discardSend(item.localId)}>{t('feed.discard')}</button>
         </div>
       ) : (
         <div className="sending">{t('feed.sending')}</div>

@@ -4,11 +4,12 @@
  * catalogue of the same keys; the language comes from the person's `default_language`.
  */
 import { core } from './strings/core';
+import { feed } from './strings/feed';
 import { nav } from './strings/nav';
 import { settings } from './strings/settings';
 
 // Each area adds its module here: `import { feed } from './strings/feed'` and `...feed`.
-const catalogue = { ...core, ...nav, ...settings } as const;
+const catalogue = { ...core, ...feed, ...nav, ...settings } as const;
 
 export type StringKey = keyof typeof catalogue;
 

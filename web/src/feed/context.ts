@@ -1,0 +1,24 @@
+/** What every row of a list shares, computed once per snapshot change rather than per row. */
+import { createContext, useContext } from 'react';
+import type { NarrowTerm } from '../narrow/hash';
+import type { PermissionContext } from './permissions';
+import type { RenderContext } from './Rendered';
+
+export interface FeedContextValue {
+  selfId: number;
+  perm: PermissionContext;
+  render: RenderContext;
+  terms: NarrowTerm[];
+  narrowKey: string;
+  mutedUsers: ReadonlySet<number>;
+  /** The ids the list holds (for "mark as unread from here"). */
+  loadedIds: () => readonly number[];
+}
+
+export const FeedContext = createContext<FeedContextValue | null>(null);
+
+export function useFeed(): FeedContextValue {
+  const v = useContext(FeedContext);
+  if (!v) throw new Error('useFeed outside a message list');
+  return v;
+}
