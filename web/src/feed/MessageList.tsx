@@ -125,8 +125,20 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
     if (seen.length) markSeen(seen);
   };
 
+  /** A list that does not fill the screen cannot be scrolled to its edges: fetch more at once. */
+  const fillScreen = () => {
+    const el = parent.current;
+    if (!el || !narrow || narrow.loading || !positioned.current || narrow.error) return;
+    if (el.scrollHeight > el.clientHeight + EDGE_PX) return;
+    if (!narrow.foundNewest) void loadNarrow(terms, 'newer');
+    else if (!narrow.foundOldest) void loadNarrow(terms, 'older');
+  };
+
   useEffect(() => {
-    const timer = setTimeout(checkRead, 150);
+    const timer = setTimeout(() => {
+      checkRead();
+      fillScreen();
+    }, 150);
     window.addEventListener('focus', checkRead);
     document.addEventListener('visibilitychange', checkRead);
     return () => {

@@ -3,20 +3,33 @@
  * unread message or the `near` one, then kept live by events; refetched when the store marks it
  * stale) and the compose box, with the feed's dialogs and notices.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { navigate } from '../app/route';
 import { t } from '../i18n';
-import { leadingId, leadingIds, narrowKey, type NarrowTerm } from '../narrow/hash';
+import { channelHash, leadingId, leadingIds, narrowKey, type NarrowTerm } from '../narrow/hash';
 import { loadNarrow } from '../state/actions';
 import { useAppState } from '../state/store';
 import { Compose, type ComposeTarget } from '../compose/Compose';
+import { channelName } from './actions';
 import { FeedDialogs } from './FeedDialogs';
 import { MessageList } from './MessageList';
 import { NarrowHeader } from './NarrowHeader';
 import { canMarkRead, narrowInfo } from './narrowInfo';
 import { resumeReading } from './read';
+import { selectedMessageId } from './selection';
 import { useFeedView } from './view-state';
 import '../styles/feed.css';
 import '../styles/rendered.css';
+
+/** A move of messages as the store records it (state/store.ts `lastMove`). */
+interface TopicMove {
+  streamId: number;
+  topic: string;
+  newStreamId: number;
+  newTopic: string;
+  propagateMode: string;
+  messageIds: number[];
+}
 
 function composeTarget(terms: NarrowTerm[], selfId: number): ComposeTarget | null {
   const channel = terms.find((x) => x.operator === 'channel' && !x.negated);
@@ -31,7 +44,9 @@ function composeTarget(terms: NarrowTerm[], selfId: number): ComposeTarget | nul
 
 export function NarrowView({ terms }: { terms: NarrowTerm[] }) {
   const key = narrowKey(terms);
-  const stableTerms = useMemo(() => terms, [key, terms.map((x) => `${x.operator}:${x.operand}`).join('/')]);
+  // The hash is parsed afresh on every render: the terms are kept while they say the same.
+  const termsText = terms.map((x) => `${x.negated ? '-' : ''}${x.operator}:${x.operand}`).join('/');
+  const stableTerms = useMemo(() => terms, [termsText]);
   const info = useMemo(() => narrowInfo(stableTerms), [stableTerms]);
   const generation = useAppState((s) => s.generation);
   const narrow = useAppState((s) => s.narrows[key]);
@@ -50,6 +65,18 @@ export function NarrowView({ terms }: { terms: NarrowTerm[] }) {
     if (!needsFetch) return;
     void loadNarrow(stableTerms, 'initial', info.near ?? (canMarkRead(stableTerms) ? 'first_unread' : undefined));
   }, [key, generation, needsFetch, info.near]);
+
+  // A topic moved as a whole (or from the selected message on) takes its open view along, as in the family's app.
+  const lastMove = useAppState((s) => (s as { lastMove?: TopicMove }).lastMove);
+  const followed = useRef(lastMove);
+  useEffect(() => {
+    if (!lastMove || lastMove === followed.current) return;
+    followed.current = lastMove;
+    if (info.kind !== 'topic' || info.streamId !== lastMove.streamId || info.topic?.toLowerCase() !== lastMove.topic.toLowerCase()) return;
+    const selected = selectedMessageId();
+    const follows = lastMove.propagateMode === 'change_all' || (lastMove.propagateMode === 'change_later' && selected !== null && lastMove.messageIds.includes(selected));
+    if (follows) navigate(channelHash(lastMove.newStreamId, channelName(lastMove.newStreamId), lastMove.newTopic));
+  }, [lastMove, info]);
 
   // Reading pauses after "mark as unread from here" only until the view is left.
   useEffect(() => () => resumeReading(key), [key]);
