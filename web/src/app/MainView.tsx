@@ -1,6 +1,10 @@
 /** Chooses what the main column shows for the current view. */
+import { lazy, Suspense } from 'react';
 import type { View } from '../narrow/hash';
 import { NarrowView } from '../feed/NarrowView';
+
+// Personal settings are a chunk of their own, fetched when first opened.
+const SettingsView = lazy(() => import('../settings/SettingsView'));
 
 export function MainView({ view }: { view: View }) {
   switch (view.kind) {
@@ -8,6 +12,8 @@ export function MainView({ view }: { view: View }) {
       return <NarrowView terms={view.terms} />;
     case 'feed':
       return <NarrowView terms={[]} />;
+    case 'settings':
+      return <Suspense fallback={<div className="feed-status" role="status">…</div>}><SettingsView section={view.section} /></Suspense>;
     default:
       // Inbox, recent conversations, drafts, scheduled, settings and administration have
       // views of their own; until one is chosen the combined feed stands in.

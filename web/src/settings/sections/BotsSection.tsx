@@ -1,0 +1,101 @@
+/**
+ * The bots the person owns (register's realm_bots): create one (generic or incoming webhook),
+ * edit, deactivate or reactivate it, and see its API key and zuliprc.
+ */
+import { useId, useRef, useState } from 'react';
+import { errorText } from '../../api';
+import { t, type StringKey } from '../../i18n';
+import { useAppState, useReg } from '../../state/store';
+import { SaveState, SettingsGroup, SettingsSection, useSave } from '../controls';
+import { createBot, updateBotAvatar } from '../lib/calls';
+import { BotCard, type Bot } from './BotCard';
+
+const NONE: Bot[] = [];
+
+export function BotsSection() {
+  const me = useReg().user_id;
+  const bots = useAppState((s) => (s.reg?.realm_bots as Bot[] | undefined) ?? NONE).filter((b) => b.owner_id === me);
+  const active = bots.filter((b) => b.is_active !== false);
+  const inactive = bots.filter((b) => b.is_active === false);
+  return (
+    <SettingsSection title={t('settings.nav.bots')} description={t('settings.bots.about')} testId="settings-bots">
+      <AddBot />
+      <SettingsGroup title={t('settings.bots.active')}>
+        {active.length === 0 && <p className="settings-note">{t('settings.bots.none')}</p>}
+        {active.map((b) => <BotCard key={b.user_id} bot={b} />)}
+      </SettingsGroup>
+      {inactive.length > 0 && (
+        <SettingsGroup title={t('settings.bots.inactive')}>
+          {inactive.map((b) => <BotCard key={b.user_id} bot={b} />)}
+        </SettingsGroup>
+      )}
+    </SettingsSection>
+  );
+}
+
+const BOT_TYPES = [1, 2] as const;
+
+function AddBot() {
+  const reg = useReg();
+  const id = useId();
+  const botIds = useAppState((s) => ((s.reg?.realm_bots as Bot[] | undefined) ?? NONE).map((b) => b.user_id).join(','));
+  const save = useSave(botIds);
+  const [type, setType] = useState<number>(1);
+  const [fullName, setFullName] = useState('');
+  const [shortName, setShortName] = useState('');
+  const [notice, setNotice] = useState('');
+  const file = useRef<HTMLInputElement>(null);
+  const domain = String(reg.realm_bot_domain ?? location.hostname);
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const name = fullName.trim();
+    const avatar = file.current?.files?.[0];
+    let createdId = 0;
+    setNotice('');
+    // Done when the realm_bot event has added the new bot to the store.
+    save.save(
+      async () => {
+        const answer = await createBot({ full_name: name, short_name: shortName.trim(), bot_type: type });
+        createdId = answer.user_id;
+        setFullName('');
+        setShortName('');
+        if (file.current) file.current.value = '';
+        setNotice(t('settings.bots.created', { name }));
+        if (avatar) {
+          try {
+            await updateBotAvatar(answer.user_id, avatar);
+          } catch (err) {
+            setNotice(t('settings.bots.avatar_failed', { error: errorText(err) }));
+          }
+        }
+      },
+      undefined,
+      (now) => createdId !== 0 && now.split(',').includes(String(createdId)),
+    );
+  };
+
+  return (
+    <SettingsGroup title={t('settings.bots.add')}>
+      <form className="settings-dialog-form bot-form" onSubmit={submit} data-testid="add-bot">
+        <label htmlFor={`${id}-type`}>{t('settings.bots.type')}</label>
+        <select id={`${id}-type`} value={type} onChange={(e) => setType(Number(e.target.value))}>
+          {BOT_TYPES.map((b) => <option key={b} value={b}>{t(`settings.bots.type.${b}` as StringKey)}</option>)}
+        </select>
+        <label htmlFor={`${id}-name`}>{t('settings.bots.full_name')}</label>
+        <input id={`${id}-name`} type="text" required maxLength={100} value={fullName} onChange={(e) => setFullName(e.target.value)} />
+        <label htmlFor={`${id}-short`}>{t('settings.bots.short_name', { domain })}</label>
+        <input id={`${id}-short`} type="text" required maxLength={100} value={shortName} onChange={(e) => setShortName(e.target.value)} autoCapitalize="off" spellCheck={false} />
+        <label htmlFor={`${id}-avatar`}>{t('settings.bots.avatar')}</label>
+        <input id={`${id}-avatar`} ref={file} type="file" accept="image/*" />
+        <div className="settings-actions">
+          <button type="submit" className="primary" disabled={!fullName.trim() || !shortName.trim() || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
+            {t('settings.bots.create')}
+          </button>
+          <SaveState id={`${id}-state`} status={save.status} />
+        </div>
+        {notice && <p className="settings-note" role="status">{notice}</p>}
+      </form>
+    </SettingsGroup>
+  );
+}
