@@ -2,6 +2,8 @@
 import { lazy, Suspense } from 'react';
 import type { View } from '../narrow/hash';
 import { NarrowView } from '../feed/NarrowView';
+import { DraftsView } from '../compose/DraftsView';
+import { ScheduledView } from '../compose/ScheduledView';
 
 // Personal settings are a chunk of their own, fetched when first opened.
 const SettingsView = lazy(() => import('../settings/SettingsView'));
@@ -14,6 +16,10 @@ export function MainView({ view }: { view: View }) {
       return <NarrowView terms={[]} />;
     case 'settings':
       return <Suspense fallback={<div className="feed-status" role="status">…</div>}><SettingsView section={view.section} /></Suspense>;
+    case 'drafts':
+      return <DraftsView />;
+    case 'scheduled':
+      return <ScheduledView />;
     default:
       // Inbox, recent conversations, drafts, scheduled, settings and administration have
       // views of their own; until one is chosen the combined feed stands in.

@@ -79,12 +79,13 @@ export class DraftSaver {
     this.saved = null;
   }
 
-  /** The box now edits this existing draft (restored from the list). */
-  adopt(id: DraftId | undefined, data: DraftData | null = null): void {
+  /** The box now edits this existing draft (restored from the list), where it is stored. */
+  adopt(id: DraftId | undefined, data: DraftData | null = null, backend?: DraftBackend): void {
     this.cancelTimer();
     this.pending = undefined;
     this.id = id;
     this.saved = data;
+    if (backend) this.backend = backend;
   }
 
   /** The text or recipient changed: save after a pause in typing. */

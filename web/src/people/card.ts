@@ -8,9 +8,11 @@ export interface CardState {
   userId: number | null;
   anchor: HTMLElement | null;
   profile: boolean;
+  /** The status dialog (from the personal menu or your own card). */
+  status: boolean;
 }
 
-let state: CardState = { userId: null, anchor: null, profile: false };
+let state: CardState = { userId: null, anchor: null, profile: false, status: false };
 const listeners = new Set<() => void>();
 
 function set(next: CardState): void {
@@ -19,15 +21,19 @@ function set(next: CardState): void {
 }
 
 export function openUserCard(userId: number, anchor: HTMLElement | null = null): void {
-  set({ userId, anchor, profile: false });
+  set({ userId, anchor, profile: false, status: false });
 }
 
 export function openProfile(userId: number): void {
-  set({ userId, anchor: null, profile: true });
+  set({ userId, anchor: null, profile: true, status: false });
 }
 
 export function closeUserCard(): void {
-  set({ userId: null, anchor: null, profile: false });
+  set({ userId: null, anchor: null, profile: false, status: false });
+}
+
+export function openStatus(): void {
+  set({ userId: null, anchor: null, profile: false, status: true });
 }
 
 export function useUserCardState(): CardState {

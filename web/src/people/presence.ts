@@ -66,3 +66,12 @@ export function buddyOrder(a: { status: PresenceStatus; name: string }, b: { sta
   const rank = { active: 0, idle: 1, offline: 2 };
   return rank[a.status] - rank[b.status] || a.name.localeCompare(b.name);
 }
+
+const IDLE_AFTER_MS = 5 * 60 * 1000;
+
+export type Activity = 'active' | 'idle';
+
+/** What the heartbeat reports: active when the page has focus and was used in the last five minutes. */
+export function activityOf(hasFocus: boolean, lastInput: number, now: number): Activity {
+  return hasFocus && now - lastInput < IDLE_AFTER_MS ? 'active' : 'idle';
+}

@@ -1,71 +1,76 @@
-/** The left sidebar: views, channels with unread counts and their topics, direct-message conversations. */
+/**
+ * The left sidebar: the views (with their counts), the desktop-notifications offer, the
+ * channels (the open one expanded with its topics) and the direct-message conversations.
+ * On a phone it is a drawer the header's menu button opens.
+ */
+import { useMemo } from 'react';
 import { t } from '../i18n';
-import { channelHash, dmHash, leadingId, type View } from '../narrow/hash';
-import { useAppState, useReg } from '../state/store';
-import { channelUnread } from '../state/unread';
+import { leadingId, leadingIds, type View } from '../narrow/hash';
+import { NotificationsBanner } from '../notifications/Banner';
+import { useReg } from '../state/store';
+import { UnreadCount } from '../ui/UnreadCount';
+import { ChannelList } from './ChannelList';
+import { DmList } from './DmList';
+import { viewCounts } from './model';
+import '../styles/nav.css';
 
-function currentChannel(view: View): number | undefined {
-  if (view.kind !== 'narrow') return undefined;
-  const term = view.terms.find((x) => x.operator === 'channel');
-  return term ? leadingId(term.operand) : undefined;
+export interface Location {
+  streamId?: number;
+  topic?: string;
+  dmKey?: string;
 }
 
-export function Sidebar({ view }: { view: View }) {
+/** Where the view is, for highlighting the sidebar: a channel (and topic) or a DM conversation. */
+export function locationOf(view: View, selfId: number): Location {
+  if (view.kind !== 'narrow') return {};
+  const channel = view.terms.find((x) => x.operator === 'channel' && !x.negated);
+  const topic = view.terms.find((x) => x.operator === 'topic' && !x.negated);
+  const dm = view.terms.find((x) => x.operator === 'dm' && !x.negated);
+  const id = channel ? leadingId(channel.operand) : NaN;
+  return {
+    ...(Number.isNaN(id) ? {} : { streamId: id, ...(topic ? { topic: topic.operand } : {}) }),
+    ...(dm ? { dmKey: leadingIds(dm.operand).filter((x) => x !== selfId).sort((a, b) => a - b).join(',') } : {}),
+  };
+}
+
+/** Counts of things kept, not of unread messages: shown plainly. */
+const PLAIN_COUNTS = new Set(['#narrow/is/starred', '#drafts', '#scheduled']);
+
+function isViewCurrent(view: View, href: string): boolean {
+  if (view.kind === 'narrow') return href === `#narrow/is/${view.terms.length === 1 && view.terms[0]!.operator === 'is' ? view.terms[0]!.operand : ''}`;
+  return href === `#${view.kind}`;
+}
+
+export function Sidebar({ view, id }: { view: View; id?: string }) {
   const reg = useReg();
-  const users = useAppState((s) => s.users);
-  const unread = reg.unread_msgs;
-  const active = currentChannel(view);
-  const subs = [...reg.subscriptions].filter((s) => !s.is_archived).sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
-  const dms = (reg.recent_private_conversations ?? []).slice(0, 20);
-  const mentionCount = unread.mentions.length;
+  const counts = useMemo(() => viewCounts(reg), [reg.unread_msgs, reg.user_topics, reg.subscriptions, reg.starred_messages, reg.drafts, reg.scheduled_messages]);
+  const where = locationOf(view, reg.user_id);
+  const views: Array<{ href: string; label: string; icon: string; count?: number; mention?: boolean }> = [
+    { href: '#inbox', label: t('nav.inbox'), icon: '📥', count: counts.unread },
+    { href: '#recent', label: t('nav.recent'), icon: '🕘' },
+    { href: '#feed', label: t('nav.feed'), icon: '≡', count: counts.unread },
+    { href: '#narrow/is/mentioned', label: t('nav.mentions'), icon: '@', count: counts.mentions, mention: true },
+    { href: '#narrow/is/starred', label: t('nav.starred'), icon: '★', count: reg.user_settings?.starred_message_counts === false ? 0 : counts.starred },
+    { href: '#drafts', label: t('nav.drafts'), icon: '✎', count: counts.drafts },
+    { href: '#scheduled', label: t('nav.scheduled'), icon: '⏲', count: counts.scheduled },
+  ];
   return (
-    <nav className="sidebar" aria-label={t('nav.main')}>
-      <h2 className="sidebar-heading">{t('nav.views')}</h2>
-      <ul className="sidebar-list">
-        <li><a href="#inbox">{t('nav.inbox')}</a></li>
-        <li><a href="#recent">{t('nav.recent')}</a></li>
-        <li><a href="#feed">{t('nav.feed')}</a></li>
-        <li><a href="#narrow/is/mentioned">{t('nav.mentions')}</a>{mentionCount > 0 && <Count n={mentionCount} />}</li>
-        <li><a href="#narrow/is/starred">{t('nav.starred')}</a></li>
-        <li><a href="#drafts">{t('nav.drafts')}</a></li>
-        <li><a href="#scheduled">{t('nav.scheduled')}</a></li>
+    <nav className="sidebar left-sidebar" id={id} aria-label={t('nav.main')}>
+      <h2 className="visually-hidden">{t('nav.views')}</h2>
+      <ul className="sidebar-list views-list">
+        {views.map((v) => (
+          <li key={v.href} className={isViewCurrent(view, v.href) ? 'active' : undefined}>
+            <a href={v.href} aria-current={isViewCurrent(view, v.href) ? 'page' : undefined}>
+              <span className="view-icon" aria-hidden="true">{v.icon}</span>
+              {v.label}
+            </a>
+            {PLAIN_COUNTS.has(v.href) ? !!v.count && <span className="plain-count" aria-label={t('nav.count', { count: v.count })}>{v.count}</span> : <UnreadCount n={v.count ?? 0} mention={v.mention} />}
+          </li>
+        ))}
       </ul>
-      <h2 className="sidebar-heading">{t('nav.channels')}</h2>
-      <ul className="sidebar-list" data-testid="channel-list">
-        {subs.map((sub) => {
-          const n = channelUnread(unread, sub.stream_id);
-          return (
-            <li key={sub.stream_id} className={sub.is_muted ? 'muted' : undefined}>
-              <a href={channelHash(sub.stream_id, sub.name)} aria-current={active === sub.stream_id ? 'page' : undefined}>
-                <span className="channel-swatch" style={{ background: sub.color }} aria-hidden="true" />
-                {sub.invite_only ? '🔒 ' : '# '}
-                {sub.name}
-              </a>
-              {n > 0 && <Count n={n} />}
-            </li>
-          );
-        })}
-      </ul>
-      <h2 className="sidebar-heading">{t('nav.dms')}</h2>
-      <ul className="sidebar-list">
-        {dms.map((c) => {
-          const others = c.user_ids.length ? c.user_ids : [reg.user_id];
-          const label = others.map((id) => users.get(id)?.full_name ?? `#${id}`).join(', ');
-          return (
-            <li key={others.join(',')}>
-              <a href={dmHash(others, label.split(',')[0]!.replace(/\s+/g, '-'))}>{label}</a>
-            </li>
-          );
-        })}
-      </ul>
+      <NotificationsBanner />
+      <ChannelList current={where} />
+      <DmList currentKey={where.dmKey} />
     </nav>
-  );
-}
-
-function Count({ n }: { n: number }) {
-  return (
-    <span className="unread-count" aria-label={t('nav.unread', { count: n })}>
-      {n}
-    </span>
   );
 }
