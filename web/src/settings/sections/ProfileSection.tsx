@@ -1,7 +1,7 @@
 /** Profile: name, profile picture and the organization's custom profile fields. */
 import { useId, useRef } from 'react';
 import { t } from '../../i18n';
-import { useAppState, useReg } from '../../state/store';
+import { useReg } from '../../state/store';
 import { SaveState, SettingsGroup, SettingsSection, TextSetting, useSave } from '../controls';
 import { deleteAvatar, patchSettings, uploadAvatar } from '../lib/calls';
 import { useMe } from '../lib/hooks';
@@ -44,7 +44,7 @@ function AvatarSetting() {
   const reg = useReg();
   const me = useMe();
   const url = me?.avatar_url ?? reg.avatar_url ?? null;
-  const source = useAppState((s) => (s.reg ? (s.users.get(s.reg.user_id)?.avatar_source as string | undefined) : undefined));
+  const source = reg.avatar_source as string | undefined;
   const save = useSave<string | null>(url);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
