@@ -1,13 +1,20 @@
 /**
  * The event loop: one /register, then long-polls of /events, applying every event to the
- * store. A lost queue (BAD_EVENT_QUEUE_ID, a `restart` event, a server that forgot it) means a
- * fresh /register and a redraw of the current view, keeping drafts and unsent messages. While
- * the server cannot be reached the app says "reconnecting" and retries with backoff.
+ * store. A lost queue (BAD_EVENT_QUEUE_ID, a `restart` event, any other answer saying the
+ * queue is gone) means a fresh /register and a redraw of the current view (the generation
+ * moves on), keeping unsent messages. While the server cannot be reached the store's status is
+ * 'reconnecting' and the loop retries with growing pauses. A signed-out session (401) goes to
+ * the login page and back; a logout in another tab of this browser does the same here.
+ *
+ * Exports: startEvents, stopEvents, reregister, currentQueueId, logout, isQueueLost,
+ * REGISTER_PARAMS.
  */
 import { ApiError, type ClientEvent } from '@chat/client';
 import { api, isLoggedOut, sessionChannel, toLogin } from '../api';
 import { applyEvents } from '../state/apply';
-import { indexUsers, store } from '../state/store';
+import { freshState, store } from '../state/store';
+import { pruneTyping } from '../state/typing';
+import { startPresence, stopPresence } from './presence';
 import { REGISTER_PARAMS } from './register-params';
 
 export { REGISTER_PARAMS };
@@ -16,43 +23,61 @@ let queueId: string | null = null;
 let lastEventId = -1;
 let running = false;
 let abort: AbortController | null = null;
+let typingTimer: ReturnType<typeof setInterval> | null = null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MAX_DELAY_MS = 30_000;
+
+/** The next pause: doubling up to 30 s, with some jitter so many tabs do not retry in step. */
+function backoff(delay: number): number {
+  return Math.min(delay * 2, MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
+}
 
 export function currentQueueId(): string | null {
   return queueId;
 }
 
+/** An answer saying the event queue no longer exists (expired, or its server restarted). */
+export function isQueueLost(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  if (err.code === 'BAD_EVENT_QUEUE_ID') return true;
+  return err.status === 400 && /event queue|queue_id/i.test(err.message);
+}
+
 async function register(): Promise<void> {
   let delay = 500;
-  for (;;) {
+  while (running) {
     try {
       const reg = await api.register(REGISTER_PARAMS);
       queueId = reg.queue_id;
       lastEventId = reg.last_event_id;
-      store.set((s) => ({
-        ...s,
-        reg,
-        users: indexUsers(reg),
-        status: 'live',
-        statusMessage: undefined,
-        // A fresh snapshot: every view refetches its messages; unsent messages stay.
-        messages: new Map(),
-        narrows: {},
-        outbox: s.outbox.filter((o) => o.messageId === undefined),
-        generation: s.generation + 1,
-      }));
+      store.set((s) => freshState(s, reg));
       return;
     } catch (err) {
       if (isLoggedOut(err)) return toLogin();
       store.set((s) => ({ ...s, status: s.reg ? 'reconnecting' : 'connecting', statusMessage: (err as Error).message }));
       await sleep(delay);
-      delay = Math.min(delay * 2, 10_000);
+      delay = backoff(delay);
     }
   }
 }
 
+/** Events after which the snapshot cannot be trusted: the server restarted or asks for a reload. */
 function mustReregister(events: ClientEvent[]): boolean {
-  return events.some((e) => e.type === 'restart' && e.immediate !== false);
+  return events.some((e) => e.type === 'restart' || e.type === 'web_reload_client');
+}
+
+function afterEvents(events: ClientEvent[]): void {
+  const s = store.get();
+  if (s.status === 'fatal' && s.statusMessage === 'realm_deactivated') {
+    running = false;
+    location.assign('/accounts/deactivated/');
+    return;
+  }
+  if (events.some((e) => e.type === 'web_reload_client' && (e as { immediate?: boolean }).immediate)) {
+    // The server's new version needs a new page; unsent messages are lost only if still sending.
+    if (!store.get().outbox.some((o) => o.messageId === undefined && !o.failed)) location.reload();
+  }
+  if (mustReregister(events)) queueId = null;
 }
 
 async function pollForever(): Promise<void> {
@@ -70,38 +95,72 @@ async function pollForever(): Promise<void> {
       if (!events.length) continue;
       lastEventId = Math.max(lastEventId, ...events.map((e) => Number(e.id)));
       store.set((s) => applyEvents(s, events));
-      if (mustReregister(events)) queueId = null;
+      afterEvents(events);
     } catch (err) {
       if (!running) return;
       if (abort.signal.aborted) continue;
       if (isLoggedOut(err)) return toLogin();
-      if (err instanceof ApiError && err.code === 'BAD_EVENT_QUEUE_ID') {
+      if (isQueueLost(err)) {
         queueId = null;
         continue;
       }
       store.set((s) => ({ ...s, status: 'reconnecting', statusMessage: (err as Error).message }));
       await sleep(delay);
-      delay = Math.min(delay * 2, 10_000);
+      delay = backoff(delay);
     }
+  }
+}
+
+function onSessionMessage(e: MessageEvent): void {
+  if ((e.data as { type?: string } | null)?.type === 'logout') {
+    stopEvents();
+    location.assign('/login/');
   }
 }
 
 export function startEvents(): void {
   if (running) return;
   running = true;
-  sessionChannel?.addEventListener('message', (e) => {
-    if ((e.data as { type?: string })?.type === 'logout') toLogin();
-  });
+  sessionChannel?.addEventListener('message', onSessionMessage);
+  // Typing notices expire on their own: drop them from the store as they do.
+  typingTimer = setInterval(() => {
+    const s = store.get();
+    if (s.typing.length) store.set((x) => ({ ...x, typing: pruneTyping(x.typing, Date.now()) }));
+  }, 1000);
+  startPresence();
   void pollForever();
 }
 
 export function stopEvents(): void {
   running = false;
   abort?.abort();
+  sessionChannel?.removeEventListener('message', onSessionMessage);
+  if (typingTimer) clearInterval(typingTimer);
+  typingTimer = null;
+  stopPresence();
 }
 
-/** Drops the queue and registers again at once (used after a detected restart). */
+/** Drops the queue and registers again at once. */
 export function reregister(): void {
   queueId = null;
   abort?.abort();
+}
+
+function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+/**
+ * Signs out: the server's logout form (POST /accounts/logout/ with the page's CSRF token),
+ * every other tab told through the 'chat-session' channel, then the login page.
+ */
+export async function logout(): Promise<void> {
+  stopEvents();
+  const body = new URLSearchParams({ csrfmiddlewaretoken: csrfToken() });
+  try {
+    await fetch('/accounts/logout/', { method: 'POST', body, credentials: 'same-origin', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+  } finally {
+    sessionChannel?.postMessage({ type: 'logout' });
+    location.assign('/login/');
+  }
 }

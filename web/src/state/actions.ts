@@ -1,12 +1,16 @@
 /**
- * What the views ask of the server: message pages for a narrow, and sending with local echo.
- * Results reach the store; the rest of the state changes only through events.
+ * What the views ask of the server: message pages for a narrow, a channel's topics, and sending
+ * with local echo. Results reach the store; the rest of the state changes only through events.
+ *
+ * Exports: loadNarrow, loadTopics, sendMessage, retrySend, discardSend (reading and marking in
+ * reading.ts).
  */
 import { ApiError } from '@chat/client';
 import { api } from '../api';
 import { currentQueueId } from '../events/loop';
 import { apiNarrow, narrowKey, type NarrowTerm } from '../narrow/hash';
-import { store, type OutboxItem } from './store';
+import { store, type ChannelTopics, type OutboxItem } from './store';
+import { noteTopic } from './topics';
 
 const PAGE = 100;
 
@@ -35,9 +39,13 @@ export async function loadNarrow(terms: NarrowTerm[], direction: 'initial' | 'ol
       const prev = s.narrows[key];
       const base = direction === 'initial' ? [] : prev?.ids ?? [];
       const ids = [...new Set([...base, ...page.messages.map((m) => m.id)])].sort((a, b) => a - b);
+      // A message sent from here that the page shows is no longer pending.
+      const fetched = new Set(page.messages.map((m) => m.id));
+      const outbox = s.outbox.some((o) => o.messageId !== undefined && fetched.has(o.messageId)) ? s.outbox.filter((o) => o.messageId === undefined || !fetched.has(o.messageId)) : s.outbox;
       return {
         ...s,
         messages,
+        outbox,
         narrows: {
           ...s.narrows,
           [key]: {
@@ -45,12 +53,38 @@ export async function loadNarrow(terms: NarrowTerm[], direction: 'initial' | 'ol
             foundOldest: direction === 'newer' ? prev?.foundOldest ?? false : page.found_oldest,
             foundNewest: direction === 'older' ? prev?.foundNewest ?? false : page.found_newest || anchor === 'newest',
             loading: false,
+            // A fresh first page replaces a list the events had made stale.
+            ...(direction !== 'initial' && prev?.stale ? { stale: true } : {}),
           },
         },
       };
     });
   } catch (err) {
     store.set((s) => ({ ...s, narrows: { ...s.narrows, [key]: { ...(s.narrows[key] ?? { ids: [], foundOldest: false, foundNewest: false }), loading: false, error: (err as Error).message } } }));
+  }
+}
+
+/**
+ * Fetches a channel's topics (GET /users/me/<id>/topics) into the store; the events keep the
+ * list current afterwards (new messages, moves, deletions). Fetched once per channel and
+ * register, unless `force`.
+ */
+export async function loadTopics(streamId: number, force = false): Promise<void> {
+  const current = store.get().topics[streamId];
+  if (current?.loading || (current?.complete && !force)) return;
+  const generation = store.get().generation;
+  store.set((s) => ({ ...s, topics: { ...s.topics, [streamId]: { topics: s.topics[streamId]?.topics ?? [], complete: false, loading: true } } }));
+  try {
+    const res = await api.call<{ topics: Array<{ name: string; max_id: number }> }>('GET', `/users/me/${streamId}/topics`);
+    if (store.get().generation !== generation) return;
+    store.set((s) => {
+      // Topics seen in events while the request was out are kept.
+      let entry: ChannelTopics = { topics: res.topics, complete: true };
+      for (const t of s.topics[streamId]?.topics ?? []) entry = noteTopic(entry, t.name, t.max_id);
+      return { ...s, topics: { ...s.topics, [streamId]: { ...entry, complete: true, loading: false } } };
+    });
+  } catch {
+    store.set((s) => ({ ...s, topics: { ...s.topics, [streamId]: { topics: s.topics[streamId]?.topics ?? [], complete: false, loading: false } } }));
   }
 }
 
