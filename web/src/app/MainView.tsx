@@ -5,6 +5,9 @@ import { NarrowView } from '../feed/NarrowView';
 import { DraftsView } from '../compose/DraftsView';
 import { ScheduledView } from '../compose/ScheduledView';
 
+// Organization administration is rarely opened: its code loads only then.
+const AdminView = lazy(() => import('../admin/AdminView'));
+
 // Personal settings are a chunk of their own, fetched when first opened.
 const SettingsView = lazy(() => import('../settings/SettingsView'));
 
@@ -20,6 +23,12 @@ export function MainView({ view }: { view: View }) {
       return <DraftsView />;
     case 'scheduled':
       return <ScheduledView />;
+    case 'organization':
+      return (
+        <Suspense fallback={null}>
+          <AdminView section={view.section} />
+        </Suspense>
+      );
     default:
       // Inbox, recent conversations, drafts, scheduled, settings and administration have
       // views of their own; until one is chosen the combined feed stands in.

@@ -3,6 +3,7 @@
  * merged here), looked up by key with `{name}` placeholders. A translation is another
  * catalogue of the same keys; the language comes from the person's `default_language`.
  */
+import { admin } from './strings/admin';
 import { compose } from './strings/compose';
 import { core } from './strings/core';
 import { feed } from './strings/feed';
@@ -10,7 +11,7 @@ import { nav } from './strings/nav';
 import { settings } from './strings/settings';
 
 // Each area adds its module here: `import { feed } from './strings/feed'` and `...feed`.
-const catalogue = { ...compose, ...core, ...feed, ...nav, ...settings } as const;
+const catalogue = { ...admin, ...compose, ...core, ...feed, ...nav, ...settings } as const;
 
 export type StringKey = keyof typeof catalogue;
 

@@ -1,0 +1,22 @@
+/** Organization permissions: who may join, invite, create channels and groups, message, edit, move and delete. */
+import { t } from '../../i18n';
+import { SettingsSection } from '../../settings/controls';
+import { useReg } from '../../state/store';
+import type { SectionProps } from '../AdminView';
+import { patchRealm } from '../api';
+import { SettingsForm } from '../components/SettingsForm';
+import { useViewer } from '../data';
+import { PERMISSION_SUBSECTIONS } from '../realmFields';
+
+export default function Permissions({ access }: SectionProps) {
+  const reg = useReg();
+  const viewer = useViewer();
+  return (
+    <SettingsSection title={t('admin.section.permissions')} testId="admin-permissions">
+      {access !== 'edit' && <p className="settings-note">{t('admin.read_only')}</p>}
+      {PERMISSION_SUBSECTIONS.map((sub) => (
+        <SettingsForm key={sub.id} title={t(sub.title)} fields={sub.fields} source={reg} prefix="realm_" canEdit={access === 'edit'} isOwner={viewer.isOwner} save={patchRealm} testId={`admin-form-${sub.id}`} />
+      ))}
+    </SettingsSection>
+  );
+}
