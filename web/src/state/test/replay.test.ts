@@ -156,8 +156,20 @@ describe.each(Object.keys(viewers))('events replayed for the %s', (name) => {
     }
   });
 
+  it('keeps every message list exact (none had to be marked stale)', () => {
+    const stale = steps.flatMap((x) => Object.entries(x.state.narrows).filter(([, n]) => n.stale).map(([k]) => `${x.step.name}: ${k}`));
+    expect(stale).toEqual([]);
+  });
+
   it.each(steps.map((x) => [x.step.name, x] as const))('%s: the channel\'s topics equal the server\'s', (_n, { state: s, step }) => {
     if (!step.topics) return;
     expect(s.topics[channel]?.topics.map((t) => [t.name, t.max_id])).toEqual(step.topics.map((t) => [t.name, t.max_id]));
   });
+});
+
+it('the fixtures hold every kind of event the app shows', () => {
+  const types = new Set(Object.values(viewers).flatMap((v) => v.steps).flatMap((x) => x.events.map((e) => (e as { op?: string }).op ? `${e.type}/${(e as { op?: string }).op}` : e.type)));
+  for (const t of ['message', 'update_message', 'delete_message', 'update_message_flags/add', 'update_message_flags/remove', 'reaction/add', 'reaction/remove', 'submessage', 'subscription/add', 'subscription/remove', 'subscription/update', 'subscription/peer_add', 'subscription/peer_remove', 'stream/create', 'stream/update', 'realm_user/add', 'realm_user/update', 'user_group/add', 'user_group/add_members', 'user_group/remove_members', 'user_group/add_subgroups', 'user_group/update', 'realm/update', 'realm/update_dict', 'user_settings/update', 'typing/start', 'typing/stop', 'presence', 'user_status', 'drafts/add', 'drafts/update', 'drafts/remove', 'scheduled_messages/add', 'scheduled_messages/update', 'scheduled_messages/remove', 'user_topic', 'muted_users', 'realm_emoji/update', 'alert_words', 'realm_linkifiers', 'realm_playgrounds', 'custom_profile_fields', 'default_streams', 'realm_domains/add', 'realm_domains/change', 'channel_folder/add']) {
+    expect({ type: t, recorded: types.has(t) }).toEqual({ type: t, recorded: true });
+  }
 });
