@@ -5,6 +5,9 @@ import { NarrowView } from '../feed/NarrowView';
 import { DraftsView } from '../compose/DraftsView';
 import { ScheduledView } from '../compose/ScheduledView';
 
+import { InboxView } from '../views/Inbox';
+import { RecentView } from '../views/Recent';
+
 // Organization administration is rarely opened: its code loads only then.
 const AdminView = lazy(() => import('../admin/AdminView'));
 
@@ -19,6 +22,10 @@ export function MainView({ view }: { view: View }) {
       return <NarrowView terms={[]} />;
     case 'settings':
       return <Suspense fallback={<div className="feed-status" role="status">…</div>}><SettingsView section={view.section} /></Suspense>;
+    case 'inbox':
+      return <InboxView />;
+    case 'recent':
+      return <RecentView />;
     case 'drafts':
       return <DraftsView />;
     case 'scheduled':

@@ -8,10 +8,12 @@ import { compose } from './strings/compose';
 import { core } from './strings/core';
 import { feed } from './strings/feed';
 import { nav } from './strings/nav';
+import { people } from './strings/people';
+import { views } from './strings/views';
 import { settings } from './strings/settings';
 
 // Each area adds its module here: `import { feed } from './strings/feed'` and `...feed`.
-const catalogue = { ...admin, ...compose, ...core, ...feed, ...nav, ...settings } as const;
+const catalogue = { ...admin, ...compose, ...core, ...feed, ...nav, ...views, ...people, ...settings } as const;
 
 export type StringKey = keyof typeof catalogue;
 
