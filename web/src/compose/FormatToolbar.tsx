@@ -1,21 +1,22 @@
 /** The row of formatting buttons under the text, with the upload button and the preview toggle. */
-import { useId, useRef } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { t, type StringKey } from '../i18n';
 import type { FormatKind } from './format';
+import { LinkIcon, PaperclipIcon, PollIcon } from './icons';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = isMac ? '⌘' : 'Ctrl+';
 
-const BUTTONS: Array<{ kind: FormatKind; label: StringKey; glyph: string; shortcut?: string }> = [
+const BUTTONS: Array<{ kind: FormatKind; label: StringKey; glyph: ReactNode; shortcut?: string }> = [
   { kind: 'bold', label: 'compose.format.bold', glyph: 'B', shortcut: `${mod}B` },
   { kind: 'italic', label: 'compose.format.italic', glyph: 'I', shortcut: `${mod}I` },
   { kind: 'strikethrough', label: 'compose.format.strikethrough', glyph: 'S', shortcut: `${mod}${isMac ? '⇧' : 'Shift+'}X` },
-  { kind: 'link', label: 'compose.format.link', glyph: '🔗', shortcut: `${mod}${isMac ? '⇧' : 'Shift+'}L` },
+  { kind: 'link', label: 'compose.format.link', glyph: <LinkIcon />, shortcut: `${mod}${isMac ? '⇧' : 'Shift+'}L` },
   { kind: 'code', label: 'compose.format.code', glyph: '</>' },
   { kind: 'quote', label: 'compose.format.quote', glyph: '❝' },
   { kind: 'spoiler', label: 'compose.format.spoiler', glyph: '◐' },
   { kind: 'math', label: 'compose.format.math', glyph: '∑' },
-  { kind: 'poll', label: 'compose.format.poll', glyph: '📊' },
+  { kind: 'poll', label: 'compose.format.poll', glyph: <PollIcon /> },
   { kind: 'todo', label: 'compose.format.todo', glyph: '☑' },
 ];
 
@@ -39,7 +40,7 @@ export function FormatToolbar({ onFormat, onFiles, previewing, onTogglePreview }
         }}
       />
       <button type="button" className="icon-button" onClick={() => fileInput.current?.click()} aria-label={t('compose.upload.button')} title={t('compose.upload.button')} data-testid="compose-upload">
-        <span aria-hidden="true">📎</span>
+        <PaperclipIcon />
       </button>
       {BUTTONS.map((b) => {
         const name = t(b.label);

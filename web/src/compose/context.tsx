@@ -8,6 +8,7 @@ import { emojiChars, useEmojiList, type EmojiEntry } from '../emoji/data';
 import { t } from '../i18n';
 import { useAppState, useReg } from '../state/store';
 import { avatarUrl } from '../ui/Avatar';
+import { GroupIcon } from './icons';
 import { topicsFor } from './topics';
 import type { PersonLike, SlashCommand, Suggestion, TypeaheadContext } from './typeahead';
 import type { ComposeTarget } from './types';
@@ -78,7 +79,9 @@ export function SuggestionRow({ item }: { item: Suggestion }) {
     case 'group':
       return (
         <>
-          <span className="typeahead-icon" aria-hidden="true">👥</span>
+          <span className="typeahead-icon" aria-hidden="true">
+            <GroupIcon />
+          </span>
           <span className="typeahead-primary">{item.group.name}</span>
           <span className="typeahead-secondary">{item.group.description}</span>
         </>

@@ -56,12 +56,16 @@ function sameDraft(a: DraftData | null, b: DraftData): boolean {
   return !!a && a.type === b.type && a.topic === b.topic && a.content === b.content && a.to.join(',') === b.to.join(',');
 }
 
-export class DraftSaver {
-  /** The draft the box is editing, once created (or adopted from the drafts list). */
+/** One message's draft: created once, then updated; a new conversation starts a new one. */
+interface Session {
   id: DraftId | undefined;
+  saved: DraftData | null;
+}
+
+export class DraftSaver {
+  private current: Session = { id: undefined, saved: null };
   private pending: DraftData | undefined;
   private timer: unknown;
-  private saved: DraftData | null = null;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -71,20 +75,23 @@ export class DraftSaver {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
-  /** Storage changes (the person switched synchronisation on or off) apply from the next save. */
+  /** The draft the box is editing, once created (or adopted from the drafts list). */
+  get id(): DraftId | undefined {
+    return this.current.id;
+  }
+
+  /** Storage changes (the person switched synchronisation on or off) apply from the next draft. */
   setBackend(backend: DraftBackend): void {
     if (backend === this.backend) return;
     this.backend = backend;
-    this.id = undefined;
-    this.saved = null;
+    this.current = { id: undefined, saved: null };
   }
 
   /** The box now edits this existing draft (restored from the list), where it is stored. */
   adopt(id: DraftId | undefined, data: DraftData | null = null, backend?: DraftBackend): void {
     this.cancelTimer();
     this.pending = undefined;
-    this.id = id;
-    this.saved = data;
+    this.current = { id, saved: data };
     if (backend) this.backend = backend;
   }
 
@@ -101,28 +108,31 @@ export class DraftSaver {
     const draft = this.pending;
     this.pending = undefined;
     if (draft === undefined) return this.chain;
-    return this.enqueue(() => this.write(draft));
+    const session = this.current;
+    const backend = this.backend;
+    return this.enqueue(() => this.write(session, backend, draft));
   }
 
   /** The message was sent (or discarded): drop anything pending and delete the draft. */
   discard(): Promise<void> {
     this.cancelTimer();
     this.pending = undefined;
+    const session = this.current;
+    const backend = this.backend;
+    this.current = { id: undefined, saved: null };
     return this.enqueue(async () => {
-      const id = this.id;
-      this.id = undefined;
-      this.saved = null;
-      if (id !== undefined) await this.backend.remove(id);
+      const id = session.id;
+      session.id = undefined;
+      session.saved = null;
+      if (id !== undefined) await backend.remove(id);
     });
   }
 
-  /** Forgets the current draft without deleting it (the box moves to another conversation). */
+  /** Saves what is pending and moves on to a new draft, keeping the old one (another conversation). */
   detach(): Promise<void> {
     const done = this.flush();
-    return this.enqueue(async () => {
-      this.id = undefined;
-      this.saved = null;
-    }).then(() => done);
+    this.current = { id: undefined, saved: null };
+    return done;
   }
 
   private cancelTimer(): void {
@@ -135,25 +145,25 @@ export class DraftSaver {
     return this.chain;
   }
 
-  private async write(draft: DraftData): Promise<void> {
+  private async write(session: Session, backend: DraftBackend, draft: DraftData): Promise<void> {
     if (!isSavable(draft.content)) {
-      const id = this.id;
-      this.id = undefined;
-      this.saved = null;
-      if (id !== undefined) await this.backend.remove(id);
+      const id = session.id;
+      session.id = undefined;
+      session.saved = null;
+      if (id !== undefined) await backend.remove(id);
       return;
     }
-    if (sameDraft(this.saved, draft)) return;
-    if (this.id === undefined) {
-      this.id = await this.backend.create(draft);
+    if (sameDraft(session.saved, draft)) return;
+    if (session.id === undefined) {
+      session.id = await backend.create(draft);
     } else {
       try {
-        await this.backend.update(this.id, draft);
+        await backend.update(session.id, draft);
       } catch {
         // Deleted elsewhere (another tab, the drafts list): keep the text as a new draft.
-        this.id = await this.backend.create(draft);
+        session.id = await backend.create(draft);
       }
     }
-    this.saved = draft;
+    session.saved = draft;
   }
 }

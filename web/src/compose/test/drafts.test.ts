@@ -138,3 +138,31 @@ describe('draft shapes', () => {
     expect(sameConversation(target, { type: 'direct', to: [5] })).toBe(false);
   });
 });
+
+describe('DraftSaver across conversations', () => {
+  it('a restored draft adopted while the previous text is still being saved keeps its own id', async () => {
+    const b = backend();
+    let release!: () => void;
+    const slow: DraftBackend = { ...b, create: (x) => new Promise((r) => (release = () => r(b.create(x)))) };
+    const saver = new DraftSaver(slow, 1000, new FakeTimers());
+    saver.change(d('first conversation'));
+    const detached = saver.detach();
+    saver.adopt(42, d('restored'));
+    expect(saver.id).toBe(42);
+    await settle();
+    release();
+    await detached;
+    expect(saver.id).toBe(42);
+    saver.change(d('restored, edited'));
+    await saver.discard();
+    expect(b.calls).toEqual(['create first conversation', 'remove 42']);
+  });
+  it('discarding right after typing deletes the draft the pending create makes', async () => {
+    const b = backend();
+    const saver = new DraftSaver(b, 1000, new FakeTimers());
+    saver.change(d('quick'));
+    void saver.flush();
+    await saver.discard();
+    expect(b.calls).toEqual(['create quick', 'remove 100']);
+  });
+});
