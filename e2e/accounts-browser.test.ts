@@ -1,11 +1,15 @@
 /**
  * A person's whole account life in a real browser (headless Chromium), through the gateway and
  * every service as its own process: invited by an administrator over the API, signing up from
- * the mailed link with a password, logging out and in, resetting a forgotten password from the
- * mailed link, and the mobile app's login flow up to its zulip:// redirect, whose key works on
- * the API.
+ * the mailed link with a password and landing in the web app, logging out and back in by a deep
+ * link of the app, resetting a forgotten password from the mailed link, and the mobile app's
+ * login flow up to its zulip:// redirect, whose key works on the API.
+ *
+ * The web app here is a stand-in build this test writes (WEB_DIST_DIR): a shell whose script
+ * reads /json/users/me with the session cookie and offers the account pages' logout form with
+ * the CSRF token the gateway put in the shell, which is all this test needs of the app.
  */
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedRealm, setupTestEnv, startCluster, type Cluster, type SeededRealm, type TestEnv } from '@chat/testing';
@@ -16,11 +20,38 @@ let realm: SeededRealm;
 let cluster: Cluster;
 let browser: Browser;
 let mailDir: string;
+let webDir: string;
 
 const INVITEE = 'browser-person@example.com';
 const FIRST_PASSWORD = 'a long walk on the beach 42';
 const SECOND_PASSWORD = 'quiet mountain river morning 7';
 const PAD = '0f1e2d3c4b5a69788796a5b4c3d2e1f0'.repeat(2);
+const DEEP_LINK = '/#narrow/channel/12-general/topic/lunch';
+
+/** The stand-in web app: who is logged in (from /json), and the logout form with the shell's token. */
+const APP_SCRIPT = `
+const token = document.querySelector('meta[name="csrf-token"]').content;
+const me = await (await fetch('/json/users/me')).json();
+const nav = document.createElement('nav');
+nav.textContent = 'Logged in as ' + (me.delivery_email || me.email) + '. ';
+const form = document.createElement('form');
+form.method = 'post';
+form.action = '/accounts/logout/';
+const field = Object.assign(document.createElement('input'), { type: 'hidden', name: 'csrfmiddlewaretoken', value: token });
+const button = Object.assign(document.createElement('button'), { type: 'submit', textContent: 'Log out' });
+form.append(field, button);
+nav.append(form);
+const main = document.createElement('main');
+main.textContent = new URLSearchParams(location.search).has('welcome') ? 'Welcome, ' + me.full_name + '!' : 'Home';
+document.body.append(nav, main);
+`;
+
+async function writeWebApp(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'assets'), { recursive: true });
+  await writeFile(path.join(dir, 'assets', 'app-e2e.js'), APP_SCRIPT);
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chat</title>' +
+    '<meta name="csrf-token" content="__CSRF_TOKEN__"><script type="module" src="/static/app/assets/app-e2e.js"></script></head><body></body></html>');
+}
 
 function basic(email: string, key: string): string {
   return `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
@@ -43,10 +74,12 @@ async function linkInMail(to: string, prefix: string, nth = 1): Promise<string> 
 
 beforeAll(async () => {
   mailDir = await mkdtemp(path.join(tmpdir(), 'e2e-mail-'));
+  webDir = await mkdtemp(path.join(tmpdir(), 'e2e-web-'));
+  await writeWebApp(webDir);
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
   // Five processes compile and start at once: on a busy machine that takes longer than usual.
-  cluster = await startCluster(env, { env: { EMAIL_LOG_DIR: mailDir, EMAIL_RETRY_BASE_MS: '50' }, readyTimeoutMs: 150_000 });
+  cluster = await startCluster(env, { env: { EMAIL_LOG_DIR: mailDir, EMAIL_RETRY_BASE_MS: '50', WEB_DIST_DIR: webDir }, readyTimeoutMs: 150_000 });
   browser = await launchBrowser();
 }, 300_000);
 
@@ -55,6 +88,7 @@ afterAll(async () => {
   await cluster?.stop();
   await env?.close();
   await rm(mailDir, { recursive: true, force: true });
+  await rm(webDir, { recursive: true, force: true });
 });
 
 it('takes an invited person from the mailed link to a password they can reset', async () => {
@@ -71,13 +105,18 @@ it('takes an invited person from the mailed link to a password they can reset', 
   expect(await page.inputValue('#id_email')).toBe(INVITEE);
   await page.fill('#id_full_name', 'Browser Person');
   await page.fill('#id_password', FIRST_PASSWORD);
+  // The web app's shell, whose script uses the session the sign-up started.
   await Promise.all([page.waitForURL('**/?welcome=1'), page.click('button[type=submit]')]);
-  expect(await page.textContent('main')).toContain('Welcome to Test Organization, Browser Person!');
+  expect(await page.textContent('main')).toBe('Welcome, Browser Person!');
+  expect(await page.textContent('nav')).toContain(`Logged in as ${INVITEE}`);
 
+  // Out with the shell's token; a deep link of the app goes to the login page and comes back whole.
   await Promise.all([page.waitForURL('**/login/'), page.click('nav button')]);
+  await page.goto(`${cluster.url}${DEEP_LINK}`);
+  await page.waitForURL('**/login/?next=*');
   await page.fill('#id_username', INVITEE);
   await page.fill('#id_password', FIRST_PASSWORD);
-  await Promise.all([page.waitForURL(`${cluster.url}/`), page.click('main button[type=submit]')]);
+  await Promise.all([page.waitForURL(`${cluster.url}${DEEP_LINK}`), page.click('main button[type=submit]')]);
   expect(await page.textContent('nav')).toContain(`Logged in as ${INVITEE}`);
   await Promise.all([page.waitForURL('**/login/'), page.click('nav button')]);
 
