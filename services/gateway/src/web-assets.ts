@@ -51,10 +51,11 @@ interface Asset {
 
 /**
  * The files of the web app's build, at `/static/app/<path>` from the dist folder. Each is read
- * and compressed (gzip, and brotli at its best, which takes a while on a large bundle but only
- * once, off the event loop) the first time it is asked for, then answered from memory: a
- * build's files are few and never change. A name that is not a file of the folder is 404;
- * nothing outside the folder is ever read, whatever the path says.
+ * and gzipped the first time it is asked for, then answered from memory: a build's files are
+ * few and never change. Brotli at its best quality shrinks a bundle a further sixth or so but
+ * takes seconds on a large one, so it runs afterwards, off the event loop, and the file is
+ * answered gzipped until it is done. A name that is not a file of the folder is 404; nothing
+ * outside the folder is ever read, whatever the path says.
  */
 export class WebAssets {
   private readonly assets = new Map<string, Promise<Asset | null>>();
@@ -100,13 +101,15 @@ export class WebAssets {
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
     const asset: Asset = { type: kind.type, identity: { body, etag: `"${hash}"` } };
     if (kind.compress && body.length > 256) {
-      const [gz, br] = await Promise.all([
-        gzipAsync(body, { level: 9 }),
-        brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      ]);
       // One ETag per representation: a compressed body is not byte-equal to the plain one.
+      const gz = await gzipAsync(body, { level: 9 });
       if (gz.length < body.length) asset.gzip = { body: gz, etag: `"${hash}-gz"` };
-      if (br.length < body.length) asset.br = { body: br, etag: `"${hash}-br"` };
+      brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }).then(
+        (br) => {
+          if (br.length < (asset.gzip ?? asset.identity).body.length) asset.br = { body: br, etag: `"${hash}-br"` };
+        },
+        () => undefined,
+      );
     }
     return asset;
   }
