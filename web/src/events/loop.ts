@@ -22,6 +22,8 @@ export { REGISTER_PARAMS };
 let queueId: string | null = null;
 let lastEventId = -1;
 let running = false;
+/** Each start runs its own loop; a loop left waiting by a stop ends when it wakes. */
+let loopId = 0;
 let abort: AbortController | null = null;
 let typingTimer: ReturnType<typeof setInterval> | null = null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,11 +45,12 @@ export function isQueueLost(err: unknown): boolean {
   return err.status === 400 && /event queue|queue_id/i.test(err.message);
 }
 
-async function register(): Promise<void> {
+async function register(id: number): Promise<void> {
   let delay = 500;
-  while (running) {
+  while (running && id === loopId) {
     try {
       const reg = await api.register(REGISTER_PARAMS);
+      if (id !== loopId) return;
       queueId = reg.queue_id;
       lastEventId = reg.last_event_id;
       store.set((s) => freshState(s, reg));
@@ -80,16 +83,17 @@ function afterEvents(events: ClientEvent[]): void {
   if (mustReregister(events)) queueId = null;
 }
 
-async function pollForever(): Promise<void> {
+async function pollForever(id: number): Promise<void> {
   let delay = 500;
-  while (running) {
+  while (running && id === loopId) {
     if (!queueId) {
-      await register();
+      await register(id);
       continue;
     }
     abort = new AbortController();
     try {
       const { events } = await api.getEvents(queueId, lastEventId, { signal: abort.signal });
+      if (id !== loopId) return;
       delay = 500;
       if (store.get().status !== 'live') store.set((s) => ({ ...s, status: 'live', statusMessage: undefined }));
       if (!events.length) continue;
@@ -97,7 +101,7 @@ async function pollForever(): Promise<void> {
       store.set((s) => applyEvents(s, events));
       afterEvents(events);
     } catch (err) {
-      if (!running) return;
+      if (!running || id !== loopId) return;
       if (abort.signal.aborted) continue;
       if (isLoggedOut(err)) return toLogin();
       if (isQueueLost(err)) {
@@ -128,11 +132,12 @@ export function startEvents(): void {
     if (s.typing.length) store.set((x) => ({ ...x, typing: pruneTyping(x.typing, Date.now()) }));
   }, 1000);
   startPresence();
-  void pollForever();
+  void pollForever(++loopId);
 }
 
 export function stopEvents(): void {
   running = false;
+  queueId = null;
   abort?.abort();
   sessionChannel?.removeEventListener('message', onSessionMessage);
   if (typingTimer) clearInterval(typingTimer);

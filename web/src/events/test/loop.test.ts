@@ -1,0 +1,118 @@
+/**
+ * The event loop against a scripted server: a lost queue means a fresh register (the views
+ * redraw, unsent messages stay), an unreachable server shows as reconnecting and is retried,
+ * a signed-out session goes to the login page.
+ */
+import { ApiError, type RegisterState } from '@chat/client';
+import { store, type OutboxItem } from '../../state/store';
+
+type Answer = unknown | Error;
+const answers: { register: Answer[]; events: Answer[] } = { register: [], events: [] };
+const calls: { register: number; events: Array<{ queueId: string; lastEventId: number }> } = { register: 0, events: [] };
+const toLogin = jest.fn();
+
+function next(list: Answer[]): Promise<unknown> {
+  const a = list.shift();
+  // With nothing scripted, a poll waits (as a long-poll does) until the test ends.
+  if (a === undefined) return new Promise(() => undefined);
+  return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
+}
+
+jest.mock('../../api', () => ({
+  api: {
+    register: () => {
+      calls.register++;
+      return next(answers.register);
+    },
+    getEvents: (queueId: string, lastEventId: number) => {
+      calls.events.push({ queueId, lastEventId });
+      return next(answers.events);
+    },
+  },
+  isLoggedOut: (err: unknown) => err instanceof ApiError && err.status === 401,
+  toLogin: () => toLogin(),
+  sessionChannel: null,
+}));
+jest.mock('../presence', () => ({ startPresence: () => undefined, stopPresence: () => undefined }));
+
+// Imported after the mocks (jest hoists jest.mock above imports either way).
+import { currentQueueId, isQueueLost, startEvents, stopEvents } from '../loop';
+
+const snapshot = (queue: string, lastEventId = 0): RegisterState =>
+  ({ queue_id: queue, last_event_id: lastEventId, user_id: 1, realm_users: [], subscriptions: [], realm_emoji: {}, unread_msgs: { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false } }) as unknown as RegisterState;
+
+const flush = async (times = 20) => {
+  for (let i = 0; i < times; i++) await Promise.resolve();
+};
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  answers.register = [];
+  answers.events = [];
+  calls.register = 0;
+  calls.events = [];
+});
+
+afterEach(() => {
+  stopEvents();
+  jest.useRealTimers();
+});
+
+it('tells a lost queue from other refusals', () => {
+  expect(isQueueLost(new ApiError('BAD_EVENT_QUEUE_ID', 'Bad event queue ID: x', 400))).toBe(true);
+  expect(isQueueLost(new ApiError('BAD_REQUEST', 'Bad event queue id: x', 400))).toBe(true);
+  expect(isQueueLost(new ApiError('BAD_REQUEST', 'Invalid narrow', 400))).toBe(false);
+  expect(isQueueLost(new ApiError('NETWORK', 'down', 0))).toBe(false);
+});
+
+it('registers again after a lost queue, redrawing the views and keeping unsent messages', async () => {
+  const pending: OutboxItem = { localId: 'l1', queueId: 'q1', params: { type: 'stream', to: 1, topic: 't', content: 'x' }, timestamp: 1 };
+  store.set((s) => ({ ...s, outbox: [pending] }));
+  answers.register = [snapshot('q1', 5), snapshot('q2', 9)];
+  answers.events = [{ events: [{ id: 6, type: 'heartbeat' }] }, new ApiError('BAD_EVENT_QUEUE_ID', 'Bad event queue ID: q1', 400)];
+  startEvents();
+  await flush();
+  const generation = store.get().generation;
+  expect(calls.register).toBe(2);
+  expect(calls.events.slice(0, 2)).toEqual([{ queueId: 'q1', lastEventId: 5 }, { queueId: 'q1', lastEventId: 6 }]);
+  expect(currentQueueId()).toBe('q2');
+  expect(calls.events[2]).toEqual({ queueId: 'q2', lastEventId: 9 });
+  expect(store.get().outbox).toEqual([pending]);
+  expect(store.get().status).toBe('live');
+  expect(generation).toBeGreaterThanOrEqual(2);
+});
+
+it('registers again after a restart event', async () => {
+  answers.register = [snapshot('q1'), snapshot('q2')];
+  answers.events = [{ events: [{ id: 1, type: 'restart', zulip_version: '12' }] }];
+  startEvents();
+  await flush();
+  expect(calls.register).toBe(2);
+  expect(currentQueueId()).toBe('q2');
+});
+
+it('shows reconnecting while the server is unreachable, and retries with growing pauses', async () => {
+  answers.register = [snapshot('q1')];
+  answers.events = [new ApiError('NETWORK', 'Failed to fetch', 0), new ApiError('NETWORK', 'Failed to fetch', 0), { events: [] }];
+  startEvents();
+  await flush();
+  expect(store.get().status).toBe('reconnecting');
+  expect(calls.events.length).toBe(1);
+  await jest.advanceTimersByTimeAsync(700);
+  expect(calls.events.length).toBe(2);
+  // The second pause is longer than the first.
+  await jest.advanceTimersByTimeAsync(600);
+  expect(calls.events.length).toBe(2);
+  await jest.advanceTimersByTimeAsync(800);
+  // The third poll answered: live again, and polling on.
+  expect(calls.events.length).toBe(4);
+  expect(store.get().status).toBe('live');
+});
+
+it('goes to the login page when the session is gone', async () => {
+  answers.register = [snapshot('q1')];
+  answers.events = [new ApiError('UNAUTHORIZED', 'Not logged in', 401)];
+  startEvents();
+  await flush();
+  expect(toLogin).toHaveBeenCalled();
+});
