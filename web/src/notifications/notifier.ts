@@ -6,7 +6,7 @@
  */
 import type { Message, RegisterState } from '@chat/client';
 import { t } from '../i18n';
-import { channelSlug, parseHash, viewHash, type View } from '../narrow/hash';
+import { channelSlug, dmHash, parseHash, viewHash, type View } from '../narrow/hash';
 import { matchesNarrow, dmPeople } from '../state/match';
 import { store } from '../state/store';
 import { isMutedUser } from '../people/hooks';
@@ -59,8 +59,8 @@ function linkOf(m: Message, reg: RegisterState): string {
   if (m.type === 'stream') {
     return viewHash({ kind: 'narrow', terms: [{ operator: 'channel', operand: channelSlug(m.stream_id!, String(m.display_recipient)) }, { operator: 'topic', operand: m.subject }, { operator: 'near', operand: String(m.id) }] });
   }
-  const ids = dmPeople(m).filter((id) => id !== reg.user_id);
-  return viewHash({ kind: 'narrow', terms: [{ operator: 'dm', operand: `${(ids.length ? ids : [reg.user_id]).join(',')}-dm` }, { operator: 'near', operand: String(m.id) }] });
+  const others = dmPeople(m).filter((id) => id !== reg.user_id);
+  return `${dmHash(others.length ? others : [reg.user_id], m.sender_full_name.replace(/\s+/g, '-'))}/near/${m.id}`;
 }
 
 const open = new Map<string, { n: Notification; count: number }>();

@@ -12,6 +12,7 @@ import { directoryOf } from './directory';
 import { fromNarrowTerms, parseQuery, toNarrowTerms, unparseQuery } from './query';
 import { suggest, type Suggestion } from './suggestions';
 import { describeTerm } from './describe';
+import { Icon } from '../ui/Icon';
 
 let focusBox: (() => void) | null = null;
 
@@ -34,15 +35,14 @@ export function SearchBox({ view, onDone }: { view: View; onDone?: () => void })
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
   const viewKey = viewHash(view);
+  const viewRef = useRef(view);
+  viewRef.current = view;
 
   useEffect(() => {
     if (document.activeElement !== input.current) setText(queryOf(view));
   }, [viewKey]);
   useEffect(() => {
-    focusBox = () => {
-      input.current?.focus();
-      input.current?.select();
-    };
+    focusBox = () => input.current?.focus();
     return () => {
       focusBox = null;
     };
@@ -107,7 +107,7 @@ export function SearchBox({ view, onDone }: { view: View; onDone?: () => void })
   const activeId = active >= 0 && active < suggestions.length ? `${listId}-${active}` : undefined;
   return (
     <form className="search-box" role="search" onSubmit={(e) => { e.preventDefault(); submit(text); }}>
-      <span className="search-icon" aria-hidden="true">⌕</span>
+      <span className="search-icon"><Icon name="search" /></span>
       <input
         ref={input}
         type="text"
@@ -126,8 +126,18 @@ export function SearchBox({ view, onDone }: { view: View; onDone?: () => void })
           setOpen(true);
           setActive(-1);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onFocus={(e) => {
+          // The current narrow stays, ready to be refined: what is typed goes after it.
+          const el = e.currentTarget;
+          if (el.value && !el.value.endsWith(' ')) setText(`${el.value} `);
+          requestAnimationFrame(() => el.setSelectionRange(el.value.length, el.value.length));
+          setOpen(true);
+        }}
+        onBlur={() => setTimeout(() => {
+          setOpen(false);
+          // Left without searching: the box shows the narrow again.
+          if (document.activeElement !== input.current) setText(queryOf(viewRef.current));
+        }, 150)}
         onKeyDown={onKeyDown}
         data-testid="search-input"
       />

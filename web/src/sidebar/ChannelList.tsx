@@ -12,6 +12,7 @@ import { UnreadCount } from '../ui/UnreadCount';
 import { ChannelMenu } from './ChannelMenu';
 import { channelSections, unreadByChannel, type ChannelFolder, type ChannelSection, type ChannelUnread } from './model';
 import { TopicList } from './TopicList';
+import { ChannelIcon, Icon } from '../ui/Icon';
 
 let opener: (() => void) | null = null;
 
@@ -45,7 +46,7 @@ export function ChannelList({ current }: { current: { streamId?: number; topic?:
       <div className="sidebar-section-header">
         <h2 id="channels-heading" className="sidebar-heading">{t('nav.channels')}</h2>
         <button type="button" className="icon-button small" aria-label={t('nav.channels.filter')} aria-expanded={filterOpen} onClick={() => { setFilterOpen(!filterOpen); setFilter(''); }}>
-          <span aria-hidden="true">⌕</span>
+          <Icon name="search" size={14} />
         </button>
       </div>
       {filterOpen && (
@@ -100,10 +101,9 @@ function ChannelRow({ sub, unread, current }: { sub: Subscription; unread: Chann
   return (
     <li className={`channel-item${sub.is_muted ? ' muted' : ''}${active ? ' active' : ''}`}>
       <div className="channel-row">
-        <a href={channelHash(sub.stream_id, sub.name)} aria-current={active && current.topic === undefined ? 'page' : undefined} data-channel-id={sub.stream_id}>
-          <span className="channel-icon" style={{ color: sub.color }} aria-hidden="true">{sub.invite_only ? '🔒' : sub.is_web_public ? '🌐' : '#'}</span>
+        <a href={channelHash(sub.stream_id, sub.name)} aria-current={active && current.topic === undefined ? 'page' : undefined} data-channel-id={sub.stream_id} title={sub.invite_only ? t('nav.channel.private') : undefined}>
+          <ChannelIcon sub={sub} />
           <span className="channel-name">{sub.name}</span>
-          {sub.invite_only && <span className="visually-hidden">{t('nav.channel.private')}</span>}
         </a>
         <UnreadCount n={count || (unread?.mutedCount ?? 0)} muted={!count} />
         <ChannelMenu sub={sub} />

@@ -11,6 +11,7 @@ import { MenuButton, type MenuItem } from '../ui/Menu';
 import { attempt, markNarrowRead, setSubscriptionProperty, setTopicPolicy, unsubscribe } from './actions';
 import { POLICY } from './model';
 import { showSidebarError } from './errors';
+import { Icon } from '../ui/Icon';
 
 /** The family's channel colour palette. */
 export const PALETTE = ['#a47462', '#c2726a', '#e4523d', '#e7664d', '#ee7e4a', '#f4ae55', '#76ce90', '#53a063', '#94c849', '#bfd56f', '#fae589', '#f5ce6e', '#a6dcbf', '#addfe5', '#a6c7e5', '#4f8de4', '#95a5fd', '#b0a5fd', '#c2c2c2', '#c8bebf', '#c6a8ad', '#e79ab5', '#bd86e5', '#9987e1'];
@@ -32,7 +33,7 @@ export function ChannelMenu({ sub }: { sub: Subscription }) {
   return (
     <>
       <MenuButton label={t('nav.channel.menu', { name: sub.name })} items={items} className="row-menu" align="end" testId={`channel-menu-${sub.stream_id}`}>
-        <span aria-hidden="true">⋮</span>
+        <Icon name="more" size={14} />
       </MenuButton>
       {colorOpen && <ColorDialog sub={sub} onClose={() => setColorOpen(false)} />}
       {confirmLeave && (
@@ -87,7 +88,7 @@ export function TopicMenu({ streamId, channelName, topic, policy, channelMuted }
   items.push({ label: t('nav.topic.mark_read'), onSelect: () => run(() => markNarrowRead([{ operator: 'channel', operand: channelSlug(streamId, channelName) }, { operator: 'topic', operand: topic }])) });
   return (
     <MenuButton label={t('nav.topic.menu', { name: topic })} items={items} className="row-menu" align="end">
-      <span aria-hidden="true">⋮</span>
+      <Icon name="more" size={14} />
     </MenuButton>
   );
 }

@@ -5,6 +5,7 @@ import { dmHash } from '../narrow/hash';
 import { openCompose } from '../compose/state';
 import { useAppState, useReg } from '../state/store';
 import { Avatar } from '../ui/Avatar';
+import { Icon } from '../ui/Icon';
 import { UnreadCount } from '../ui/UnreadCount';
 import { dmConversations } from './model';
 
@@ -25,7 +26,7 @@ export function DmList({ currentKey }: { currentKey: string | undefined }) {
           <a href="#narrow/is/dm" className="heading-link">{t('nav.dms')}</a>
         </h2>
         <button type="button" className="icon-button small" aria-label={t('compose.new_dm')} onClick={() => openCompose({ type: 'direct', to: [] })}>
-          <span aria-hidden="true">+</span>
+          <Icon name="plus" size={14} />
         </button>
       </div>
       <ul className="sidebar-list dm-list" data-testid="dm-list">

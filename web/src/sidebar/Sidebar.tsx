@@ -13,6 +13,7 @@ import { ChannelList } from './ChannelList';
 import { DmList } from './DmList';
 import { viewCounts } from './model';
 import '../styles/nav.css';
+import { Icon, type IconName } from '../ui/Icon';
 
 export interface Location {
   streamId?: number;
@@ -45,14 +46,14 @@ export function Sidebar({ view, id }: { view: View; id?: string }) {
   const reg = useReg();
   const counts = useMemo(() => viewCounts(reg), [reg.unread_msgs, reg.user_topics, reg.subscriptions, reg.starred_messages, reg.drafts, reg.scheduled_messages]);
   const where = locationOf(view, reg.user_id);
-  const views: Array<{ href: string; label: string; icon: string; count?: number; mention?: boolean }> = [
-    { href: '#inbox', label: t('nav.inbox'), icon: '📥', count: counts.unread },
-    { href: '#recent', label: t('nav.recent'), icon: '🕘' },
-    { href: '#feed', label: t('nav.feed'), icon: '≡', count: counts.unread },
-    { href: '#narrow/is/mentioned', label: t('nav.mentions'), icon: '@', count: counts.mentions, mention: true },
-    { href: '#narrow/is/starred', label: t('nav.starred'), icon: '★', count: reg.user_settings?.starred_message_counts === false ? 0 : counts.starred },
-    { href: '#drafts', label: t('nav.drafts'), icon: '✎', count: counts.drafts },
-    { href: '#scheduled', label: t('nav.scheduled'), icon: '⏲', count: counts.scheduled },
+  const views: Array<{ href: string; label: string; icon: IconName; count?: number; mention?: boolean }> = [
+    { href: '#inbox', label: t('nav.inbox'), icon: 'inbox', count: counts.unread },
+    { href: '#recent', label: t('nav.recent'), icon: 'recent' },
+    { href: '#feed', label: t('nav.feed'), icon: 'feed', count: counts.unread },
+    { href: '#narrow/is/mentioned', label: t('nav.mentions'), icon: 'at', count: counts.mentions, mention: true },
+    { href: '#narrow/is/starred', label: t('nav.starred'), icon: 'star', count: reg.user_settings?.starred_message_counts === false ? 0 : counts.starred },
+    { href: '#drafts', label: t('nav.drafts'), icon: 'draft', count: counts.drafts },
+    { href: '#scheduled', label: t('nav.scheduled'), icon: 'scheduled', count: counts.scheduled },
   ];
   return (
     <nav className="sidebar left-sidebar" id={id} aria-label={t('nav.main')}>
@@ -61,7 +62,7 @@ export function Sidebar({ view, id }: { view: View; id?: string }) {
         {views.map((v) => (
           <li key={v.href} className={isViewCurrent(view, v.href) ? 'active' : undefined}>
             <a href={v.href} aria-current={isViewCurrent(view, v.href) ? 'page' : undefined}>
-              <span className="view-icon" aria-hidden="true">{v.icon}</span>
+              <span className="view-icon"><Icon name={v.icon} /></span>
               {v.label}
             </a>
             {PLAIN_COUNTS.has(v.href) ? !!v.count && <span className="plain-count" aria-label={t('nav.count', { count: v.count })}>{v.count}</span> : <UnreadCount n={v.count ?? 0} mention={v.mention} />}

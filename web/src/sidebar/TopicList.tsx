@@ -8,6 +8,7 @@ import { UnreadCount } from '../ui/UnreadCount';
 import { TopicMenu } from './ChannelMenu';
 import { isConversationMuted, POLICY, topicPolicy, type ChannelUnread } from './model';
 import { useChannelTopics, visibleTopics } from './topics';
+import { Icon } from '../ui/Icon';
 
 export function TopicList({ sub, unread, currentTopic }: { sub: Subscription; unread: ChannelUnread | undefined; currentTopic: string | undefined }) {
   const reg = useReg();
@@ -40,7 +41,7 @@ export function TopicList({ sub, unread, currentTopic }: { sub: Subscription; un
               <a href={channelHash(sub.stream_id, sub.name, name)} aria-current={isCurrent ? 'page' : undefined}>
                 {name || <em>{String(reg.realm_empty_topic_display_name ?? t('nav.topics.general_chat'))}</em>}
               </a>
-              {policy === POLICY.followed && <span className="followed-mark" role="img" aria-label={t('nav.topic.followed')} title={t('nav.topic.followed')}>◉</span>}
+              {policy === POLICY.followed && <span className="followed-mark" role="img" aria-label={t('nav.topic.followed')} title={t('nav.topic.followed')}><Icon name="followed" size={12} /></span>}
               <UnreadCount n={unreadByTopic.get(name.toLowerCase()) ?? 0} muted={muted} />
               <TopicMenu streamId={sub.stream_id} channelName={sub.name} topic={name} policy={policy} channelMuted={sub.is_muted} />
             </li>

@@ -9,7 +9,8 @@ import { useUser, useUserStatus } from '../people/hooks';
 import { StatusEmoji } from './StatusEmoji';
 import '../styles/ui.css';
 
-export function UserName({ userId, fallback, children, className, showStatus = false }: { userId: number; fallback?: string; children?: ReactNode; className?: string; showStatus?: boolean }) {
+/** `label`: for content without words (a picture alone), the button's name. */
+export function UserName({ userId, fallback, children, className, showStatus = false, label }: { userId: number; fallback?: string; children?: ReactNode; className?: string; showStatus?: boolean; label?: boolean }) {
   const user = useUser(userId);
   const status = useUserStatus(userId);
   const name = user?.full_name ?? fallback ?? t('ui.unknown_user');
@@ -18,7 +19,7 @@ export function UserName({ userId, fallback, children, className, showStatus = f
       type="button"
       className={`user-name-button${className ? ` ${className}` : ''}`}
       onClick={(e) => openUserCard(userId, e.currentTarget)}
-      aria-label={children ? t('ui.open_card', { name }) : undefined}
+      aria-label={label ? t('ui.open_card', { name }) : undefined}
       data-user-id={userId}
     >
       {children ?? name}

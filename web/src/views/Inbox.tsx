@@ -15,6 +15,7 @@ import { channelSections, type ChannelFolder } from '../sidebar/model';
 import { buildInbox, type InboxChannel } from './model';
 import { usePersistent } from './prefs';
 import '../styles/views.css';
+import { ChannelIcon, Icon } from '../ui/Icon';
 
 export function InboxView() {
   const reg = useReg();
@@ -61,11 +62,12 @@ export function InboxView() {
   );
 }
 
-function FolderHeader({ label, count, open, onToggle, controls, color, extra }: { label: string; count: number; open: boolean; onToggle: () => void; controls: string; color?: string; extra?: React.ReactNode }) {
+function FolderHeader({ label, icon, count, open, onToggle, controls, color, extra }: { label: string; icon?: React.ReactNode; count: number; open: boolean; onToggle: () => void; controls: string; color?: string; extra?: React.ReactNode }) {
   return (
     <div className="inbox-folder-header" style={color ? { borderLeftColor: color } : undefined}>
       <button type="button" className="section-toggle" aria-expanded={open} aria-controls={controls} onClick={onToggle}>
         <span className="chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>
+        {icon}
         <span className="section-title">{label}</span>
       </button>
       <UnreadCount n={count} />
@@ -80,7 +82,8 @@ function ChannelFolder({ ch, open, onToggle }: { ch: InboxChannel; open: boolean
   return (
     <div className="inbox-folder">
       <FolderHeader
-        label={`${ch.sub.invite_only ? '🔒 ' : '#'}${ch.sub.name}`}
+        label={ch.sub.name}
+        icon={<ChannelIcon sub={ch.sub} />}
         count={ch.count}
         open={open}
         onToggle={onToggle}
@@ -101,7 +104,7 @@ function ChannelFolder({ ch, open, onToggle }: { ch: InboxChannel; open: boolean
               <a href={channelHash(ch.sub.stream_id, ch.sub.name, tp.topic)} className="inbox-link">
                 <span className="inbox-label">{tp.topic || t('nav.topics.general_chat')}</span>
               </a>
-              {tp.followed && <span className="followed-mark" role="img" aria-label={t('nav.topic.followed')}>◉</span>}
+              {tp.followed && <span className="followed-mark" role="img" aria-label={t('nav.topic.followed')}><Icon name="followed" size={12} /></span>}
               {tp.mentions > 0 && <span className="mention-mark" role="img" aria-label={t('views.has_mentions')}>@</span>}
               <UnreadCount n={tp.count} />
               <MarkRead label={t('views.mark_read_conversation', { name: tp.topic })} run={() => markMessagesRead(tp.ids)} />
@@ -117,7 +120,7 @@ function MarkRead({ label, run }: { label: string; run: () => Promise<unknown> }
   const [busy, setBusy] = useState(false);
   return (
     <button type="button" className="icon-button small mark-read" aria-label={label} title={label} disabled={busy} onClick={async () => { setBusy(true); await attempt(run, showSidebarError); setBusy(false); }}>
-      <span aria-hidden="true">✓</span>
+      <Icon name="check" />
     </button>
   );
 }

@@ -19,6 +19,7 @@ import { buildRecent, DEFAULT_FILTERS, filterRecent, type RecentConversation, ty
 import { usePersistent } from './prefs';
 import { fetchRecent, useRecentFetch } from './recentData';
 import '../styles/views.css';
+import { ChannelIcon, Icon, type IconName } from '../ui/Icon';
 
 const SHOWN_PARTICIPANTS = 4;
 
@@ -80,7 +81,7 @@ export function RecentView() {
                   <td className="col-channel">
                     {sub ? (
                       <a href={channelHash(sub.stream_id, sub.name)} className="recent-channel">
-                        <span className="channel-icon" style={{ color: sub.color }} aria-hidden="true">{sub.invite_only ? '🔒' : '#'}</span>
+                        <ChannelIcon sub={sub} />
                         {sub.name}
                       </a>
                     ) : (
@@ -100,7 +101,7 @@ export function RecentView() {
                   <td className="col-participants">
                     <span className="participants">
                       {c.participants.slice(0, SHOWN_PARTICIPANTS).map((id) => (
-                        <UserName key={id} userId={id}>
+                        <UserName key={id} userId={id} label>
                           <Avatar userId={id} size={22} />
                         </UserName>
                       ))}
@@ -127,13 +128,13 @@ export function RecentView() {
 function FilterToggle({ label, on, set }: { label: string; on: boolean; set: (v: boolean) => void }) {
   return (
     <button type="button" className={`filter-toggle${on ? ' on' : ''}`} aria-pressed={on} onClick={() => set(!on)}>
-      {on && <span aria-hidden="true">✓ </span>}
+      {on && <Icon name="check" size={12} />}
       {label}
     </button>
   );
 }
 
-const POLICY_ICONS: Record<number, string> = { [POLICY.inherit]: '○', [POLICY.muted]: '🔇', [POLICY.unmuted]: '🔈', [POLICY.followed]: '◉' };
+const POLICY_ICONS: Record<number, IconName> = { [POLICY.inherit]: 'bell', [POLICY.muted]: 'muted', [POLICY.unmuted]: 'bell', [POLICY.followed]: 'followed' };
 
 function TopicVisibility({ streamId, topic, policy, channelMuted }: { streamId: number; topic: string; policy: number; channelMuted: boolean }) {
   const set = (p: number) => void attempt(() => setTopicPolicy(streamId, topic, p), showSidebarError);
@@ -146,7 +147,7 @@ function TopicVisibility({ streamId, topic, policy, channelMuted }: { streamId: 
   ];
   return (
     <MenuButton label={t('views.recent.visibility', { topic })} items={items} align="end" className="visibility-menu">
-      <span aria-hidden="true">{POLICY_ICONS[policy] ?? '○'}</span>
+      <Icon name={POLICY_ICONS[policy] ?? 'bell'} />
     </MenuButton>
   );
 }

@@ -27,7 +27,7 @@ export const nav = {
   'nav.channels.pinned': 'Pinned',
   'nav.channels.other': 'Other channels',
   'nav.channel.menu': 'Options for #{name}',
-  'nav.channel.private': '(private)',
+  'nav.channel.private': 'Private channel',
   'nav.channel.pin': 'Pin to top',
   'nav.channel.unpin': 'Unpin from top',
   'nav.channel.mute': 'Mute channel',
