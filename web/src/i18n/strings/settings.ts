@@ -175,7 +175,7 @@ export const settings = {
   'settings.notif.cell': '{column} notifications for {row}',
   'settings.notif.push_disabled': 'Mobile notifications are not enabled on this server.',
   'settings.notif.channels': 'Per-channel settings',
-  'settings.notif.channels_about': 'A channel’s own setting overrides the general one above. Muted channels are left out.',
+  'settings.notif.channels_about': 'A channel’s own setting overrides the general one above. Muted channels are shown dimmed.',
   'settings.notif.channel_col': 'Channel',
   'settings.notif.channel_cell': '{column} notifications for #{channel}',
   'settings.notif.no_channels': 'You are not subscribed to any channels.',

@@ -38,6 +38,8 @@ export interface SaveHandle<T> {
   save: (request: () => Promise<unknown>, display?: T, confirmed?: (current: T) => boolean) => void;
   /** Shows an error without a request (e.g. a check made before sending). */
   fail: (message: string) => void;
+  /** Back to no state shown (e.g. once the person edits what was refused). */
+  clear: () => void;
 }
 
 export function useSave<T>(current: T, equals: (a: T, b: T) => boolean = Object.is): SaveHandle<T> {
@@ -99,5 +101,11 @@ export function useSave<T>(current: T, equals: (a: T, b: T) => boolean = Object.
     setStatus({ kind: 'error', message });
   }, []);
 
-  return { value: pending && pending.display !== undefined ? pending.display : current, status, save, fail };
+  const clear = useCallback(() => {
+    if (pending) return;
+    clearTimeout(timer.current);
+    setStatus(IDLE);
+  }, [pending]);
+
+  return { clear, value: pending && pending.display !== undefined ? pending.display : current, status, save, fail };
 }

@@ -46,6 +46,7 @@ function EmailSetting() {
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError('');
     try {
@@ -78,7 +79,7 @@ function EmailSetting() {
             <p id={`${id}-err`} className="settings-error" role="alert">{error}</p>
             <div className="dialog-footer">
               <button type="button" className="button" onClick={() => setOpen(false)}>{t('misc.cancel')}</button>
-              <button type="submit" className="button primary" disabled={busy || !draft.trim()}>{busy ? t('settings.working') : t('settings.account.email_change')}</button>
+              <button type="submit" className="button primary" disabled={!draft.trim()} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('settings.account.email_change')}</button>
             </div>
           </form>
         </Dialog>
@@ -117,6 +118,7 @@ function PasswordChange() {
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     if (strength.problem) return;
     setBusy(true);
     setError('');
@@ -162,7 +164,7 @@ function PasswordChange() {
             <p className="settings-error" role="alert">{error}</p>
             <div className="dialog-footer">
               <button type="button" className="button" onClick={() => setOpen(false)}>{t('misc.cancel')}</button>
-              <button type="submit" className="button primary" disabled={busy || !oldPw || !!strength.problem}>{busy ? t('settings.working') : t('settings.account.password_change')}</button>
+              <button type="submit" className="button primary" disabled={!oldPw || !!strength.problem} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('settings.account.password_change')}</button>
             </div>
           </form>
         </Dialog>
@@ -197,7 +199,7 @@ function Deactivate() {
           footer={
             <>
               <button type="button" className="button" onClick={() => setOpen(false)} disabled={busy}>{t('misc.cancel')}</button>
-              <button type="button" className="button danger" onClick={confirm} disabled={busy}>{busy ? t('settings.working') : t('settings.account.deactivate_confirm')}</button>
+              <button type="button" className="button danger" onClick={() => !busy && confirm()} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('settings.account.deactivate_confirm')}</button>
             </>
           }
         >

@@ -25,7 +25,7 @@ export function AlertWordsSection() {
     <SettingsSection title={t('settings.nav.alert_words')} description={t('settings.alert.about')} testId="settings-alert-words">
       <form className="settings-actions" onSubmit={submit}>
         <label htmlFor={id}>{t('settings.alert.new')}</label>
-        <input id={id} type="text" value={draft} maxLength={100} onChange={(e) => setDraft(e.target.value)} aria-describedby={`${id}-state`} />
+        <input id={id} type="text" value={draft} maxLength={100} onChange={(e) => { setDraft(e.target.value); if (adding.status.kind === 'error') adding.clear(); }} aria-describedby={`${id}-state`} />
         <button type="submit" disabled={!draft.trim()}>{t('settings.alert.add')}</button>
         <SaveState id={`${id}-state`} status={adding.status} />
       </form>

@@ -25,6 +25,7 @@ export function ApiKey() {
 
   const reveal = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError('');
     try {
@@ -59,7 +60,7 @@ export function ApiKey() {
         <form className="settings-actions" onSubmit={reveal}>
           <label htmlFor={`${id}-pw`}>{t('settings.account.api_key_password')}</label>
           <input id={`${id}-pw`} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" aria-describedby={`${id}-err`} />
-          <button type="submit" disabled={busy || !password}>{busy ? t('settings.working') : t('settings.account.api_key_get')}</button>
+          <button type="submit" disabled={!password} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('settings.account.api_key_get')}</button>
         </form>
       ) : (
         <div data-testid="api-key">
@@ -87,7 +88,7 @@ export function ApiKey() {
           footer={
             <>
               <button type="button" className="button" onClick={() => setConfirming(false)}>{t('misc.cancel')}</button>
-              <button type="button" className="button primary" onClick={regenerate} disabled={busy}>{busy ? t('settings.working') : t('settings.account.regenerate')}</button>
+              <button type="button" className="button primary" onClick={() => !busy && regenerate()} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('settings.account.regenerate')}</button>
             </>
           }
         >

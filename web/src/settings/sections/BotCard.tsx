@@ -3,6 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { errorText } from '../../api';
 import { t, type StringKey } from '../../i18n';
 import { useAppState } from '../../state/store';
+import { Avatar } from '../../ui/Avatar';
 import { Dialog } from '../../ui/Dialog';
 import { SaveState, useSave } from '../controls';
 import { botApiKey, deactivateBot, reactivateUser, regenerateBotKey, updateBot, updateBotAvatar } from '../lib/calls';
@@ -57,7 +58,9 @@ export function BotCard({ bot }: { bot: Bot }) {
 
   return (
     <div className="bot-card" data-testid={`bot-${bot.user_id}`}>
-      {bot.avatar_url && <img src={bot.avatar_url} alt={t('settings.bots.avatar_alt', { name })} />}
+      <span role="img" aria-label={t('settings.bots.avatar_alt', { name })}>
+        <Avatar userId={bot.user_id} size={48} />
+      </span>
       <div className="grow">
         <strong>{name}</strong>
         <div className="setting-hint">{bot.email}</div>
@@ -143,6 +146,7 @@ function EditBot({ bot, onClose, onSaved }: { bot: Bot; onClose: () => void; onS
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError('');
     try {
@@ -168,7 +172,7 @@ function EditBot({ bot, onClose, onSaved }: { bot: Bot; onClose: () => void; onS
         <p className="settings-error" role="alert">{error}</p>
         <div className="dialog-footer">
           <button type="button" className="button" onClick={onClose}>{t('misc.cancel')}</button>
-          <button type="submit" className="button primary" disabled={busy || !fullName.trim()}>{busy ? t('settings.working') : t('misc.save')}</button>
+          <button type="submit" className="button primary" disabled={!fullName.trim()} aria-disabled={busy || undefined}>{busy ? t('settings.working') : t('misc.save')}</button>
         </div>
       </form>
     </Dialog>

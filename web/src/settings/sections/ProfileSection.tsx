@@ -2,6 +2,7 @@
 import { useId, useRef } from 'react';
 import { t } from '../../i18n';
 import { useReg } from '../../state/store';
+import { Avatar } from '../../ui/Avatar';
 import { SaveState, SettingsGroup, SettingsSection, TextSetting, useSave } from '../controls';
 import { deleteAvatar, patchSettings, uploadAvatar } from '../lib/calls';
 import { useMe } from '../lib/hooks';
@@ -67,7 +68,9 @@ function AvatarSetting() {
   return (
     <SettingsGroup title={t('settings.profile.avatar')}>
       <div className="settings-actions">
-        {url && <img className="settings-avatar" src={url} alt={t('settings.profile.avatar_alt')} />}
+        <span role="img" aria-label={t('settings.profile.avatar_alt')}>
+          <Avatar userId={reg.user_id} size={100} className="settings-avatar" />
+        </span>
         <div>
           <button type="button" onClick={() => input.current?.click()} disabled={locked || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
             {t('settings.profile.avatar_upload')}
