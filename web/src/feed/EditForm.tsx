@@ -4,28 +4,28 @@
  * counts down as in the family's app. The new rendering arrives with the update_message event.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Message } from '@chat/client';
+import type { Message, RegisterState } from '@chat/client';
 import { api, errorText } from '../api';
 import { t } from '../i18n';
 import { saveContent } from './actions';
-import { editSecondsLeft, editTimerParts, type PermissionContext } from './permissions';
+import { editTimerParts, messagePermissions } from './permissions';
 import { setFeedView } from './view-state';
 
-function useSecondsLeft(perm: PermissionContext, message: Message): number {
+function useSecondsLeft(reg: RegisterState, message: Message): number {
   const [now, setNow] = useState(() => Date.now() / 1000);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now() / 1000), 1000);
     return () => clearInterval(timer);
   }, []);
-  return editSecondsLeft(perm, message, now);
+  return messagePermissions(reg, message, now).editSeconds;
 }
 
-export function EditForm({ message, perm }: { message: Message; perm: PermissionContext }) {
+export function EditForm({ message, reg }: { message: Message; reg: RegisterState }) {
   const [raw, setRaw] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
-  const left = useSecondsLeft(perm, message);
+  const left = useSecondsLeft(reg, message);
   const close = () => {
     setFeedView({ editingId: null });
     document.querySelector<HTMLElement>(`[data-message-id="${message.id}"]`)?.focus();

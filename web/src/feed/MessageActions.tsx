@@ -8,23 +8,22 @@ import { t } from '../i18n';
 import { MenuButton, type MenuItem } from '../ui/Menu';
 import { copyLink, isResolvedTopic, quoteAndReply, reply, THUMBS_UP, toggleReaction, toggleResolve, toggleStar } from './actions';
 import { useFeed } from './context';
-import { canDelete, canEditContent, canMove, canResolve } from './permissions';
+import { messagePermissions } from './permissions';
 import { markUnreadFrom } from './read';
 import { openDialog, setFeedView } from './view-state';
 
 export function messageMenuItems(message: Message, ctx: ReturnType<typeof useFeed>): MenuItem[] {
-  const { perm, terms, narrowKey } = ctx;
-  const now = Date.now() / 1000;
+  const { terms, narrowKey } = ctx;
+  const may = messagePermissions(ctx.reg, message);
   const starred = message.flags.includes('starred');
-  const edited = message.last_edit_timestamp !== undefined || message.last_moved_timestamp !== undefined;
   const items: MenuItem[] = [
     { label: t('feed.quote_reply'), onSelect: () => void quoteAndReply(message), testId: 'action-quote' },
     { label: t('feed.reply'), onSelect: () => reply(message) },
     { kind: 'separator' },
   ];
-  if (canEditContent(perm, message, now)) items.push({ label: t('feed.edit'), onSelect: () => setFeedView({ editingId: message.id }), testId: 'action-edit' });
-  if (canMove(perm, message, now)) items.push({ label: t('feed.move'), onSelect: () => openDialog({ kind: 'move', messageId: message.id }), testId: 'action-move' });
-  if (canResolve(perm, message, now)) {
+  if (may.edit) items.push({ label: t('feed.edit'), onSelect: () => setFeedView({ editingId: message.id }), testId: 'action-edit' });
+  if (may.move) items.push({ label: t('feed.move'), onSelect: () => openDialog({ kind: 'move', messageId: message.id }), testId: 'action-move' });
+  if (may.resolve) {
     items.push({ label: isResolvedTopic(message) ? t('feed.unresolve') : t('feed.resolve'), onSelect: () => void toggleResolve(message), testId: 'action-resolve' });
   }
   items.push(
@@ -32,9 +31,9 @@ export function messageMenuItems(message: Message, ctx: ReturnType<typeof useFee
     { label: t('feed.mark_unread'), onSelect: () => void markUnreadFrom(terms, narrowKey, message.id, ctx.loadedIds()), testId: 'action-unread' },
     { label: t('feed.copy_link'), onSelect: () => void copyLink(message), testId: 'action-copy-link' },
   );
-  if (edited && perm.allowEditHistory) items.push({ label: t('feed.history'), onSelect: () => openDialog({ kind: 'history', messageId: message.id }), testId: 'action-history' });
-  if (perm.readReceipts) items.push({ label: t('feed.receipts'), onSelect: () => openDialog({ kind: 'receipts', messageId: message.id }), testId: 'action-receipts' });
-  if (canDelete(perm, message, now)) {
+  if (may.history) items.push({ label: t('feed.history'), onSelect: () => openDialog({ kind: 'history', messageId: message.id }), testId: 'action-history' });
+  if (may.receipts) items.push({ label: t('feed.receipts'), onSelect: () => openDialog({ kind: 'receipts', messageId: message.id }), testId: 'action-receipts' });
+  if (may.delete) {
     items.push({ kind: 'separator' }, { label: t('feed.delete'), danger: true, onSelect: () => openDialog({ kind: 'delete', messageId: message.id }), testId: 'action-delete' });
   }
   return items;
@@ -43,7 +42,7 @@ export function messageMenuItems(message: Message, ctx: ReturnType<typeof useFee
 export function MessageActions({ message }: { message: Message }) {
   const feed = useFeed();
   const starred = message.flags.includes('starred');
-  const editable = canEditContent(feed.perm, message);
+  const editable = messagePermissions(feed.reg, message).edit;
   return (
     <div className="message-actions" role="toolbar" aria-label={t('feed.actions')}>
       <button type="button" className="icon-button" aria-label={t('feed.react_thumbs')} title={t('feed.react_thumbs')} onClick={() => void toggleReaction(message, THUMBS_UP)}>

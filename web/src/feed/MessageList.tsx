@@ -11,6 +11,8 @@ import type { Message } from '@chat/client';
 import { t } from '../i18n';
 import type { NarrowTerm } from '../narrow/hash';
 import { loadNarrow } from '../state/actions';
+import { isInGroup } from '../state/permissions';
+import { pendingFor, shouldMarkReadOnScroll } from '../state/selectors';
 import { useAppState, useReg } from '../state/store';
 import { anyLayerOpen, isTypingTarget } from '../ui/focus';
 import { useTimeFormat } from '../ui/time';
@@ -18,9 +20,8 @@ import { FeedContext, type FeedContextValue } from './context';
 import { EmptyState } from './EmptyState';
 import { MessageRow, PendingRow } from './MessageRow';
 import { canMarkRead, narrowInfo } from './narrowInfo';
-import { inGroupSetting, permissionContext } from './permissions';
 import { isReadingPaused, markSeen } from './read';
-import { buildRows, firstUnreadIndex, indexNear, indexOfMessage, pendingInNarrow, rowKey } from './rows';
+import { buildRows, firstUnreadIndex, indexNear, indexOfMessage, rowKey } from './rows';
 import { registerList, selectBy, selectFirst, selectLast, selectMessage, selectNext, selectPrev, useSelection } from './selection';
 
 const EDGE_PX = 300;
@@ -29,25 +30,25 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
   const reg = useReg();
   const narrow = useAppState((s) => s.narrows[narrowKey]);
   const messagesById = useAppState((s) => s.messages);
-  const outbox = useAppState((s) => s.outbox);
+  const outbox = useAppState((s) => pendingFor(s, terms));
   const time = useTimeFormat();
   const selection = useSelection();
   const info = useMemo(() => narrowInfo(terms), [terms]);
   const selfId = reg.user_id;
 
   const messages = useMemo(() => (narrow?.ids ?? []).map((id) => messagesById.get(id)).filter((m): m is Message => !!m), [narrow?.ids, messagesById]);
-  const pending = useMemo(() => (narrow?.foundNewest ? outbox.filter((o) => pendingInNarrow(o, terms, selfId) && !(o.messageId && narrow.ids.includes(o.messageId))) : []), [outbox, narrow, terms, selfId]);
+  // Messages being sent belong after the newest message, so only once the list reaches it.
+  const pending = useMemo(() => (narrow?.foundNewest ? outbox : []), [outbox, narrow?.foundNewest]);
   const rows = useMemo(() => buildRows(messages, pending), [messages, pending]);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
   const feed = useMemo<FeedContextValue>(() => {
-    const perm = permissionContext(reg);
     const groups = reg.realm_user_groups ?? [];
-    const myGroups = new Set(groups.filter((g) => !g.is_system_group && inGroupSetting(g.id, perm.viewer, groups)).map((g) => g.id));
+    const myGroups = new Set(groups.filter((g) => !g.is_system_group && isInGroup(reg, g.id)).map((g) => g.id));
     return {
       selfId,
-      perm,
+      reg,
       render: { selfId, myGroups, alertWords: reg.alert_words ?? [], time },
       terms,
       narrowKey,
@@ -112,7 +113,7 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
 
   const checkRead = () => {
     const el = parent.current;
-    if (!el || !positioned.current || !canMarkRead(terms) || isReadingPaused(narrowKey)) return;
+    if (!el || !positioned.current || !canMarkRead(terms) || !shouldMarkReadOnScroll(reg, terms) || isReadingPaused(narrowKey)) return;
     if (document.visibilityState !== 'visible' || !document.hasFocus()) return;
     const top = el.scrollTop;
     const bottom = top + el.clientHeight;

@@ -8,6 +8,7 @@ import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { Message } from '@chat/client';
 import { t } from '../i18n';
 import { discardSend, retrySend } from '../state/actions';
+import { canSeeEditHistory } from '../state/permissions';
 import type { OutboxItem } from '../state/store';
 import { Avatar } from '../ui/Avatar';
 import { UserName } from '../ui/UserName';
@@ -38,11 +39,11 @@ export function dateLabel(ts: number, now = Date.now()): string {
 }
 
 function Markers({ message }: { message: Message }) {
-  const { perm } = useFeed();
+  const { reg } = useFeed();
   const moved = message.last_moved_timestamp !== undefined && message.last_edit_timestamp === undefined;
   if (message.last_edit_timestamp === undefined && message.last_moved_timestamp === undefined) return null;
   const text = moved ? t('feed.moved') : t('feed.edited');
-  if (!perm.allowEditHistory) return <span className="edit-marker">{text}</span>;
+  if (!canSeeEditHistory(reg)) return <span className="edit-marker">{text}</span>;
   return (
     <button type="button" className="edit-marker" title={t('feed.history')} onClick={() => openDialog({ kind: 'history', messageId: message.id })}>
       {text}
@@ -51,9 +52,9 @@ function Markers({ message }: { message: Message }) {
 }
 
 function MessageBody({ message }: { message: Message }) {
-  const { selfId, perm, render } = useFeed();
+  const { selfId, reg, render } = useFeed();
   const editing = useFeedView((s) => s.editingId === message.id);
-  if (editing) return <EditForm message={message} perm={perm} />;
+  if (editing) return <EditForm message={message} reg={reg} />;
   if (hasWidget(message)) return <Widget message={message} selfId={selfId} />;
   return <Rendered html={message.content} ctx={render} hasAlertWord={message.flags.includes('has_alert_word')} className={message.is_me_message ? 'me-message' : undefined} />;
 }

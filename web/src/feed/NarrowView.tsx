@@ -8,7 +8,7 @@ import { navigate } from '../app/route';
 import { t } from '../i18n';
 import { channelHash, leadingId, leadingIds, narrowKey, type NarrowTerm } from '../narrow/hash';
 import { loadNarrow } from '../state/actions';
-import { useAppState } from '../state/store';
+import { store, useAppState } from '../state/store';
 import { Compose, type ComposeTarget } from '../compose/Compose';
 import { channelName } from './actions';
 import { FeedDialogs } from './FeedDialogs';
@@ -58,13 +58,20 @@ export function NarrowView({ terms }: { terms: NarrowTerm[] }) {
   });
   const notice = useFeedView((s) => s.notice);
   const stale = !!(narrow as { stale?: boolean } | undefined)?.stale;
-  const missingNear = info.near !== undefined && !!narrow && !narrow.loading && !narrow.ids.includes(info.near);
-  const needsFetch = !narrow || (!narrow.loading && (stale || missingNear));
+  const exists = !!narrow;
 
+  // Fetched when first shown (around the linked message if it is not loaded yet), after a
+  // re-register, and whenever the store marks the list stale; never twice for one entry.
+  const entry = `${key}|${info.near ?? ''}|${generation}`;
+  const fetchedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!needsFetch) return;
-    void loadNarrow(stableTerms, 'initial', info.near ?? (canMarkRead(stableTerms) ? 'first_unread' : undefined));
-  }, [key, generation, needsFetch, info.near]);
+    const n = store.get().narrows[key];
+    if (n?.loading) return;
+    const first = fetchedFor.current !== entry;
+    fetchedFor.current = entry;
+    const nearMissing = first && info.near !== undefined && !!n && !n.ids.includes(info.near);
+    if (!n || (n as { stale?: boolean }).stale || nearMissing) void loadNarrow(stableTerms, 'initial', info.near ?? (canMarkRead(stableTerms) ? 'first_unread' : undefined));
+  }, [entry, stale, exists]);
 
   // A topic moved as a whole (or from the selected message on) takes its open view along, as in the family's app.
   const lastMove = useAppState((s) => (s as { lastMove?: TopicMove }).lastMove);

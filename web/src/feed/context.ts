@@ -1,12 +1,12 @@
 /** What every row of a list shares, computed once per snapshot change rather than per row. */
 import { createContext, useContext } from 'react';
+import type { RegisterState } from '@chat/client';
 import type { NarrowTerm } from '../narrow/hash';
-import type { PermissionContext } from './permissions';
 import type { RenderContext } from './Rendered';
 
 export interface FeedContextValue {
   selfId: number;
-  perm: PermissionContext;
+  reg: RegisterState;
   render: RenderContext;
   terms: NarrowTerm[];
   narrowKey: string;

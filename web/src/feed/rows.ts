@@ -5,8 +5,6 @@
  * every store change and the tests can check it without a DOM.
  */
 import type { Message } from '@chat/client';
-import type { NarrowTerm } from '../narrow/hash';
-import { matchesNarrow } from '../state/match';
 import type { OutboxItem } from '../state/store';
 
 export interface MessageRowData {
@@ -96,13 +94,3 @@ export function indexNear(rows: readonly Row[], id: number): number {
   return rows.findIndex((r) => r.kind === 'message' && r.message.id > id);
 }
 
-/** Whether a message being sent belongs at the bottom of this narrow (judged as its message would be). */
-export function pendingInNarrow(item: OutboxItem, terms: NarrowTerm[], selfId: number): boolean {
-  const p = item.params;
-  const people = (ids: number[]) => [...new Set([...ids, selfId])].map((id) => ({ id, email: '', full_name: '', is_mirror_dummy: false }));
-  const like = {
-    id: Number.MAX_SAFE_INTEGER, type: p.type === 'stream' ? 'stream' : 'private', stream_id: p.type === 'stream' ? p.to : undefined, subject: p.type === 'stream' ? p.topic : '',
-    display_recipient: p.type === 'stream' ? '' : people(p.to), sender_id: selfId, sender_email: '', flags: ['read'],
-  } as unknown as Message;
-  return matchesNarrow(like, terms, selfId) === true;
-}

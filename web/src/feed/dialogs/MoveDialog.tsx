@@ -9,13 +9,13 @@ import { t } from '../../i18n';
 import { useReg } from '../../state/store';
 import { Dialog } from '../../ui/Dialog';
 import { moveMessages, type MoveRequest } from '../actions';
-import { canEditTopic, canMoveChannel, permissionContext } from '../permissions';
+import { messagePermissions } from '../permissions';
 
 export function MoveDialog({ message, onClose }: { message: Message; onClose: () => void }) {
   const reg = useReg();
-  const ctx = permissionContext(reg);
-  const topicAllowed = canEditTopic(ctx, message);
-  const channelAllowed = canMoveChannel(ctx, message);
+  const may = messagePermissions(reg, message);
+  const topicAllowed = may.editTopic;
+  const channelAllowed = may.moveChannel;
   const [topic, setTopic] = useState(message.subject);
   const [streamId, setStreamId] = useState(message.stream_id!);
   const [propagate, setPropagate] = useState<MoveRequest['propagate']>('change_all');

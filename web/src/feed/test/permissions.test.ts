@@ -1,78 +1,52 @@
-import type { UserGroup } from '@chat/client';
-import { canDelete, canEditContent, canEditTopic, canMoveChannel, canResolve, editSecondsLeft, editTimerParts, inGroupSetting, toggledResolved, type PermissionContext } from '../permissions';
+import type { Message, RegisterState, UserGroup } from '@chat/client';
+import { editTimerParts, messagePermissions, toggledResolved } from '../permissions';
 
-const sys = (id: number, name: string, subs: number[] = []): UserGroup => ({ id, name, description: '', members: [], direct_subgroup_ids: subs, is_system_group: true });
-const groups: UserGroup[] = [
-  sys(1, 'role:owners'), sys(2, 'role:administrators', [1]), sys(3, 'role:moderators', [2]), sys(4, 'role:fullmembers', [3]), sys(5, 'role:members', [4]),
-  sys(6, 'role:everyone', [5]), sys(7, 'role:nobody'),
-  { id: 20, name: 'editors', description: '', members: [50], direct_subgroup_ids: [21], is_system_group: false },
-  { id: 21, name: 'sub', description: '', members: [51], direct_subgroup_ids: [20], is_system_group: false },
-];
-
+const sys = (id: number, name: string, members: number[], subs: number[] = []): UserGroup => ({ id, name, description: '', members, direct_subgroup_ids: subs, is_system_group: true });
 const NOW = 1_000_000;
 
-function ctx(over: Partial<PermissionContext> = {}, role = 400, userId = 50): PermissionContext {
+function reg(over: Partial<RegisterState> = {}, role = 400): RegisterState {
   return {
-    viewer: { userId, role }, groups, allowEditing: true, editLimit: 600, deleteLimit: null, moveWithinLimit: 604800, moveBetweenLimit: 604800, waitingPeriodDays: 0,
-    settings: { can_delete_any_message_group: 2, can_delete_own_message_group: 6, can_move_messages_between_topics_group: 6, can_move_messages_between_channels_group: 5, can_resolve_topics_group: 6 },
-    archivedChannels: new Set(), allowEditHistory: true, readReceipts: true, ...over,
-  };
+    user_id: 50, role, realm_users: [{ user_id: 50, role } as never], subscriptions: [{ stream_id: 9, name: 'general' } as never], unsubscribed: [], never_subscribed: [],
+    realm_user_groups: [sys(1, 'role:administrators', [1]), sys(2, 'role:members', [50], [1]), sys(3, 'role:everyone', [], [2]), sys(4, 'role:nobody', [])],
+    realm_allow_message_editing: true, realm_message_content_edit_limit_seconds: 600, realm_message_content_delete_limit_seconds: null,
+    realm_move_messages_within_stream_limit_seconds: 604800, realm_move_messages_between_streams_limit_seconds: 604800,
+    realm_can_delete_any_message_group: 1, realm_can_delete_own_message_group: 3, realm_can_move_messages_between_topics_group: 3,
+    realm_can_move_messages_between_channels_group: 2, realm_can_resolve_topics_group: 3, realm_allow_edit_history: true, realm_enable_read_receipts: true,
+    ...over,
+  } as unknown as RegisterState;
 }
 
-const mine = { id: 1, type: 'stream' as const, sender_id: 50, timestamp: NOW - 100, stream_id: 9, submessages: [] };
-const theirs = { ...mine, sender_id: 60 };
-
-describe('group settings', () => {
-  it('decides system groups by role and follows user subgroups through cycles', () => {
-    expect(inGroupSetting(2, { userId: 1, role: 200 }, groups)).toBe(true);
-    expect(inGroupSetting(2, { userId: 1, role: 300 }, groups)).toBe(false);
-    expect(inGroupSetting(6, { userId: 1, role: 600 }, groups)).toBe(true);
-    expect(inGroupSetting(5, { userId: 1, role: 600 }, groups)).toBe(false);
-    expect(inGroupSetting(7, { userId: 1, role: 100 }, groups)).toBe(false);
-    expect(inGroupSetting(20, { userId: 51, role: 400 }, groups)).toBe(true);
-    expect(inGroupSetting(21, { userId: 50, role: 400 }, groups)).toBe(true);
-    expect(inGroupSetting({ direct_members: [9], direct_subgroups: [] }, { userId: 9, role: 400 }, groups)).toBe(true);
-    expect(inGroupSetting({ direct_members: [], direct_subgroups: [3] }, { userId: 9, role: 400 }, groups)).toBe(false);
-  });
-
-  it('keeps full members to the waiting period', () => {
-    const fresh = { userId: 9, role: 400, dateJoined: NOW - 86_400 };
-    expect(inGroupSetting(4, fresh, groups, 3, NOW)).toBe(false);
-    expect(inGroupSetting(4, fresh, groups, 1, NOW)).toBe(true);
-  });
-});
+const msg = (over: Partial<Message> = {}): Message => ({ id: 1, type: 'stream', stream_id: 9, sender_id: 50, timestamp: NOW - 100, submessages: [], subject: 't', flags: [], ...over }) as Message;
 
 describe('message permissions', () => {
-  it('edits own content within the limit only', () => {
-    expect(canEditContent(ctx(), mine, NOW)).toBe(true);
-    expect(editSecondsLeft(ctx(), mine, NOW)).toBe(500);
-    expect(canEditContent(ctx(), theirs, NOW)).toBe(false);
-    expect(canEditContent(ctx(), { ...mine, timestamp: NOW - 601 }, NOW)).toBe(false);
-    expect(canEditContent(ctx({ editLimit: null }), { ...mine, timestamp: 0 }, NOW)).toBe(true);
-    expect(canEditContent(ctx({ editLimit: 0 }), { ...mine, timestamp: 0 }, NOW)).toBe(true);
-    expect(canEditContent(ctx({ allowEditing: false }), mine, NOW)).toBe(false);
-    expect(canEditContent(ctx(), { ...mine, submessages: [{}] }, NOW)).toBe(false);
-    expect(canEditContent(ctx({ archivedChannels: new Set([9]) }), mine, NOW)).toBe(false);
+  it('offers editing own messages within the limit, with the seconds left', () => {
+    const p = messagePermissions(reg(), msg(), NOW);
+    expect(p.edit).toBe(true);
+    expect(p.editSeconds).toBe(500);
+    expect(messagePermissions(reg(), msg({ sender_id: 60 }), NOW).edit).toBe(false);
+    expect(messagePermissions(reg(), msg({ timestamp: NOW - 700 }), NOW).edit).toBe(false);
+    expect(messagePermissions(reg({ realm_message_content_edit_limit_seconds: null }), msg({ timestamp: 0 }), NOW).editSeconds).toBe(Infinity);
+    expect(messagePermissions(reg(), msg({ submessages: [{}] }), NOW).edit).toBe(false);
   });
 
-  it('moves within the time limits unless a moderator', () => {
-    const old = { ...theirs, timestamp: NOW - 700_000 };
-    expect(canEditTopic(ctx(), theirs, NOW)).toBe(true);
-    expect(canEditTopic(ctx(), old, NOW)).toBe(false);
-    expect(canEditTopic(ctx({}, 300), old, NOW)).toBe(true);
-    expect(canMoveChannel(ctx({}, 600), theirs, NOW)).toBe(false);
-    expect(canMoveChannel(ctx(), theirs, NOW)).toBe(true);
-    expect(canEditTopic(ctx(), { ...theirs, type: 'private' }, NOW)).toBe(false);
-    expect(canResolve(ctx(), old, NOW)).toBe(true);
-    expect(canResolve(ctx({ settings: { can_resolve_topics_group: 7 } }), old, NOW)).toBe(false);
+  it('moves, resolves and deletes by the realm\'s groups', () => {
+    const p = messagePermissions(reg(), msg({ sender_id: 60 }), NOW);
+    expect([p.editTopic, p.moveChannel, p.move, p.resolve, p.delete]).toEqual([true, true, true, true, false]);
+    expect(messagePermissions(reg(), msg(), NOW).delete).toBe(true);
+    const admins = [sys(1, 'role:administrators', [50]), sys(2, 'role:members', [], [1]), sys(3, 'role:everyone', [], [2])];
+    expect(messagePermissions(reg({ realm_user_groups: admins }, 200), msg({ sender_id: 60 }), NOW).delete).toBe(true);
+    expect(messagePermissions(reg({ realm_can_resolve_topics_group: 4 }), msg(), NOW).resolve).toBe(false);
+    expect(messagePermissions(reg(), msg({ type: 'private', stream_id: undefined }), NOW).move).toBe(false);
   });
 
-  it('deletes any message as an admin, own ones within the delete limit', () => {
-    expect(canDelete(ctx({}, 200), theirs, NOW)).toBe(true);
-    expect(canDelete(ctx(), theirs, NOW)).toBe(false);
-    expect(canDelete(ctx(), mine, NOW)).toBe(true);
-    expect(canDelete(ctx({ deleteLimit: 50 }), mine, NOW)).toBe(false);
-    expect(canDelete(ctx({ settings: { can_delete_own_message_group: 7, can_delete_any_message_group: 2 } }), mine, NOW)).toBe(false);
+  it('freezes messages of archived channels', () => {
+    const p = messagePermissions(reg({ subscriptions: [{ stream_id: 9, name: 'old', is_archived: true } as never] }), msg(), NOW);
+    expect([p.edit, p.move, p.resolve, p.delete]).toEqual([false, false, false, false]);
+  });
+
+  it('shows history only for edited or moved messages', () => {
+    expect(messagePermissions(reg(), msg(), NOW).history).toBe(false);
+    expect(messagePermissions(reg(), msg({ last_edit_timestamp: NOW }), NOW).history).toBe(true);
   });
 
   it('counts down as the family does and toggles the resolved mark', () => {
