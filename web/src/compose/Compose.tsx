@@ -16,7 +16,7 @@ import { MarkdownEditor } from './MarkdownEditor';
 import { ChannelPicker, PeoplePicker, TopicInput } from './Recipient';
 import { createScheduled, updateScheduled } from './scheduled';
 import { SendControls } from './SendControls';
-import { clearCompose, closeCompose, getCompose, noteChange, setCompose, useCompose } from './state';
+import { clearCompose, closeCompose, getCompose, noteChange, openCompose, setCompose, useCompose } from './state';
 import { noteTyping, typingNotifier } from './typing';
 import { sameConversation, type ComposeTarget } from './types';
 import { useUploads } from './Uploads';
@@ -88,7 +88,7 @@ export function Compose({ target: viewTarget }: { target: ComposeTarget | null }
       setDragging(false);
       if (!e.dataTransfer?.files.length || !dropZone(e.target) || e.defaultPrevented) return;
       e.preventDefault();
-      if (!getCompose().open) setCompose({ open: true, target: getCompose().target ?? viewTarget, focusTick: getCompose().focusTick + 1 });
+      if (!getCompose().open) openCompose(viewTarget);
       uploads.add([...e.dataTransfer.files]);
     };
     document.addEventListener('dragover', over);

@@ -39,8 +39,8 @@ export function useTypeaheadContext(target: ComposeTarget | null): TypeaheadCont
   const people = usePeople();
   const channels = useChannels();
   const emoji = useEmojiList();
-  // Topics that arrive with new messages are picked up on the next keystroke.
-  useAppState((s) => s.messages);
+  // A channel's topic list arriving shows in the open suggestions at once.
+  useAppState((s) => s.topics);
   return {
     people,
     groups: reg.realm_user_groups ?? [],
