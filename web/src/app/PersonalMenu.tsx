@@ -2,8 +2,8 @@
  * The personal menu in the header: your status and profile, settings (and the organization's,
  * for administrators), the keyboard shortcuts, the light/dark switch and logging out.
  */
-import * as loop from '../events/loop';
-import { api, errorText, sessionChannel } from '../api';
+import { logout } from '../events/loop';
+import { api, errorText } from '../api';
 import { t } from '../i18n';
 import { openProfile, openStatus } from '../people/card';
 import { setShortcutsHelp } from '../shortcuts/state';
@@ -12,25 +12,6 @@ import { useReg } from '../state/store';
 import { Avatar } from '../ui/Avatar';
 import { MenuButton, type MenuItem } from '../ui/Menu';
 import { COLOR_SCHEME, useTheme } from '../ui/theme';
-
-function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
-}
-
-/**
- * Logs out: through the event loop's own logout where it has one (it also drops the queue);
- * otherwise the account page's logout form, after which every tab of this browser hears it.
- */
-export async function logOut(): Promise<void> {
-  const own = Reflect.get(loop, 'logout') as (() => Promise<void> | void) | undefined;
-  if (typeof own === 'function') return void (await own());
-  try {
-    await fetch('/accounts/logout/', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrfmiddlewaretoken: csrfToken() }) });
-  } finally {
-    sessionChannel?.postMessage({ type: 'logout' });
-    location.replace('/login/');
-  }
-}
 
 export async function setColorScheme(scheme: number): Promise<void> {
   try {
@@ -63,7 +44,7 @@ export function PersonalMenu() {
     { label: t('nav.menu.shortcuts'), onSelect: () => setShortcutsHelp(true) },
     { label: theme === 'dark' ? t('nav.menu.light') : t('nav.menu.dark'), onSelect: () => void setColorScheme(theme === 'dark' ? COLOR_SCHEME.light : COLOR_SCHEME.dark), testId: 'menu-theme' },
     { kind: 'separator' },
-    { label: t('misc.logout'), onSelect: () => void logOut(), testId: 'menu-logout' },
+    { label: t('misc.logout'), onSelect: () => void logout(), testId: 'menu-logout' },
   ];
   return (
     <MenuButton label={t('nav.menu.personal')} items={items} align="end" className="personal-menu" testId="personal-menu">

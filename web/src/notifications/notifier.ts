@@ -13,6 +13,7 @@ import { isMutedUser } from '../people/hooks';
 import { topicPolicy } from '../sidebar/model';
 import { userSetting } from '../ui/settings';
 import { decideNotification, notificationBody, type NotifyContext } from './decide';
+import { nameSlug } from '../ui/slug';
 
 export function notificationsSupported(): boolean {
   return typeof Notification === 'function';
@@ -60,7 +61,7 @@ function linkOf(m: Message, reg: RegisterState): string {
     return viewHash({ kind: 'narrow', terms: [{ operator: 'channel', operand: channelSlug(m.stream_id!, String(m.display_recipient)) }, { operator: 'topic', operand: m.subject }, { operator: 'near', operand: String(m.id) }] });
   }
   const others = dmPeople(m).filter((id) => id !== reg.user_id);
-  return `${dmHash(others.length ? others : [reg.user_id], m.sender_full_name.replace(/\s+/g, '-'))}/near/${m.id}`;
+  return `${dmHash(others.length ? others : [reg.user_id], nameSlug(m.sender_full_name))}/near/${m.id}`;
 }
 
 const open = new Map<string, { n: Notification; count: number }>();

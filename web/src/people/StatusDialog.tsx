@@ -15,7 +15,7 @@ const MAX_TEXT = 60;
 
 /** The family's default suggestions: emoji name, code and text. */
 const PRESETS: Array<{ name: string; code: string; text: () => string }> = [
-  { name: 'calendar', code: '1f4c6', text: () => t('status.preset.meeting') },
+  { name: 'calendar', code: '1f4c5', text: () => t('status.preset.meeting') },
   { name: 'bus', code: '1f68c', text: () => t('status.preset.commuting') },
   { name: 'sick', code: '1f912', text: () => t('status.preset.sick') },
   { name: 'palm_tree', code: '1f334', text: () => t('status.preset.vacation') },

@@ -23,6 +23,7 @@ import { lastActive, presenceOf } from './presence';
 import { localTime, profileFields, roleText, visibleEmail } from './info';
 import { StatusDialog } from './StatusDialog';
 import '../styles/people.css';
+import { nameSlug } from '../ui/slug';
 
 /** Mounted once in the frame: shows whichever card or profile is open. */
 export function UserCardHost() {
@@ -59,7 +60,7 @@ function CardBody({ user, full, onSetStatus }: { user: User; full: boolean; onSe
   const time = localTime(user.timezone, fmt.twentyFour);
   const fields = profileFields(reg, user, !full);
   const seen = lastActive(presenceOf(reg.presences, user.user_id, user.email));
-  const slug = user.full_name.replace(/\s+/g, '-');
+  const slug = nameSlug(user.full_name);
   const presenceText = presence === 'active' ? t('people.active_now') : presence === 'idle' ? t('people.idle') : seen ? t('people.last_active', { when: relativeTime(seen, now) }) : presence ? t('people.not_seen') : undefined;
   const sendDm = () => {
     closeUserCard();

@@ -19,6 +19,7 @@ import { store } from '../state/store';
 import { anyLayerOpen, isTypingTarget } from '../ui/focus';
 import { actionFor, type Action } from './keymap';
 import { setShortcutsHelp } from './state';
+import { nameSlug } from '../ui/slug';
 
 const PAGE = 10;
 
@@ -122,7 +123,7 @@ export function runAction(action: Action): boolean {
       const next = nextUnreadDm(reg, locationOf(view, reg.user_id).dmKey);
       if (!next) return false;
       const ids = next.userIds.length ? next.userIds : [reg.user_id];
-      navigate(dmHash(ids, (s.users.get(ids[0]!)?.full_name ?? '').replace(/\s+/g, '-')));
+      navigate(dmHash(ids, nameSlug(s.users.get(ids[0]!)?.full_name ?? '')));
       return true;
     }
     case 'mute_topic': {

@@ -8,6 +8,7 @@ import { Avatar } from '../ui/Avatar';
 import { Icon } from '../ui/Icon';
 import { UnreadCount } from '../ui/UnreadCount';
 import { dmConversations } from './model';
+import { nameSlug } from '../ui/slug';
 
 const SHOWN = 8;
 
@@ -37,7 +38,7 @@ export function DmList({ currentKey }: { currentKey: string | undefined }) {
           const active = c.key === currentKey;
           return (
             <li key={c.key} className={`dm-row${active ? ' active' : ''}`}>
-              <a href={dmHash(ids, nameOf(ids[0]!).replace(/\s+/g, '-'))} aria-current={active ? 'page' : undefined}>
+              <a href={dmHash(ids, nameSlug(nameOf(ids[0]!)))} aria-current={active ? 'page' : undefined}>
                 {ids.length === 1 ? <Avatar userId={ids[0]!} size={20} presence /> : <span className="group-icon" aria-hidden="true">{ids.length}</span>}
                 <span className="dm-name">{label}</span>
               </a>

@@ -16,6 +16,7 @@ import { buildInbox, type InboxChannel } from './model';
 import { usePersistent } from './prefs';
 import '../styles/views.css';
 import { ChannelIcon, Icon } from '../ui/Icon';
+import { nameSlug } from '../ui/slug';
 
 export function InboxView() {
   const reg = useReg();
@@ -43,7 +44,7 @@ export function InboxView() {
             <ul className="inbox-rows" id="inbox-dms">
               {inbox.dms.map((d) => (
                 <li key={d.key} className="inbox-row">
-                  <a href={dmHash(d.userIds, nameOf(d.userIds[0]!).replace(/\s+/g, '-'))} className="inbox-link">
+                  <a href={dmHash(d.userIds, nameSlug(nameOf(d.userIds[0]!)))} className="inbox-link">
                     {d.userIds.length === 1 ? <Avatar userId={d.userIds[0]!} size={20} presence /> : <span className="group-icon" aria-hidden="true">{d.userIds.length}</span>}
                     <span className="inbox-label">{d.label}</span>
                   </a>

@@ -20,6 +20,7 @@ import { usePersistent } from './prefs';
 import { fetchRecent, useRecentFetch } from './recentData';
 import '../styles/views.css';
 import { ChannelIcon, Icon, type IconName } from '../ui/Icon';
+import { nameSlug } from '../ui/slug';
 
 const SHOWN_PARTICIPANTS = 4;
 
@@ -74,7 +75,7 @@ export function RecentView() {
             {rows.map((c) => {
               const sub = c.streamId !== undefined ? subs.get(c.streamId) : undefined;
               const dmIds = c.userIds && (c.userIds.length ? c.userIds : [reg.user_id]);
-              const href = c.type === 'stream' ? channelHash(c.streamId!, sub?.name ?? '', c.topic) : dmHash(dmIds!, nameOf(dmIds![0]!).replace(/\s+/g, '-'));
+              const href = c.type === 'stream' ? channelHash(c.streamId!, sub?.name ?? '', c.topic) : dmHash(dmIds!, nameSlug(nameOf(dmIds![0]!)));
               const extra = c.participants.length - SHOWN_PARTICIPANTS;
               return (
                 <tr key={c.key} className={`${c.muted ? 'muted' : ''}${c.unread ? ' has-unread' : ''}`}>
