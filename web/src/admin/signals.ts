@@ -1,8 +1,8 @@
 /**
- * Events that say a list outside the register snapshot changed (invites_changed for the
- * invitations, realm_export for the data exports): the screen that shows such a list fetches
- * it when it opens and again when one of these arrives. The store keeps nothing of them, so
- * their handlers leave the state as it is and only tell the screens listening.
+ * Events that say a list outside the register snapshot changed and that the store keeps
+ * nothing of (realm_export for the data exports): the screen showing the list fetches it again
+ * when one arrives. Their handlers leave the state as it is and only tell the screens
+ * listening. Only for types the store does not handle: registering one replaces its handler.
  */
 import { addHandlers } from '../state/apply';
 

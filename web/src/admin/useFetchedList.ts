@@ -1,6 +1,7 @@
 /**
  * A list the register snapshot does not carry (invitations, exports): fetched when its screen
- * opens, again when an event says it changed, and after a fresh register (events may have
+ * opens, again when an event says it changed (a counter the store bumps, like invitesVersion,
+ * or an event type the store keeps nothing of), and after a fresh register (events may have
  * been missed). Never on a timer.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -15,7 +16,14 @@ export interface FetchedList<T> {
   reload: () => void;
 }
 
-export function useFetchedList<T>(load: () => Promise<T>, eventTypes: readonly string[]): FetchedList<T> {
+export interface Triggers {
+  /** A number the store changes when the list changed (e.g. invitesVersion). */
+  version?: number;
+  /** Event types, not otherwise handled by the store, that say the list changed. */
+  events?: readonly string[];
+}
+
+export function useFetchedList<T>(load: () => Promise<T>, triggers: Triggers = {}): FetchedList<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -42,10 +50,10 @@ export function useFetchedList<T>(load: () => Promise<T>, eventTypes: readonly s
     );
   }, []);
 
-  useEffect(() => reload(), [reload, generation]);
-  const types = eventTypes.join(' ');
+  useEffect(() => reload(), [reload, generation, triggers.version]);
+  const types = (triggers.events ?? []).join(' ');
   useEffect(() => {
-    const offs = types.split(' ').map((type) => onServerEvent(type, reload));
+    const offs = types ? types.split(' ').map((type) => onServerEvent(type, reload)) : [];
     return () => offs.forEach((off) => off());
   }, [types, reload]);
 

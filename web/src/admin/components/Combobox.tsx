@@ -44,6 +44,8 @@ export function Combobox({ label, options, onPick, disabled, placeholder, showLa
     onPick(o);
     setQuery('');
     setActive(0);
+    // Closed until the person types or asks for the list again.
+    setOpen(false);
   };
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
@@ -86,7 +88,7 @@ export function Combobox({ label, options, onPick, disabled, placeholder, showLa
           setOpen(true);
           setActive(0);
         }}
-        onFocus={() => setOpen(true)}
+        onFocus={() => setOpen(query.trim() !== '')}
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />

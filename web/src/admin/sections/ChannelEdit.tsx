@@ -12,7 +12,6 @@ import { SettingsForm } from '../components/SettingsForm';
 import { Tabs } from '../components/Tabs';
 import { useViewer, type AdminChannel } from '../data';
 import { useFolders } from './ChannelCreate';
-import { channelIcon } from './Channels';
 import { ChannelSubscribers } from './ChannelSubscribers';
 
 type Tab = 'general' | 'permissions' | 'subscribers';
@@ -25,7 +24,7 @@ export function ChannelEdit({ channel, canEdit, onBack }: { channel: AdminChanne
   const save = (params: Record<string, unknown>) => call('PATCH', `/streams/${channel.stream_id}`, params);
   const editable = canEdit && !channel.is_archived;
   return (
-    <SettingsSection title={`${channelIcon(channel)} ${channel.name}`} testId="admin-channel-edit">
+    <SettingsSection title={channel.invite_only ? channel.name : `#${channel.name}`} testId="admin-channel-edit">
       <p>
         <button type="button" onClick={onBack}>{t('admin.channel.back')}</button>
       </p>

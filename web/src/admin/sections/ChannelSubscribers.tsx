@@ -16,8 +16,13 @@ export function ChannelSubscribers({ channel, canEdit }: { channel: AdminChannel
   const users = useUserMap();
   const humans = useHumans();
   const fromStore = Array.isArray(channel.subscribers) && !Array.isArray(channel.partial_subscribers) ? channel.subscribers : null;
-  const load = useCallback(() => call<{ subscribers: number[] }>('GET', `/streams/${channel.stream_id}/members`).then((r) => r.subscribers), [channel.stream_id]);
-  const fetched = useFetchedList(load, []);
+  const inStore = fromStore !== null;
+  // Only fetched when the snapshot does not list them.
+  const load = useCallback(
+    () => (inStore ? Promise.resolve(null) : call<{ subscribers: number[] }>('GET', `/streams/${channel.stream_id}/members`).then((r) => r.subscribers)),
+    [channel.stream_id, inStore],
+  );
+  const fetched = useFetchedList(load);
   const ids = fromStore ?? fetched.data ?? [];
   const [status, setStatus] = useState<{ ok?: string; error?: string }>({});
   const [query, setQuery] = useState('');

@@ -8,14 +8,11 @@ import { t } from '../../i18n';
 import { SettingsSection } from '../../settings/controls';
 import type { SectionProps } from '../AdminView';
 import { call } from '../api';
+import { ChannelMark } from '../components/ChannelMark';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useAllChannels, useRealmPermission, useViewer, type AdminChannel } from '../data';
 import { ChannelCreate } from './ChannelCreate';
 import { ChannelEdit } from './ChannelEdit';
-
-export function channelIcon(c: { invite_only?: boolean; is_web_public?: boolean }): string {
-  return c.invite_only ? '🔒' : c.is_web_public ? '🌐' : '#';
-}
 
 export default function Channels({ access }: SectionProps) {
   const channels = useAllChannels();
@@ -61,7 +58,7 @@ export default function Channels({ access }: SectionProps) {
             {rows.map((c) => (
               <tr key={c.stream_id} data-channel-id={c.stream_id}>
                 <td>
-                  <span aria-hidden="true">{channelIcon(c)} </span>
+                  <ChannelMark channel={c} />
                   <span className="visually-hidden">{t(c.invite_only ? 'admin.channel.private' : c.is_web_public ? 'admin.channel.web_public' : 'admin.channel.public')}: </span>
                   {c.name}
                 </td>

@@ -39,7 +39,7 @@ const loadExports = () => call<{ exports: RealmExport[] }>('GET', '/export/realm
 export default function DataExports(_: SectionProps) {
   const id = useId();
   const users = useUserMap();
-  const list = useFetchedList(loadExports, ['realm_export']);
+  const list = useFetchedList(loadExports, { events: ['realm_export'] });
   const [type, setType] = useState(1);
   const start = useAction();
   const [deleting, setDeleting] = useState<RealmExport | null>(null);

@@ -10,7 +10,7 @@ import { useReg } from '../../state/store';
 import type { SectionProps } from '../AdminView';
 import { call } from '../api';
 import { useAllChannels } from '../data';
-import { channelIcon } from './Channels';
+import { ChannelMark } from '../components/ChannelMark';
 
 /** The ids of the default channels, whether the snapshot lists ids or channel objects. */
 export function defaultChannelIds(raw: unknown): number[] {
@@ -69,7 +69,7 @@ export default function DefaultChannels({ access }: SectionProps) {
         {listed.map((c) => (
           <li key={c.stream_id}>
             <span className="grow">
-              <span aria-hidden="true">{channelIcon(c)} </span>
+              <ChannelMark channel={c} />
               {c.name}
             </span>
             {canEdit && <button type="button" onClick={() => change('DELETE', c.stream_id)} aria-label={t('admin.defaults_ch.remove_named', { name: c.name })}>{t('admin.remove')}</button>}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { errorText } from '../../api';
 import { t } from '../../i18n';
 import { SettingsGroup, SettingsSection } from '../../settings/controls';
+import { useAppState } from '../../state/store';
 import type { SectionProps } from '../AdminView';
 import { call } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -23,7 +24,8 @@ function when(seconds: number | null): string {
 
 export default function Invitations(_: SectionProps) {
   const users = useUserMap();
-  const list = useFetchedList(loadInvites, ['invites_changed']);
+  const invitesVersion = useAppState((s) => s.invitesVersion);
+  const list = useFetchedList(loadInvites, { version: invitesVersion });
   const [revoking, setRevoking] = useState<Invite | null>(null);
   const [rowState, setRowState] = useState<Record<number, { ok?: string; error?: string }>>({});
 
@@ -59,7 +61,7 @@ export default function Invitations(_: SectionProps) {
               <tbody>
                 {list.data.map((inv) => (
                   <tr key={`${inv.is_multiuse ? 'm' : 'e'}${inv.id}`}>
-                    <td className="admin-email">{inv.is_multiuse ? <span>{t('admin.invite.link')} <code className="admin-link">{inv.link_url}</code></span> : inv.email}</td>
+                    <td className="admin-email">{inv.is_multiuse ? <span>{t('admin.invite.link')} <code className="admin-link" title={inv.link_url}>{inv.link_url}</code></span> : inv.email}</td>
                     <td>{users.get(inv.invited_by_user_id)?.full_name ?? '—'}</td>
                     <td>{when(inv.invited)}</td>
                     <td>{when(inv.expiry_date)}</td>

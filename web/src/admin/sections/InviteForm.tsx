@@ -12,6 +12,7 @@ import { Tabs } from '../components/Tabs';
 import { useAllChannels, useRealmPermission, useViewer } from '../data';
 import { EXPIRY_CHOICES, emailInviteParams, invitableRoles, linkInviteParams, parseEmails, type InviteForm as Form } from '../invites';
 import { roleLabel } from '../labels';
+import { ChannelMark } from '../components/ChannelMark';
 
 const INITIAL: Form = { emails: '', inviteAs: 400, expiresInMinutes: 10 * 24 * 60, includeDefaults: true, streamIds: [], groupIds: [], notifyReferrer: true };
 
@@ -99,7 +100,7 @@ export function InviteForm() {
                     checked={form.streamIds.includes(c.stream_id)}
                     onChange={(e) => set({ streamIds: e.target.checked ? [...form.streamIds, c.stream_id] : form.streamIds.filter((x) => x !== c.stream_id) })}
                   />
-                  {c.invite_only ? '🔒 ' : '#'}
+                  <ChannelMark channel={c} />
                   {c.name}
                 </label>
               ))}

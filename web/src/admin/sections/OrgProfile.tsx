@@ -1,5 +1,5 @@
 /** The organization's name, type, description and icon. */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { errorText } from '../../api';
 import { t } from '../../i18n';
 import { SaveState, SettingsGroup, SettingsSection, useSave } from '../../settings/controls';
@@ -33,6 +33,9 @@ function IconSetting({ canEdit }: { canEdit: boolean }) {
   const uploaded = reg.realm_icon_source === 'U';
   const saving = useSave(url);
   const input = useRef<HTMLInputElement>(null);
+  // An icon that cannot be fetched (e.g. a Gravatar with no internet access) is left out.
+  const [brokenUrl, setBroken] = useState<string | null>(null);
+  const broken = brokenUrl === url;
   const send = (request: () => Promise<unknown>) => {
     const before = url;
     // Done when the event brings a different icon address.
@@ -41,7 +44,7 @@ function IconSetting({ canEdit }: { canEdit: boolean }) {
   return (
     <SettingsGroup title={t('admin.profile.icon')}>
       <div className="settings-actions">
-        {url && <img src={url} alt={t('admin.profile.icon_alt')} className="admin-icon" width={64} height={64} />}
+        {url && !broken && <img src={url} alt={t('admin.profile.icon_alt')} className="admin-icon" width={64} height={64} onError={() => setBroken(url)} />}
         {canEdit && (
           <>
             <button type="button" onClick={() => input.current?.click()}>{t('admin.profile.upload_icon')}</button>
