@@ -26,7 +26,45 @@ let running = false;
 let loopId = 0;
 let abort: AbortController | null = null;
 let typingTimer: ReturnType<typeof setInterval> | null = null;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Why the current poll was aborted: a re-register asked for, or the connection given up on. */
+let abortReason: 'reregister' | 'lost' | null = null;
+let wake: (() => void) | null = null;
+
+/** A pause that the browser coming back online cuts short. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      wake = null;
+      resolve();
+    }
+    wake = done;
+  });
+}
+
+/**
+ * A poll the server should have answered by now (its long-poll timeout plus a margin) is given
+ * up: a connection can die without an error, and offline browsers do not always fail requests.
+ */
+function pollDeadlineMs(): number {
+  return ((Number(store.get().reg?.event_queue_longpoll_timeout_seconds) || 90) + 20) * 1000;
+}
+
+function giveUpPoll(): void {
+  if (!abort || abort.signal.aborted) return;
+  abortReason = 'lost';
+  abort.abort();
+}
+
+function onOffline(): void {
+  giveUpPoll();
+  store.set((s) => (s.status === 'live' ? { ...s, status: 'reconnecting', statusMessage: undefined } : s));
+}
+
+function onOnline(): void {
+  wake?.();
+}
 const MAX_DELAY_MS = 30_000;
 
 /** The next pause: doubling up to 30 s, with some jitter so many tabs do not retry in step. */
@@ -91,8 +129,11 @@ async function pollForever(id: number): Promise<void> {
       continue;
     }
     abort = new AbortController();
+    abortReason = null;
+    const watchdog = setTimeout(giveUpPoll, pollDeadlineMs());
     try {
       const { events } = await api.getEvents(queueId, lastEventId, { signal: abort.signal });
+      clearTimeout(watchdog);
       if (id !== loopId) return;
       delay = 500;
       if (store.get().status !== 'live') store.set((s) => ({ ...s, status: 'live', statusMessage: undefined }));
@@ -101,14 +142,15 @@ async function pollForever(id: number): Promise<void> {
       store.set((s) => applyEvents(s, events));
       afterEvents(events);
     } catch (err) {
+      clearTimeout(watchdog);
       if (!running || id !== loopId) return;
-      if (abort.signal.aborted) continue;
+      if (abort.signal.aborted && abortReason !== 'lost') continue;
       if (isLoggedOut(err)) return toLogin();
       if (isQueueLost(err)) {
         queueId = null;
         continue;
       }
-      store.set((s) => ({ ...s, status: 'reconnecting', statusMessage: (err as Error).message }));
+      store.set((s) => ({ ...s, status: 'reconnecting', statusMessage: abortReason === 'lost' ? undefined : (err as Error).message }));
       await sleep(delay);
       delay = backoff(delay);
     }
@@ -126,6 +168,10 @@ export function startEvents(): void {
   if (running) return;
   running = true;
   sessionChannel?.addEventListener('message', onSessionMessage);
+  if (typeof window !== 'undefined') {
+    window.addEventListener('offline', onOffline);
+    window.addEventListener('online', onOnline);
+  }
   // Typing notices expire on their own: drop them from the store as they do.
   typingTimer = setInterval(() => {
     const s = store.get();
@@ -140,6 +186,10 @@ export function stopEvents(): void {
   queueId = null;
   abort?.abort();
   sessionChannel?.removeEventListener('message', onSessionMessage);
+  if (typeof window !== 'undefined') {
+    window.removeEventListener('offline', onOffline);
+    window.removeEventListener('online', onOnline);
+  }
   if (typingTimer) clearInterval(typingTimer);
   typingTimer = null;
   stopPresence();
@@ -148,6 +198,7 @@ export function stopEvents(): void {
 /** Drops the queue and registers again at once. */
 export function reregister(): void {
   queueId = null;
+  abortReason = 'reregister';
   abort?.abort();
 }
 

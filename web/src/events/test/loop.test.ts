@@ -11,10 +11,10 @@ const answers: { register: Answer[]; events: Answer[] } = { register: [], events
 const calls: { register: number; events: Array<{ queueId: string; lastEventId: number }> } = { register: 0, events: [] };
 const toLogin = jest.fn();
 
-function next(list: Answer[]): Promise<unknown> {
+function next(list: Answer[], signal?: AbortSignal): Promise<unknown> {
   const a = list.shift();
-  // With nothing scripted, a poll waits (as a long-poll does) until the test ends.
-  if (a === undefined) return new Promise(() => undefined);
+  // With nothing scripted, a poll waits (as a long-poll does) until it is aborted.
+  if (a === undefined) return new Promise((_r, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
   return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
 }
 
@@ -24,9 +24,9 @@ jest.mock('../../api', () => ({
       calls.register++;
       return next(answers.register);
     },
-    getEvents: (queueId: string, lastEventId: number) => {
+    getEvents: (queueId: string, lastEventId: number, opts?: { signal?: AbortSignal }) => {
       calls.events.push({ queueId, lastEventId });
-      return next(answers.events);
+      return next(answers.events, opts?.signal);
     },
   },
   isLoggedOut: (err: unknown) => err instanceof ApiError && err.status === 401,
@@ -54,6 +54,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  jest.restoreAllMocks();
   stopEvents();
   jest.useRealTimers();
 });
@@ -94,6 +95,8 @@ it('registers again after a restart event', async () => {
 it('shows reconnecting while the server is unreachable, and retries with growing pauses', async () => {
   answers.register = [snapshot('q1')];
   answers.events = [new ApiError('NETWORK', 'Failed to fetch', 0), new ApiError('NETWORK', 'Failed to fetch', 0), { events: [] }];
+  // No jitter: pauses of 500 ms, then 1000 ms.
+  jest.spyOn(Math, 'random').mockReturnValue(0.5);
   startEvents();
   await flush();
   expect(store.get().status).toBe('reconnecting');
@@ -107,6 +110,18 @@ it('shows reconnecting while the server is unreachable, and retries with growing
   // The third poll answered: live again, and polling on.
   expect(calls.events.length).toBe(4);
   expect(store.get().status).toBe('live');
+});
+
+it('gives up a poll the server never answers, and polls again', async () => {
+  answers.register = [snapshot('q1')];
+  startEvents();
+  await flush();
+  expect(calls.events.length).toBe(1);
+  await jest.advanceTimersByTimeAsync(111_000);
+  expect(store.get().status).toBe('reconnecting');
+  await jest.advanceTimersByTimeAsync(700);
+  expect(calls.events.length).toBe(2);
+  expect(calls.register).toBe(1);
 });
 
 it('goes to the login page when the session is gone', async () => {
