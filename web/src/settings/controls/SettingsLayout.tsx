@@ -2,7 +2,7 @@
  * The frame of a settings screen: the list of sections (links to their hashes) and the chosen
  * section's content. On a phone the list becomes a row that scrolls sideways above the content.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { t } from '../../i18n';
 
 export interface SectionLink {
@@ -21,13 +21,18 @@ export interface SettingsLayoutProps {
 }
 
 export function SettingsLayout({ title, sections, current, hrefOf, children, testId }: SettingsLayoutProps) {
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the list scrolls sideways: keep the current section's link in sight.
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   return (
     <div className="settings-layout" data-testid={testId}>
       <div className="settings-top">
         <h1>{title}</h1>
         <a className="settings-back" href="#">{t('settings.back')}</a>
       </div>
-      <nav className="settings-nav" aria-label={t('settings.sections')}>
+      <nav ref={nav} className="settings-nav" aria-label={t('settings.sections')}>
         <ul>
           {sections.map((s) => (
             <li key={s.key}>
