@@ -8,11 +8,11 @@
  * topicUnreadCount, dmUnreadCount, dmKey, totalDmUnread, mentionCount, totalUnread,
  * unreadByChannel, topicsOf, TopicRow, dmConversations, DmConversation, presenceStatus,
  * typingUserIdsFor, typingKeyOf, setting, pendingFor, starredCount, userName, isConversationView,
- * shouldMarkReadOnScroll, MARK_READ_POLICY; and from muting.ts: isChannelMuted, isTopicMuted,
+ * shouldMarkReadOnScroll, MARK_READ_POLICY, homeView; and from muting.ts: isChannelMuted, isTopicMuted,
  * isTopicFollowed, isUserMuted, topicPolicy, TOPIC_POLICY.
  */
 import type { Message, RegisterState } from '@chat/client';
-import type { NarrowTerm } from '../narrow/hash';
+import type { NarrowTerm, View } from '../narrow/hash';
 import { leadingId, leadingIds } from '../narrow/hash';
 import { matchesNarrow } from './match';
 import { isTopicMuted } from './muting';
@@ -193,9 +193,17 @@ export function typingKeyOf(terms: NarrowTerm[], selfId: number): string | null 
   return null;
 }
 
-export function typingUserIdsFor(s: AppState, terms: NarrowTerm[], now = Date.now()): number[] {
+const typingCache = new WeakMap<object, Map<string, { deps: unknown[]; value: number[] }>>();
+const NOBODY: number[] = [];
+
+/**
+ * Who is typing in this view's conversation, oldest first. The same array while the store's
+ * typing list is the same (the event loop prunes expired entries every second).
+ */
+export function typingUserIdsFor(s: AppState, terms: NarrowTerm[]): number[] {
   const key = s.reg && typingKeyOf(terms, s.reg.user_id);
-  return key ? typingUserIds(s.typing, key, now) : [];
+  if (!key) return NOBODY;
+  return memo(typingCache, s.typing, key, [], () => typingUserIds(s.typing, key, Date.now()));
 }
 
 // --- Settings ---------------------------------------------------------------------------------
@@ -219,11 +227,20 @@ export function isConversationView(terms: NarrowTerm[]): boolean {
 }
 
 /** Whether messages seen on screen in this view should be marked as read, by the person's setting. */
-export function shouldMarkReadOnScroll(reg: RegisterState, terms: NarrowTerm[]): boolean {
+export function shouldMarkReadOnScroll(reg: RegisterState, view: View | NarrowTerm[]): boolean {
+  const terms = Array.isArray(view) ? view : view.kind === 'narrow' ? view.terms : [];
   const policy = Number(setting(reg, 'web_mark_read_on_scroll_policy') ?? MARK_READ_POLICY.ALWAYS);
   if (policy === MARK_READ_POLICY.NEVER) return false;
   if (policy === MARK_READ_POLICY.CONVERSATIONS) return isConversationView(terms);
   return true;
+}
+
+/** The view `#` leads to, by the person's web_home_view setting (inbox, recent_topics, all_messages). */
+export function homeView(reg: RegisterState): View {
+  const home = setting<string>(reg, 'web_home_view');
+  if (home === 'recent_topics') return { kind: 'recent' };
+  if (home === 'all_messages') return { kind: 'feed' };
+  return { kind: 'inbox' };
 }
 
 // --- The outbox -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import {
   canDelete, canEditContent, canEditTopic, canManageGroup, canMoveToChannel, canPostInChannel, canResolveTopic, canSendDirect, isFullMember, isInGroupSetting,
 } from '../permissions';
 import {
-  channelUnreadCount, dmConversations, dmUnreadCount, isConversationView, pendingFor, presenceStatus, resolvedName, setting, shouldMarkReadOnScroll, topicsOf,
+  channelUnreadCount, dmConversations, dmUnreadCount, homeView, isConversationView, pendingFor, presenceStatus, resolvedName, setting, shouldMarkReadOnScroll, topicsOf,
   typingUserIdsFor, unresolvedName,
 } from '../selectors';
 import type { AppState } from '../store';
@@ -62,11 +62,18 @@ describe('typing in a view', () => {
     const s = apply(state(), { type: 'typing', op: 'start', message_type: 'stream', stream_id: 10, topic: 'balcony', sender: { user_id: 5 } });
     expect(typingUserIdsFor(s, channel(10, 'Balcony'))).toEqual([5]);
     expect(typingUserIdsFor(s, channel(10, 'court'))).toEqual([]);
+    expect(typingUserIdsFor(s, channel(10, 'balcony'))).toBe(typingUserIdsFor(s, channel(10, 'balcony')));
     expect(typingUserIdsFor(s, channel(10))).toEqual([]);
   });
 });
 
 describe('settings and reading', () => {
+  it('the home view by web_home_view', () => {
+    expect(homeView(reg({ user_settings: { web_home_view: 'recent_topics' } }))).toEqual({ kind: 'recent' });
+    expect(homeView(reg({ user_settings: { web_home_view: 'all_messages' } }))).toEqual({ kind: 'feed' });
+    expect(homeView(reg())).toEqual({ kind: 'inbox' });
+  });
+
   it('one\'s own setting over the realm\'s default', () => {
     const r = reg({ user_settings: { enter_sends: true }, realm_user_settings_defaults: { enter_sends: false, twenty_four_hour_time: true } });
     expect(setting(r, 'enter_sends')).toBe(true);
@@ -80,6 +87,8 @@ describe('settings and reading', () => {
     expect(shouldMarkReadOnScroll(r(2), channel(10, 'x'))).toBe(true);
     expect(shouldMarkReadOnScroll(r(2), [{ operator: 'dm', operand: '5' }])).toBe(true);
     expect(shouldMarkReadOnScroll(r(3), channel(10, 'x'))).toBe(false);
+    expect(shouldMarkReadOnScroll(r(2), { kind: 'narrow', terms: channel(10, 'x') })).toBe(true);
+    expect(shouldMarkReadOnScroll(r(2), { kind: 'feed' })).toBe(false);
     expect(isConversationView(channel(10))).toBe(false);
   });
 });
