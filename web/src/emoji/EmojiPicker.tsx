@@ -7,7 +7,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { t } from '../i18n';
 import { Dialog } from '../ui/Dialog';
 import { emojiChars, useEmojiList, type EmojiEntry } from './data';
-import { dedupeEmoji, searchEmoji } from './search';
+import { browseOrder, dedupeEmoji, searchEmoji } from './search';
 
 const COLUMNS = 8;
 
@@ -27,7 +27,7 @@ export interface EmojiPickerProps {
 
 export default function EmojiPicker({ title, anchor, chosen, onPick, onClose }: EmojiPickerProps) {
   const all = useEmojiList();
-  const list = useMemo(() => dedupeEmoji(all), [all]);
+  const list = useMemo(() => browseOrder(dedupeEmoji(all)), [all]);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const grid = useRef<HTMLDivElement>(null);

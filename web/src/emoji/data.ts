@@ -48,7 +48,10 @@ export function customEmojiEntries(realmEmoji: Record<string, CustomEmoji>): Emo
     .map((e) => ({ name: e.name, aliases: [], code: String(e.id), type: 'realm_emoji' as const, url: e.source_url }));
 }
 
-export const ZULIP_EMOJI: EmojiEntry = { name: 'zulip', aliases: [], code: 'zulip', type: 'zulip_extra_emoji', url: '/static/generated/emoji/images/emoji/unicode/zulip.png' };
+/** The server ships no image for :zulip:, so the app carries its own small one. */
+const ZULIP_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="16" fill="#6492fe"/><path d="M9 9h14l-9.5 11H23v3H9l9.5-11H9z" fill="#fff"/></svg>')}`;
+
+export const ZULIP_EMOJI: EmojiEntry = { name: 'zulip', aliases: [], code: 'zulip', type: 'zulip_extra_emoji', url: ZULIP_SVG };
 
 /** Custom emoji first (they are the realm's own), then :zulip:, then the Unicode table. */
 export function useEmojiList(): EmojiEntry[] {

@@ -28,6 +28,31 @@ export function searchEmoji(list: readonly EmojiEntry[], query: string, limit = 
   return buckets.flat().slice(0, limit);
 }
 
+/** The emoji people reach for most, shown first when nothing is searched (the family's popular set and a few more). */
+const POPULAR = ['1f44d', '1f389', '1f642', '2764', '1f6e0', '1f419', '1f600', '1f602', '1f44f', '1f64f', '1f525', '2705', '1f440', '1f914', '1f622', '1f44b'];
+
+/** Where a Unicode emoji sorts when browsing: popular ones, then faces, people, nature and objects, then symbols. */
+function browseRank(code: string): number {
+  const popular = POPULAR.indexOf(code);
+  if (popular >= 0) return popular;
+  const cp = parseInt(code.split('-')[0]!, 16);
+  if (cp >= 0x1f600 && cp <= 0x1f64f) return 100;
+  if (cp >= 0x1f910 && cp <= 0x1f9ff) return 200;
+  if (cp >= 0x1f440 && cp <= 0x1f4ff) return 300;
+  if (cp >= 0x1f300 && cp <= 0x1f43f) return 400;
+  if (cp >= 0x1f500 && cp <= 0x1f5ff) return 500;
+  if (cp >= 0x1f680 && cp <= 0x1f6ff) return 600;
+  return 1000;
+}
+
+/** The list in browsing order: custom emoji and :zulip: first as given, then Unicode by rank and code. */
+export function browseOrder(list: readonly EmojiEntry[]): EmojiEntry[] {
+  const custom = list.filter((e) => e.type !== 'unicode_emoji');
+  const unicode = list.filter((e) => e.type === 'unicode_emoji').map((e) => ({ e, r: browseRank(e.code) }));
+  unicode.sort((a, b) => a.r - b.r || a.e.code.localeCompare(b.e.code));
+  return [...custom, ...unicode.map((x) => x.e)];
+}
+
 /** One entry per emoji: the server's table can name a code more than once via aliases only. */
 export function dedupeEmoji(list: readonly EmojiEntry[]): EmojiEntry[] {
   const seen = new Set<string>();

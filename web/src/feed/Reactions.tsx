@@ -4,7 +4,7 @@
  * button to add another.
  */
 import type { Message } from '@chat/client';
-import { emojiChars } from '../emoji/data';
+import { emojiChars, ZULIP_EMOJI } from '../emoji/data';
 import { t } from '../i18n';
 import { useAppState } from '../state/store';
 import { toggleReaction } from './actions';
@@ -14,7 +14,7 @@ import { openDialog } from './view-state';
 function Glyph({ group }: { group: ReactionGroup }) {
   const emoji = useAppState((s) => (group.type === 'realm_emoji' ? s.reg?.realm_emoji[group.code] : undefined));
   if (group.type === 'unicode_emoji') return <span className="reaction-emoji" aria-hidden="true">{emojiChars(group.code)}</span>;
-  const src = group.type === 'zulip_extra_emoji' ? '/static/generated/emoji/images/emoji/unicode/zulip.png' : emoji?.source_url;
+  const src = group.type === 'zulip_extra_emoji' ? ZULIP_EMOJI.url : emoji?.source_url;
   return src ? <img className="reaction-emoji emoji-image" src={src} alt="" /> : <span className="reaction-emoji" aria-hidden="true">:{group.name}:</span>;
 }
 

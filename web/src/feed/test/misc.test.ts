@@ -1,4 +1,4 @@
-import { searchEmoji } from '../../emoji/search';
+import { browseOrder, searchEmoji } from '../../emoji/search';
 import type { EmojiEntry } from '../../emoji/data';
 import { canMarkRead, narrowInfo } from '../narrowInfo';
 import { groupReactions, reactorNames } from '../reactions';
@@ -38,5 +38,18 @@ describe('emoji search', () => {
     expect(searchEmoji(list, 'parrot').map((e) => e.name)).toEqual(['party_parrot']);
     expect(searchEmoji(list, 'thumbs up').map((e) => e.name)).toEqual(['thumbs_up']);
     expect(searchEmoji(list, '')).toHaveLength(4);
+  });
+});
+
+describe('emoji browsing order', () => {
+  it('puts custom emoji first, then popular and face emoji before symbols', () => {
+    const list: EmojiEntry[] = [
+      { name: 'tm', aliases: [], code: '2122', type: 'unicode_emoji' },
+      { name: 'grinning', aliases: [], code: '1f600', type: 'unicode_emoji' },
+      { name: 'party_parrot', aliases: [], code: '1', type: 'realm_emoji' },
+      { name: 'smile', aliases: [], code: '1f604', type: 'unicode_emoji' },
+      { name: '+1', aliases: [], code: '1f44d', type: 'unicode_emoji' },
+    ];
+    expect(browseOrder(list).map((e) => e.name)).toEqual(['party_parrot', '+1', 'grinning', 'smile', 'tm']);
   });
 });

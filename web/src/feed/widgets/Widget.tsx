@@ -125,8 +125,10 @@ function Todo({ message, selfId }: { message: Message; selfId: number }) {
           <li key={x.key} className={x.completed ? 'done' : undefined}>
             <label>
               <input type="checkbox" checked={x.completed} onChange={() => void sendWidgetEvent(message.id, strikeEvent(x.key))} />
-              <strong>{x.task}</strong>
-              {x.desc && <span className="todo-desc">: {x.desc}</span>}
+              <span>
+                <strong>{x.task}</strong>
+                {x.desc && <span className="todo-desc">: {x.desc}</span>}
+              </span>
             </label>
           </li>
         ))}
