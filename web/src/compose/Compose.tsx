@@ -107,6 +107,12 @@ export function Compose({ target: viewTarget }: { target: ComposeTarget | null }
     setCompose({ target: next });
     noteChange();
   };
+  /** Channel message or direct message: the text stays, the recipient is asked for next. */
+  const switchKind = (kind: 'stream' | 'direct') => {
+    const streamId = viewTarget?.type === 'stream' ? viewTarget.streamId : 0;
+    setTarget(kind === 'stream' ? { type: 'stream', streamId, topic: '' } : { type: 'direct', to: viewTarget?.type === 'direct' ? viewTarget.to : [] });
+    requestAnimationFrame(() => (kind === 'direct' ? peopleRef.current : streamId ? topicRef.current : channelRef.current)?.focus());
+  };
   const setContent = (content: string) => {
     setCompose({ content });
     noteChange();
@@ -187,11 +193,11 @@ export function Compose({ target: viewTarget }: { target: ComposeTarget | null }
       )}
       <div className="compose-recipient">
         <div className="compose-kind" role="group" aria-label={t('compose.kind')}>
-          <button type="button" aria-pressed={isStream} className="compose-kind-button" onClick={() => !isStream && setTarget({ type: 'stream', streamId: viewTarget?.type === 'stream' ? viewTarget.streamId : 0, topic: '' })} title={t('compose.kind_channel')}>
+          <button type="button" aria-pressed={isStream} className="compose-kind-button" onClick={() => !isStream && switchKind('stream')} title={t('compose.kind_channel')}>
             <span aria-hidden="true">#</span>
             <span className="visually-hidden">{t('compose.kind_channel')}</span>
           </button>
-          <button type="button" aria-pressed={!isStream} className="compose-kind-button" onClick={() => isStream && setTarget({ type: 'direct', to: [] })} title={t('compose.kind_dm')}>
+          <button type="button" aria-pressed={!isStream} className="compose-kind-button" onClick={() => isStream && switchKind('direct')} title={t('compose.kind_dm')}>
             <span aria-hidden="true">@</span>
             <span className="visually-hidden">{t('compose.kind_dm')}</span>
           </button>

@@ -29,7 +29,9 @@ export function useListbox<T>(items: T[], resetKey: string, onPick: (item: T, e:
   const [closedFor, setClosedFor] = useState<string | null>(null);
   useEffect(() => {
     setActive(0);
-    setClosedFor((c) => (c === resetKey ? c : null));
+    // A list closed with Escape stays closed until the query changes to one with suggestions
+    // (not when the suggestions merely vanish and come back, as on blur or preview).
+    if (items.length) setClosedFor((c) => (c === resetKey ? c : null));
   }, [resetKey]);
   const open = items.length > 0 && closedFor !== resetKey;
   const at = Math.min(active, Math.max(0, items.length - 1));
