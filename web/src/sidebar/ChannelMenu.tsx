@@ -1,5 +1,5 @@
 /**
- * The menus of a channel and of a topic in the sidebar: mute, pin, colour, mark as read,
+ * The menus of a channel and of a topic in the sidebar: mute, pin, color, mark as read,
  * unsubscribe and the channel's settings; mute, unmute, follow and mark as read for a topic.
  */
 import { useState } from 'react';
@@ -13,7 +13,7 @@ import { POLICY } from './model';
 import { showSidebarError } from './errors';
 import { Icon } from '../ui/Icon';
 
-/** The family's channel colour palette. */
+/** The family's channel color palette. */
 export const PALETTE = ['#a47462', '#c2726a', '#e4523d', '#e7664d', '#ee7e4a', '#f4ae55', '#76ce90', '#53a063', '#94c849', '#bfd56f', '#fae589', '#f5ce6e', '#a6dcbf', '#addfe5', '#a6c7e5', '#4f8de4', '#95a5fd', '#b0a5fd', '#c2c2c2', '#c8bebf', '#c6a8ad', '#e79ab5', '#bd86e5', '#9987e1'];
 
 export function ChannelMenu({ sub }: { sub: Subscription }) {
