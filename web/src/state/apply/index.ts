@@ -36,9 +36,15 @@ const handlers: Record<string, EventHandler> = {
   heartbeat: (s) => s,
 };
 
-/** Registers more handlers (a later module may add its own). */
+/**
+ * Registers more handlers (a later module may add its own). One for a type the store already
+ * handles runs after the store's own, so it can never undo the store's update.
+ */
 export function addHandlers(more: Record<string, EventHandler>): void {
-  Object.assign(handlers, more);
+  for (const [type, handler] of Object.entries(more)) {
+    const own = handlers[type];
+    handlers[type] = own ? (s, e) => handler(own(s, e), e) : handler;
+  }
 }
 
 export function handledEventTypes(): string[] {
