@@ -8,7 +8,7 @@ import { emojiChars, useEmojiList, type EmojiEntry } from '../emoji/data';
 import { t } from '../i18n';
 import { useAppState, useReg } from '../state/store';
 import { avatarUrl } from '../ui/Avatar';
-import { GroupIcon } from './icons';
+import { Icon } from '../ui/Icon';
 import { topicsFor } from './topics';
 import type { PersonLike, SlashCommand, Suggestion, TypeaheadContext } from './typeahead';
 import type { ComposeTarget } from './types';
@@ -80,7 +80,7 @@ export function SuggestionRow({ item }: { item: Suggestion }) {
       return (
         <>
           <span className="typeahead-icon" aria-hidden="true">
-            <GroupIcon />
+            <Icon name="people" size={14} />
           </span>
           <span className="typeahead-primary">{item.group.name}</span>
           <span className="typeahead-secondary">{item.group.description}</span>
@@ -89,7 +89,7 @@ export function SuggestionRow({ item }: { item: Suggestion }) {
     case 'channel':
       return (
         <>
-          <span className="typeahead-icon" aria-hidden="true">{item.channel.invite_only ? '🔒' : '#'}</span>
+          <span className="typeahead-icon" aria-hidden="true">{item.channel.invite_only ? <Icon name="lock" size={14} /> : '#'}</span>
           <span className="typeahead-primary">{item.channel.name}</span>
           <span className="typeahead-secondary">{item.channel.description}</span>
         </>

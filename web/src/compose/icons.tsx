@@ -18,10 +18,3 @@ export const PollIcon = () => (
     <path d="M3 13V8M8 13V3M13 13V6M1.5 14.5h13" />
   </svg>
 );
-
-export const GroupIcon = () => (
-  <svg {...common}>
-    <circle cx="6" cy="5.5" r="2.3" />
-    <path d="M1.8 13.5a4.2 4.2 0 0 1 8.4 0M10.5 3.4a2.2 2.2 0 0 1 0 4.2M12 9.6a4 4 0 0 1 2.2 3.9" />
-  </svg>
-);
