@@ -17,6 +17,7 @@ import { locationOf } from '../sidebar/Sidebar';
 import { openChannelFilter } from '../sidebar/ChannelList';
 import { store } from '../state/store';
 import { anyLayerOpen, isTypingTarget } from '../ui/focus';
+import { userSetting } from '../ui/settings';
 import { actionFor, type Action } from './keymap';
 import { setShortcutsHelp } from './state';
 import { nameSlug } from '../ui/slug';
@@ -59,7 +60,8 @@ export function runAction(action: Action): boolean {
         closeCompose();
         return true;
       }
-      if (view.kind === 'narrow') {
+      // The person may have turned this off (web_escape_navigates_to_home_view).
+      if (view.kind === 'narrow' && userSetting(reg, 'web_escape_navigates_to_home_view', true)) {
         goHome();
         return true;
       }
