@@ -223,6 +223,7 @@ export const settings = {
   'settings.muted.unmute_label': 'Unmute {name}',
   'settings.muted.since': 'Muted {date}',
   'settings.muted.unknown': 'Unknown user {id}',
+  'settings.muted.unmuted': '{name} is no longer muted.',
   'settings.topics.about': 'Topics you have muted, followed or unmuted. Change a topic’s setting here.',
   'settings.topics.none': 'You have not configured any topics.',
   'settings.topics.filter': 'Filter topics',
