@@ -65,13 +65,19 @@ export function parseHash(hash: string): View {
 export function viewHash(view: View): string {
   switch (view.kind) {
     case 'narrow':
-      return '#narrow/' + view.terms.map((t) => `${t.negated ? '-' : ''}${encodeHashComponent(t.operator)}/${encodeHashComponent(t.operand)}`).join('/');
+      return '#narrow/' + view.terms.map((t) => `${t.negated ? '-' : ''}${encodeHashComponent(t.operator)}/${operandInHash(t)}`).join('/');
     case 'settings':
     case 'organization':
       return `#${view.kind}/${view.section}`;
     default:
       return `#${view.kind}`;
   }
+}
+
+/** The family writes a dm operand's id list with bare commas (`#narrow/dm/5,7-group`). */
+function operandInHash(t: NarrowTerm): string {
+  const ids = t.operator === 'dm' || t.operator === 'dm-including' ? /^[\d,]+/.exec(t.operand)?.[0] : undefined;
+  return ids ? ids + encodeHashComponent(t.operand.slice(ids.length)) : encodeHashComponent(t.operand);
 }
 
 /** `12-general`: the id, then the name for people reading the link. */

@@ -19,6 +19,11 @@ describe('the family hash format', () => {
     expect(apiNarrow([{ operator: 'channel', operand: '7-design' }])).toEqual([{ operator: 'channel', operand: 7 }]);
   });
 
+  it('writes dm id lists with bare commas, as the family links them', () => {
+    expect(dmHash([7, 5], 'x')).toBe('#narrow/dm/5,7-group');
+    expect(dmHash([5], 'Iago')).toBe('#narrow/dm/5-Iago');
+  });
+
   it('round-trips the fixed views', () => {
     for (const hash of ['#inbox', '#recent', '#feed', '#drafts', '#scheduled', '#settings/profile', '#organization/users']) expect(viewHash(parseHash(hash))).toBe(hash);
   });
