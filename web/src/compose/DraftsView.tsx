@@ -35,7 +35,8 @@ function DraftItem({ draft, onError }: { draft: StoredDraft; onError: (msg: stri
   const restore = () => {
     const hash = target ? conversationHash(target, subs) : null;
     if (hash) navigate(hash);
-    openCompose(target, { content: draft.content, draft });
+    // An unaddressed draft opens as a new topic with no channel chosen yet.
+    openCompose(target ?? { type: 'stream', streamId: 0, topic: draft.topic }, { content: draft.content, draft });
   };
   return (
     <li className="compose-list-item" data-testid="draft-item">

@@ -32,8 +32,10 @@ const realTimers: Timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (h) => 
 
 export function draftFromCompose(target: ComposeTarget | null, content: string, now = Date.now()): DraftData {
   const timestamp = Math.floor(now / 1000);
+  // Without a full recipient the draft is unaddressed (the server refuses a channel draft
+  // without its channel); a topic typed so far is kept, the server ignoring it.
   if (!target || (target.type === 'stream' && !target.streamId) || (target.type === 'direct' && !target.to.length)) {
-    return { type: target?.type === 'stream' ? 'stream' : '', to: [], topic: target?.type === 'stream' ? target.topic : '', content, timestamp };
+    return { type: '', to: [], topic: target?.type === 'stream' ? target.topic : '', content, timestamp };
   }
   if (target.type === 'stream') return { type: 'stream', to: [target.streamId], topic: target.topic, content, timestamp };
   return { type: 'private', to: [...target.to].sort((a, b) => a - b), topic: '', content, timestamp };

@@ -128,6 +128,8 @@ describe('draft shapes', () => {
     expect(d('x')).toEqual({ type: 'stream', to: [5], topic: 'lunch', content: 'x', timestamp: 1_700_000_000 });
     expect(draftFromCompose({ type: 'direct', to: [9, 3] }, 'y', 0)).toEqual({ type: 'private', to: [3, 9], topic: '', content: 'y', timestamp: 0 });
     expect(draftFromCompose(null, 'z', 0)).toMatchObject({ type: '', to: [] });
+    expect(draftFromCompose({ type: 'stream', streamId: 0, topic: 't' }, 'z', 0)).toMatchObject({ type: '', to: [] });
+    expect(draftFromCompose({ type: 'direct', to: [] }, 'z', 0)).toMatchObject({ type: '', to: [] });
     expect(targetFromDraft({ type: 'private', to: [3, 9], topic: '' })).toEqual({ type: 'direct', to: [3, 9] });
     expect(targetFromDraft({ type: 'stream', to: [5], topic: 'a' })).toEqual(target.topic === 'a' ? target : { type: 'stream', streamId: 5, topic: 'a' });
     expect(targetFromDraft({ type: '', to: [], topic: '' })).toBeNull();
