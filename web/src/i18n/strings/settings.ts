@@ -242,6 +242,7 @@ export const settings = {
   'settings.alert.new': 'New alert word',
   'settings.alert.none': 'You have no alert words.',
   'settings.alert.remove_label': 'Remove alert word {word}',
+  'settings.alert.removed': 'Alert word “{word}” removed.',
   'settings.alert.exists': 'You already have the alert word “{word}”.',
   // Bots.
   'settings.bots.about': 'Bots you own. A bot acts through its API key: keep it secret.',

@@ -1,5 +1,5 @@
 /** Alert words: words that notify like a mention; added and removed one at a time. */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { t } from '../../i18n';
 import { useAppState } from '../../state/store';
 import { SaveState, SettingsSection, useSave } from '../controls';
@@ -13,6 +13,8 @@ export function AlertWordsSection() {
   const id = useId();
   const [draft, setDraft] = useState('');
   const adding = useSave(words);
+  // A removed word's row leaves the list once its event arrives; the outcome is said here.
+  const [notice, setNotice] = useState('');
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const word = draft.trim();
@@ -29,21 +31,30 @@ export function AlertWordsSection() {
         <button type="submit" disabled={!draft.trim()}>{t('settings.alert.add')}</button>
         <SaveState id={`${id}-state`} status={adding.status} />
       </form>
+      <p className="settings-note" role="status" hidden={!notice}>{notice}</p>
       {words.length === 0 ? (
         <p className="settings-note">{t('settings.alert.none')}</p>
       ) : (
         <ul className="settings-list" data-testid="alert-words">
-          {words.slice().sort((a, b) => a.localeCompare(b)).map((w) => <WordRow key={w} word={w} />)}
+          {words.slice().sort((a, b) => a.localeCompare(b)).map((w) => <WordRow key={w} word={w} onGone={() => setNotice(t('settings.alert.removed', { word: w }))} />)}
         </ul>
       )}
     </SettingsSection>
   );
 }
 
-function WordRow({ word }: { word: string }) {
+function WordRow({ word, onGone }: { word: string; onGone: () => void }) {
   const present = useAppState((s) => has(s.reg?.alert_words ?? NONE, word));
   const save = useSave(present);
   const id = useId();
+  const latest = useRef({ saving: false, onGone });
+  latest.current = { saving: save.status.kind === 'saving', onGone };
+  useEffect(
+    () => () => {
+      if (latest.current.saving) latest.current.onGone();
+    },
+    [],
+  );
   return (
     <li>
       <span className="grow">{word}</span>
