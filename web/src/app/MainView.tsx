@@ -1,7 +1,8 @@
 /** Chooses what the main column shows for the current view. */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { View } from '../narrow/hash';
 import { NarrowView } from '../feed/NarrowView';
+import { Compose } from '../compose/Compose';
 import { DraftsView } from '../compose/DraftsView';
 import { ScheduledView } from '../compose/ScheduledView';
 
@@ -14,6 +15,19 @@ const AdminView = lazy(() => import('../admin/AdminView'));
 // Personal settings are a chunk of their own, fetched when first opened.
 const SettingsView = lazy(() => import('../settings/SettingsView'));
 
+/**
+ * Views that are not a narrow still have the compose box under them, so `c`, `x` and every
+ * "new message" button open it wherever the person is.
+ */
+function WithCompose({ children }: { children: ReactNode }) {
+  return (
+    <div className="narrow">
+      <div className="view-frame">{children}</div>
+      <Compose target={null} />
+    </div>
+  );
+}
+
 export function MainView({ view }: { view: View }) {
   switch (view.kind) {
     case 'narrow':
@@ -23,13 +37,13 @@ export function MainView({ view }: { view: View }) {
     case 'settings':
       return <Suspense fallback={<div className="feed-status" role="status">…</div>}><SettingsView section={view.section} /></Suspense>;
     case 'inbox':
-      return <InboxView />;
+      return <WithCompose><InboxView /></WithCompose>;
     case 'recent':
-      return <RecentView />;
+      return <WithCompose><RecentView /></WithCompose>;
     case 'drafts':
-      return <DraftsView />;
+      return <WithCompose><DraftsView /></WithCompose>;
     case 'scheduled':
-      return <ScheduledView />;
+      return <WithCompose><ScheduledView /></WithCompose>;
     case 'organization':
       return (
         <Suspense fallback={null}>
