@@ -332,6 +332,35 @@ async function main(): Promise<void> {
     await ok('POST', '/channel_folders/create', 'admin', { name: 'Castle', description: 'The *rooms*' });
     await ok('POST', '/invites/multiuse', 'admin', { invite_expires_in_minutes: 60 });
   });
+  let dm = 0;
+  await step('a direct message read, then marked unread (message_details of a DM)', async () => {
+    dm = await send('member2', [realm.member.id], 'Read me twice');
+    await ok('POST', '/messages/flags', 'member', { messages: [dm], op: 'add', flag: 'read' });
+    await ok('POST', '/messages/flags', 'member', { messages: [dm], op: 'remove', flag: 'read' });
+  });
+  await step('an edit that adds a mention, and a move of later messages only', async () => {
+    const a = await send('member2', 'Verona', 'garden', 'Roses');
+    await send('member2', 'Verona', 'garden', 'Thorns');
+    await ok('PATCH', `/messages/${a}`, 'member2', { content: 'Roses for @**King Hamlet**' });
+    await ok('PATCH', `/messages/${a + 1}`, 'admin', { topic: 'greenhouse', propagate_mode: 'change_later', send_notification_to_old_thread: false, send_notification_to_new_thread: false });
+  });
+  await step('snippets, saved views, folders and domains changed and removed', async () => {
+    const snippet = (await ok('POST', '/saved_snippets', 'member', { title: 'Greeting', content: 'Good morrow' })).saved_snippet_id;
+    if (snippet) await ok('PATCH', `/saved_snippets/${snippet}`, 'member', { content: 'Good night' });
+    const other = (await ok('POST', '/saved_snippets', 'member', { title: 'Farewell', content: 'Adieu' })).saved_snippet_id;
+    if (other) await ok('DELETE', `/saved_snippets/${other}`, 'member');
+    const fragment = 'narrow/has/link';
+    await ok('POST', '/navigation_views', 'member', { fragment, is_pinned: true, name: 'Links' });
+    await ok('PATCH', `/navigation_views/${encodeURIComponent(fragment)}`, 'member', { is_pinned: false });
+    const folders = (await ok('GET', '/channel_folders', 'admin')).channel_folders as Array<{ id: number }> | undefined;
+    if (folders?.[0]) await ok('PATCH', `/channel_folders/${folders[0].id}`, 'admin', { name: 'Keep', description: 'The *keep*' });
+    await ok('DELETE', '/realm/domains/verona.example', 'owner');
+    await ok('DELETE', '/default_streams', 'admin', { stream_id: verona });
+  });
+  await step('a channel made private and public again', async () => {
+    await ok('PATCH', `/streams/${verona}`, 'owner', { is_private: true });
+    await ok('PATCH', `/streams/${verona}`, 'owner', { is_private: false });
+  });
   await step('later messages in moved and muted places', async () => {
     await send('member2', 'Verona', '✔ orchard', 'Still here');
     await send('member2', 'Verona', 'court', 'In a muted channel, a followed topic');

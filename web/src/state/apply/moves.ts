@@ -6,7 +6,7 @@
  */
 import type { Message, Stream } from '@chat/client';
 import type { AppState, TopicMove } from '../store';
-import { dropTopic, noteTopic } from '../topics';
+import { dropTopic, noteTopic, sameTopic, setTopicMax } from '../topics';
 import { addUnread, MENTION_FLAGS, removeUnread } from '../unread';
 import { noteChannelMessage } from './channels';
 import type { EventHandler, LooseEvent } from './index';
@@ -104,8 +104,18 @@ function move(s: AppState, e: LooseEvent): AppState {
   const topics = { ...next.topics };
   const target = newStreamId ?? oldStreamId;
   if (target !== undefined && topics[target]) topics[target] = noteTopic(topics[target], newTopic ?? oldTopic ?? '', Math.max(...ids));
-  if (oldStreamId !== undefined && oldTopic !== undefined && topics[oldStreamId] && e.propagate_mode === 'change_all') {
-    topics[oldStreamId] = dropTopic(topics[oldStreamId]!, oldTopic);
+  if (oldStreamId !== undefined && oldTopic !== undefined && topics[oldStreamId]) {
+    if (e.propagate_mode === 'change_all') {
+      topics[oldStreamId] = dropTopic(topics[oldStreamId]!, oldTopic);
+    } else {
+      // Part of the topic moved: its newest message is now the newest one left that the store knows.
+      const old = topics[oldStreamId]!.topics.find((t) => sameTopic(t.name, oldTopic));
+      const movedIds = new Set(ids);
+      if (old && movedIds.has(old.max_id)) {
+        const left = [...next.messages.values()].filter((m) => m.type === 'stream' && m.stream_id === oldStreamId && sameTopic(m.subject, oldTopic) && !movedIds.has(m.id)).map((m) => m.id);
+        if (left.length) topics[oldStreamId] = setTopicMax(topics[oldStreamId]!, oldTopic, Math.max(...left));
+      }
+    }
     if (target !== undefined && topics[target]) topics[target] = noteTopic(topics[target], newTopic ?? oldTopic, Math.max(...ids));
   }
   const lastMove: TopicMove | undefined = oldStreamId !== undefined && oldTopic !== undefined

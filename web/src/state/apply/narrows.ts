@@ -39,10 +39,12 @@ export function refile(s: AppState, messages: Message[], unknown: number[] = [],
   const narrows: Record<string, NarrowMessages> = {};
   for (const [key, n] of Object.entries(s.narrows)) {
     const terms = termsOfKey(key);
+    // Search results stay as fetched, as the family's search views do (no refetch per message).
+    const isSearch = terms.some((t) => t.operator === 'search');
     let next = n;
     for (const m of messages) {
       const match = matchesNarrow(m, terms, selfId);
-      if (match === undefined) next = next.stale ? next : { ...next, stale: true };
+      if (match === undefined) next = next.stale || isSearch ? next : { ...next, stale: true };
       else if (match && inLoadedRange(next, m.id)) next = next.ids.includes(m.id) ? next : { ...next, ids: insertSorted(next.ids, m.id) };
       else if (!match && next.ids.includes(m.id)) next = { ...next, ids: next.ids.filter((id) => id !== m.id) };
     }

@@ -144,3 +144,36 @@ describe('the organization and settings', () => {
     expect(s.reg).toMatchObject({ realm_new_stream_announcements_stream_id: -1, realm_default_streams: [11] });
   });
 });
+
+describe('message lists', () => {
+  const key = (terms: Array<[string, string]>) => JSON.stringify(terms);
+  const list = (ids: number[], complete = true) => ({ ids, foundOldest: complete, foundNewest: complete, loading: false });
+
+  it('a new message joins the lists it matches that reach the newest; other views it cannot judge refetch, search views stay', () => {
+    let s: AppState = {
+      ...state(),
+      narrows: {
+        [key([['channel', '10']])]: list([1]),
+        [key([['channel', '11']])]: list([2]),
+        [key([['channel', '12']])]: list([], false),
+        [key([['has', 'link']])]: list([]),
+        [key([['search', 'x']])]: list([]),
+      },
+    };
+    s = apply(s, { type: 'message', message: streamMessage({ id: 1200 }), flags: [] });
+    expect(s.narrows[key([['channel', '10']])]!.ids).toEqual([1, 1200]);
+    expect(s.narrows[key([['channel', '11']])]!.ids).toEqual([2]);
+    expect(s.narrows[key([['has', 'link']])]!.stale).toBe(true);
+    expect(s.narrows[key([['search', 'x']])]!.stale).toBeUndefined();
+  });
+
+  it('starring adds to is:starred; reading leaves is:unread as it is until refetched', () => {
+    let s: AppState = { ...state(), narrows: { [key([['is', 'starred']])]: list([]), [key([['is', 'unread']])]: list([]) } };
+    s = apply(s, { type: 'message', message: streamMessage({ id: 1300 }), flags: [] });
+    expect(s.narrows[key([['is', 'unread']])]!.ids).toEqual([1300]);
+    s = apply(s, { type: 'update_message_flags', op: 'add', flag: 'starred', messages: [1300], all: false });
+    s = apply(s, { type: 'update_message_flags', op: 'add', flag: 'read', messages: [1300], all: false });
+    expect(s.narrows[key([['is', 'starred']])]!.ids).toEqual([1300]);
+    expect(s.narrows[key([['is', 'unread']])]!.ids).toEqual([1300]);
+  });
+});
