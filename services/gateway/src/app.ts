@@ -123,7 +123,8 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     // opens a password dialog.
     if (browser) omitBasicChallenge(res);
     if (browser && (rule.auth === 'required' || (rule.auth === 'optional' && hasSessionCookie(req)))) {
-      // Where a caller is optional, a session no longer good leaves a spectator, as there.
+      // Where a caller is optional, a session no longer good leaves a spectator, as on the
+      // family's server; where one is required, it is a 401.
       const login = rule.auth === 'required' ? await sessions.require(req, realm) : await sessions.login(req, realm);
       if (login) {
         sessions.checkCsrf(req);
