@@ -200,7 +200,7 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
   return (
     <FeedContext.Provider value={feed}>
       <div className="message-list-wrap">
-        <div className="message-list" ref={parent} onScroll={onScroll} onKeyDown={onKeyDown} role="feed" aria-label={t('feed.messages')} aria-busy={narrow.loading} data-testid="message-list">
+        <div className="message-list" ref={parent} onScroll={onScroll} onKeyDown={onKeyDown} role="region" aria-label={t('feed.messages')} aria-busy={narrow.loading} data-testid="message-list">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => {
               const row = v.index === 0 ? null : rows[v.index - 1]!;

@@ -17,6 +17,7 @@ import { NarrowHeader } from './NarrowHeader';
 import { canMarkRead, narrowInfo } from './narrowInfo';
 import { resumeReading } from './read';
 import { selectedMessageId } from './selection';
+import { TypingNotice } from './TypingNotice';
 import { useFeedView } from './view-state';
 import '../styles/feed.css';
 import '../styles/rendered.css';
@@ -89,9 +90,10 @@ export function NarrowView({ terms }: { terms: NarrowTerm[] }) {
   useEffect(() => () => resumeReading(key), [key]);
 
   return (
-    <section className="narrow" aria-label={t('feed.messages')}>
+    <section className="narrow">
       <NarrowHeader info={info} terms={stableTerms} narrowKey={key} loadedUnread={loadedUnread} />
       <MessageList key={`${key}|${info.near ?? ''}|${generation}`} narrowKey={key} terms={stableTerms} />
+      <TypingNotice terms={stableTerms} />
       <Compose key={key} target={composeTarget(stableTerms, selfId)} />
       <FeedDialogs />
       <div className="feed-notice" role="status" aria-live="polite">

@@ -71,7 +71,7 @@ function Poll({ message, selfId }: { message: Message; selfId: number }) {
   return (
     <section className="widget poll-widget" aria-label={t('feed.poll')}>
       <div className="widget-heading">
-        <h3 className="poll-question">{poll.question || <span className="muted">{t('feed.poll_no_question')}</span>}</h3>
+        <div className="widget-title poll-question">{poll.question || <span className="muted">{t('feed.poll_no_question')}</span>}</div>
         {mine && <TitleEditor value={poll.question} label={t('feed.poll_edit_question')} onSave={(q) => void sendWidgetEvent(message.id, questionEvent(q))} />}
       </div>
       <ul className="poll-options">
@@ -117,7 +117,7 @@ function Todo({ message, selfId }: { message: Message; selfId: number }) {
   return (
     <section className="widget todo-widget" aria-label={t('feed.todo')}>
       <div className="widget-heading">
-        <h3 className="todo-title">{todo.title || t('feed.todo_default_title')}</h3>
+        <div className="widget-title todo-title">{todo.title || t('feed.todo_default_title')}</div>
         {mine && <TitleEditor value={todo.title} label={t('feed.todo_edit_title')} onSave={(v) => void sendWidgetEvent(message.id, titleEvent(v))} />}
       </div>
       <ul className="todo-tasks">
