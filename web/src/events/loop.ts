@@ -14,7 +14,6 @@ import { api, isLoggedOut, sessionChannel, toLogin } from '../api';
 import { applyEvents } from '../state/apply';
 import { freshState, store } from '../state/store';
 import { pruneTyping } from '../state/typing';
-import { startPresence, stopPresence } from './presence';
 import { REGISTER_PARAMS } from './register-params';
 
 export { REGISTER_PARAMS };
@@ -177,7 +176,6 @@ export function startEvents(): void {
     const s = store.get();
     if (s.typing.length) store.set((x) => ({ ...x, typing: pruneTyping(x.typing, Date.now()) }));
   }, 1000);
-  startPresence();
   void pollForever(++loopId);
 }
 
@@ -192,7 +190,6 @@ export function stopEvents(): void {
   }
   if (typingTimer) clearInterval(typingTimer);
   typingTimer = null;
-  stopPresence();
 }
 
 /** Drops the queue and registers again at once. */

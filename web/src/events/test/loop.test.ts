@@ -33,7 +33,6 @@ jest.mock('../../api', () => ({
   toLogin: () => toLogin(),
   sessionChannel: null,
 }));
-jest.mock('../presence', () => ({ startPresence: () => undefined, stopPresence: () => undefined }));
 
 // Imported after the mocks (jest hoists jest.mock above imports either way).
 import { currentQueueId, isQueueLost, startEvents, stopEvents } from '../loop';
