@@ -138,7 +138,14 @@ async function pollForever(id: number): Promise<void> {
       if (store.get().status !== 'live') store.set((s) => ({ ...s, status: 'live', statusMessage: undefined }));
       if (!events.length) continue;
       lastEventId = Math.max(lastEventId, ...events.map((e) => Number(e.id)));
-      store.set((s) => applyEvents(s, events));
+      try {
+        store.set((s) => applyEvents(s, events));
+      } catch (err) {
+        // An event the handlers could not apply leaves the state unsure: start again from a snapshot.
+        console.error('An event could not be applied; registering again.', err);
+        queueId = null;
+        continue;
+      }
       afterEvents(events);
     } catch (err) {
       clearTimeout(watchdog);

@@ -91,6 +91,17 @@ it('registers again after a restart event', async () => {
   expect(currentQueueId()).toBe('q2');
 });
 
+it('registers again when an event cannot be applied', async () => {
+  answers.register = [snapshot('q1'), snapshot('q2')];
+  answers.events = [{ events: [{ id: 1, type: 'subscription', op: 'add', subscriptions: null }] }];
+  const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  startEvents();
+  await flush();
+  expect(quiet).toHaveBeenCalled();
+  expect(calls.register).toBe(2);
+  expect(currentQueueId()).toBe('q2');
+});
+
 it('shows reconnecting while the server is unreachable, and retries with growing pauses', async () => {
   answers.register = [snapshot('q1')];
   answers.events = [new ApiError('NETWORK', 'Failed to fetch', 0), new ApiError('NETWORK', 'Failed to fetch', 0), { events: [] }];
