@@ -9,6 +9,7 @@ import { t } from '../../i18n';
 import { SaveState, SettingsGroup, SettingsSection, useSave } from '../../settings/controls';
 import { useReg } from '../../state/store';
 import type { SectionProps } from '../AdminView';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { patchRealm } from '../api';
 
 type Methods = Record<string, { enabled: boolean; available: boolean; unavailable_reason?: string }>;
@@ -45,7 +46,7 @@ export default function AuthMethods({ access }: SectionProps) {
 
   return (
     <SettingsSection title={t('admin.section.auth')} testId="admin-auth-methods">
-      {!canEdit && <p className="settings-note">{t('admin.auth.owners_only')}</p>}
+      {!canEdit && <ReadOnlyNote text={t('admin.auth.owners_only')} />}
       <SettingsGroup title={t('admin.auth.methods')}>
         <form onSubmit={submit}>
           {names.map((name) => (

@@ -48,8 +48,7 @@ export default function Channels({ access }: SectionProps) {
           <caption className="visually-hidden">{t('admin.section.channels')}</caption>
           <thead>
             <tr>
-              <th scope="col">{t('admin.channel.name')}</th>
-              <th scope="col">{t('admin.channel.description')}</th>
+              <th scope="col">{t('admin.channel.name_description')}</th>
               <th scope="col">{t('admin.channel.subscribers')}</th>
               <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>
             </tr>
@@ -61,8 +60,8 @@ export default function Channels({ access }: SectionProps) {
                   <ChannelMark channel={c} />
                   <span className="visually-hidden">{t(c.invite_only ? 'admin.channel.private' : c.is_web_public ? 'admin.channel.web_public' : 'admin.channel.public')}: </span>
                   {c.name}
+                  {c.description && <div className="admin-sub admin-description">{c.description}</div>}
                 </td>
-                <td className="admin-description">{c.description}</td>
                 <td>{Array.isArray(c.subscribers) ? c.subscribers.length : typeof c.subscriber_count === 'number' ? c.subscriber_count : '—'}</td>
                 <td className="admin-row-actions">
                   <button type="button" onClick={() => setSelected(c.stream_id)} aria-label={t(canEdit ? 'admin.channel.edit_named' : 'admin.channel.view_named', { name: c.name })}>{canEdit ? t('admin.edit') : t('admin.view')}</button>

@@ -72,9 +72,8 @@ export default function DataExports(_: SectionProps) {
               <caption className="visually-hidden">{t('admin.exports.list')}</caption>
               <thead>
                 <tr>
+                  <th scope="col">{t('admin.exports.time_kind')}</th>
                   <th scope="col">{t('admin.exports.requested_by')}</th>
-                  <th scope="col">{t('admin.exports.time')}</th>
-                  <th scope="col">{t('admin.exports.type')}</th>
                   <th scope="col">{t('admin.exports.state')}</th>
                   <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>
                 </tr>
@@ -84,9 +83,11 @@ export default function DataExports(_: SectionProps) {
                   const state = exportState(e);
                   return (
                     <tr key={e.id}>
+                      <td>
+                        {new Date(e.export_time * 1000).toLocaleString()}
+                        <div className="admin-sub">{t(e.export_type === 2 ? 'admin.exports.standard' : 'admin.exports.public')}</div>
+                      </td>
                       <td>{users.get(e.acting_user_id)?.full_name ?? '—'}</td>
-                      <td>{new Date(e.export_time * 1000).toLocaleString()}</td>
-                      <td>{t(e.export_type === 2 ? 'admin.exports.standard' : 'admin.exports.public')}</td>
                       <td>
                         {state === 'ready' ? <a href={e.export_url!} download>{t('admin.exports.download')}</a> : t(`admin.exports.state_${state}`)}
                       </td>

@@ -93,7 +93,7 @@ function AddEmoji() {
           e.preventDefault();
           if (!file || emojiNameProblem(name)) return;
           const n = name.trim();
-          action.run(() => upload(`/realm/emoji/${encodeURIComponent(n)}`, file), t('admin.emoji.added', { name: n }), () => {
+          action.run(() => upload(`/realm/emoji/${encodeURIComponent(n)}`, file), t('admin.emoji.added'), () => {
             setName('');
             setFile(null);
             if (fileInput.current) fileInput.current.value = '';

@@ -51,21 +51,20 @@ export default function Invitations(_: SectionProps) {
               <thead>
                 <tr>
                   <th scope="col">{t('admin.invite.invitee')}</th>
-                  <th scope="col">{t('admin.invite.invited_by')}</th>
-                  <th scope="col">{t('admin.invite.invited_at')}</th>
-                  <th scope="col">{t('admin.invite.expires')}</th>
                   <th scope="col">{t('admin.invite.as')}</th>
+                  <th scope="col">{t('admin.invite.expires')}</th>
                   <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>
                 </tr>
               </thead>
               <tbody>
                 {list.data.map((inv) => (
                   <tr key={`${inv.is_multiuse ? 'm' : 'e'}${inv.id}`}>
-                    <td className="admin-email">{inv.is_multiuse ? <span>{t('admin.invite.link')} <code className="admin-link" title={inv.link_url}>{inv.link_url}</code></span> : inv.email}</td>
-                    <td>{users.get(inv.invited_by_user_id)?.full_name ?? '—'}</td>
-                    <td>{when(inv.invited)}</td>
-                    <td>{when(inv.expiry_date)}</td>
+                    <td className="admin-email">
+                      {inv.is_multiuse ? <span>{t('admin.invite.link')} <code className="admin-link" title={inv.link_url}>{inv.link_url}</code></span> : inv.email}
+                      <div className="admin-sub">{t('admin.invite.by_on', { name: users.get(inv.invited_by_user_id)?.full_name ?? '—', when: when(inv.invited) })}</div>
+                    </td>
                     <td>{roleLabel(inv.invited_as)}</td>
+                    <td>{when(inv.expiry_date)}</td>
                     <td className="admin-row-actions">
                       {!inv.is_multiuse && <button type="button" onClick={() => resend(inv)} aria-label={t('admin.invite.resend_to', { email: inv.email ?? '' })}>{t('admin.invite.resend')}</button>}
                       <button type="button" className="danger-text" onClick={() => setRevoking(inv)} aria-label={t('admin.invite.revoke_named', { what: inv.email ?? t('admin.invite.link') })}>{t('admin.invite.revoke')}</button>

@@ -6,6 +6,7 @@ import { SaveState, SettingsGroup, SettingsSection, useSave } from '../../settin
 import { useReg } from '../../state/store';
 import type { SectionProps } from '../AdminView';
 import { call, patchRealm, upload } from '../api';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { SettingsForm } from '../components/SettingsForm';
 import { useViewer } from '../data';
 import { PROFILE_SUBSECTIONS } from '../realmFields';
@@ -16,6 +17,7 @@ export default function OrgProfile({ access }: SectionProps) {
   const canEdit = access === 'edit';
   return (
     <SettingsSection title={t('admin.section.profile')} testId="admin-org-profile">
+      {!canEdit && <ReadOnlyNote text={t('admin.read_only')} />}
       {PROFILE_SUBSECTIONS.map((sub) => (
         <SettingsForm key={sub.id} title={t(sub.title)} fields={sub.fields} source={reg} prefix="realm_" canEdit={canEdit} isOwner={viewer.isOwner} save={patchRealm} testId={`admin-form-${sub.id}`} />
       ))}

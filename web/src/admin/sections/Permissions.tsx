@@ -3,6 +3,7 @@ import { t } from '../../i18n';
 import { SettingsSection } from '../../settings/controls';
 import { useReg } from '../../state/store';
 import type { SectionProps } from '../AdminView';
+import { ReadOnlyNote } from '../components/ReadOnlyNote';
 import { patchRealm } from '../api';
 import { SettingsForm } from '../components/SettingsForm';
 import { useViewer } from '../data';
@@ -13,7 +14,7 @@ export default function Permissions({ access }: SectionProps) {
   const viewer = useViewer();
   return (
     <SettingsSection title={t('admin.section.permissions')} testId="admin-permissions">
-      {access !== 'edit' && <p className="settings-note">{t('admin.read_only')}</p>}
+      {access !== 'edit' && <ReadOnlyNote text={t('admin.read_only')} />}
       {PERMISSION_SUBSECTIONS.map((sub) => (
         <SettingsForm key={sub.id} title={t(sub.title)} fields={sub.fields} source={reg} prefix="realm_" canEdit={access === 'edit'} isOwner={viewer.isOwner} save={patchRealm} testId={`admin-form-${sub.id}`} />
       ))}

@@ -35,8 +35,7 @@ export default function Playgrounds({ access }: SectionProps) {
             <thead>
               <tr>
                 <th scope="col">{t('admin.playgrounds.language')}</th>
-                <th scope="col">{t('admin.playgrounds.name')}</th>
-                <th scope="col">{t('admin.playgrounds.template')}</th>
+                <th scope="col">{t('admin.playgrounds.name_template')}</th>
                 {canEdit && <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>}
               </tr>
             </thead>
@@ -44,8 +43,10 @@ export default function Playgrounds({ access }: SectionProps) {
               {list.map((p) => (
                 <tr key={p.id}>
                   <td>{p.pygments_language}</td>
-                  <td>{p.name}</td>
-                  <td className="admin-email"><code>{p.url_template}</code></td>
+                  <td>
+                    {p.name}
+                    <div className="admin-sub admin-email"><code>{p.url_template}</code></div>
+                  </td>
                   {canEdit && (
                     <td className="admin-row-actions">
                       <button type="button" className="danger-text" onClick={() => setDeleting(p)} aria-label={t('admin.delete_named', { name: p.name })}>{t('admin.delete')}</button>

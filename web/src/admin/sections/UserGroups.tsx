@@ -43,8 +43,7 @@ export default function UserGroups(_: SectionProps) {
           <caption className="visually-hidden">{t('admin.section.groups')}</caption>
           <thead>
             <tr>
-              <th scope="col">{t('admin.groups.name')}</th>
-              <th scope="col">{t('admin.groups.description')}</th>
+              <th scope="col">{t('admin.groups.name_description')}</th>
               <th scope="col">{t('admin.groups.members')}</th>
               <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>
             </tr>
@@ -52,8 +51,10 @@ export default function UserGroups(_: SectionProps) {
           <tbody>
             {rows.map((g) => (
               <tr key={g.id} data-group-id={g.id}>
-                <td>{g.name}</td>
-                <td className="admin-description">{g.description}</td>
+                <td>
+                  {g.name}
+                  {g.description && <div className="admin-sub admin-description">{g.description}</div>}
+                </td>
                 <td>{t('admin.groups.count', { members: g.members.length, subgroups: g.direct_subgroup_ids.length })}</td>
                 <td className="admin-row-actions">
                   <button type="button" onClick={() => setSelected(g.id)} aria-label={t('admin.groups.open_named', { name: g.name })}>{t('admin.open')}</button>

@@ -60,8 +60,7 @@ export default function Users({ access }: SectionProps) {
             <caption className="visually-hidden">{t(tab === 'active' ? 'admin.users.active_caption' : tab === 'bots' ? 'admin.users.bots_caption' : 'admin.users.deactivated_caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('admin.users.name')}</th>
-                <th scope="col">{t('admin.users.email')}</th>
+                <th scope="col">{t('admin.users.name_email')}</th>
                 <th scope="col">{tab === 'bots' ? t('admin.users.owner') : t('admin.users.role')}</th>
                 {actor.isAdmin && <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>}
               </tr>
@@ -72,8 +71,8 @@ export default function Users({ access }: SectionProps) {
                   <td>
                     {u.full_name}
                     {u.user_id === reg.user_id && <span className="admin-tag"> ({t('misc.you')})</span>}
+                    <div className="admin-sub admin-email">{u.delivery_email ?? u.email}</div>
                   </td>
-                  <td className="admin-email">{u.delivery_email ?? u.email}</td>
                   <td>{tab === 'bots' ? (users.get(u.bot_owner_id ?? -1)?.full_name ?? '—') : roleLabel(u.role)}</td>
                   {actor.isAdmin && (
                     <td className="admin-row-actions">
