@@ -5,7 +5,6 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { navigate } from '../app/route';
-import { t } from '../i18n';
 import { channelHash, leadingId, leadingIds, narrowKey, type NarrowTerm } from '../narrow/hash';
 import { loadNarrow } from '../state/actions';
 import { store, useAppState } from '../state/store';

@@ -10,13 +10,14 @@ import { typingUserIdsFor } from '../state/selectors';
 import { useAppState } from '../state/store';
 
 export function TypingNotice({ terms }: { terms: NarrowTerm[] }) {
-  const [now, setNow] = useState(() => Date.now());
+  // Re-rendering re-reads the selector, which drops expired entries by the clock.
+  const [, setTick] = useState(0);
   // Joined into a string so the selector's answer compares equal while nothing changed.
-  const ids = useAppState((s) => typingUserIdsFor(s, terms, now).filter((id) => id !== s.reg?.user_id).join(','));
+  const ids = useAppState((s) => typingUserIdsFor(s, terms).filter((id) => id !== s.reg?.user_id).join(','));
   const users = useAppState((s) => s.users);
   useEffect(() => {
     if (!ids) return;
-    const timer = setInterval(() => setNow(Date.now()), 3000);
+    const timer = setInterval(() => setTick((n) => n + 1), 3000);
     return () => clearInterval(timer);
   }, [ids]);
   const people = ids ? ids.split(',').map((id) => users.get(Number(id))?.full_name ?? t('feed.unknown_user')) : [];
