@@ -37,9 +37,16 @@ export function isUserMuted(reg: RegisterState, userId: number): boolean {
 /** The snapshot's unread `count`: every direct message, and channel messages not muted. */
 export function unmutedUnreadCount(reg: RegisterState): number {
   const u = reg.unread_msgs;
+  // Indexed once: this runs after every event that touches the counts.
+  const policies = new Map((reg.user_topics ?? []).map((t) => [`${t.stream_id}:${t.topic_name.toLowerCase()}`, t.visibility_policy]));
+  const mutedChannels = new Set(reg.subscriptions.filter((x) => x.is_muted).map((x) => x.stream_id));
   let n = 0;
   for (const e of u.pms) n += e.unread_message_ids.length;
   for (const e of u.huddles) n += e.unread_message_ids.length;
-  for (const e of u.streams) if (!isTopicMuted(reg, e.stream_id, e.topic)) n += e.unread_message_ids.length;
+  for (const e of u.streams) {
+    const policy = policies.get(`${e.stream_id}:${e.topic.toLowerCase()}`) ?? TOPIC_POLICY.INHERIT;
+    const muted = policy === TOPIC_POLICY.MUTED || (mutedChannels.has(e.stream_id) && policy !== TOPIC_POLICY.UNMUTED && policy !== TOPIC_POLICY.FOLLOWED);
+    if (!muted) n += e.unread_message_ids.length;
+  }
   return n;
 }
