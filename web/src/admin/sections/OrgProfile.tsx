@@ -45,7 +45,7 @@ function IconSetting({ canEdit }: { canEdit: boolean }) {
   };
   return (
     <SettingsGroup title={t('admin.profile.icon')}>
-      <div className="settings-actions">
+      <div className="settings-actions admin-icon-state">
         {url && !broken && <img src={url} alt={t('admin.profile.icon_alt')} className="admin-icon" width={64} height={64} onError={() => setBroken(url)} />}
         {canEdit && (
           <>
