@@ -131,6 +131,7 @@ export const errors = {
     ),
   botsNotAllowed: () => bad('This endpoint does not accept bot requests.'),
   unknownOnboardingStep: (name: string) => bad(`Unknown onboarding_step: ${name}`),
+  emailChangesDisabled: () => bad('Email address changes are disabled in this organization.'),
   // Uploads, attachments and avatars.
   noFileUploaded: () => bad('You must specify a file to upload'),
   oneFileAtATime: () => bad('You may only upload one file at a time'),

@@ -56,10 +56,11 @@ export function serverEmojiDataUrl(realmUrl: string): string {
 
 /**
  * The account pages at the family's paths: `/login/`, `/register/`, `/join/<key>/` and
- * `/accounts/...` (login, logout, password reset, sign-up by email confirmation, API key).
+ * `/accounts/...` (login, logout, password reset, sign-up by email confirmation, API key, the
+ * confirmation link of an email address change).
  * `/` is the web app's (WEB_APP_PATHS).
  */
-export const PAGE_PATHS = /^\/(login\/?|register\/?|join\/[^/]+\/?|accounts\/(login|logout|home|register|send_confirm|do_confirm|password|api_key)(\/.*)?)$/;
+export const PAGE_PATHS = /^\/(login\/?|register\/?|join\/[^/]+\/?|accounts\/(login|logout|home|register|send_confirm|do_confirm|password|api_key|confirm_new_email)(\/.*)?)$/;
 
 /**
  * Routes under /api/v1, and under /json for the web app, which the gateway authenticates by its

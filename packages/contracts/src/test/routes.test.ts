@@ -81,7 +81,8 @@ describe('route ownership', () => {
   it('sends the account pages to the users service, unauthenticated', () => {
     for (const path of ['/login/', '/login', '/register/', '/join/abc123/', '/accounts/login/', '/accounts/logout/',
       '/accounts/password/reset/', '/accounts/password/reset/MTI/abcdef/', '/accounts/password/done/', '/accounts/home/',
-      '/accounts/do_confirm/abc', '/accounts/register/', '/accounts/api_key/', '/accounts/api_key/zuliprc', '/accounts/login/subdomain/tok']) {
+      '/accounts/do_confirm/abc', '/accounts/register/', '/accounts/api_key/', '/accounts/api_key/zuliprc', '/accounts/login/subdomain/tok',
+      '/accounts/confirm_new_email/abc/']) {
       expect(resolveFileRoute(path)).toMatchObject({ service: 'users', auth: 'none' });
     }
     expect(resolveFileRoute('/accounts/other/')).toBeUndefined();

@@ -2,6 +2,7 @@ import { recordEvent } from '@chat/bus';
 import { errors, ROLE, ROLES, checkAdmin, type Actor, checkOwner, isOwner } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { directGroupForRole } from '@chat/realm';
+import { avatarUrl } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import { forgetCachedAuth } from '../lib/auth-cache';
@@ -81,20 +82,17 @@ export async function doChangeRole(tx: Tx, target: UserRow, role: number) {
   }
 }
 
-/** Changes the real address (and the API address too where that is the real one). */
-export async function doChangeDeliveryEmail(tx: Tx, target: UserRow, email: string) {
+/**
+ * Changes the real address (and the API address too where that is the real one), announced as
+ * the family's server does: `delivery_email` to those who may see it, the new avatar URL where
+ * the avatar is the address's Gravatar, then `new_email` where the API address changed.
+ * Returns whether the API address changed (the gateways' cached authentication names it).
+ */
+export async function doChangeDeliveryEmail(tx: Tx, target: UserRow, email: string, realmUrl: string): Promise<boolean> {
   const visibility = emailVisibilityOf(target);
   const apiEmailIsReal = target.isBot || visibility === EMAIL_VISIBILITY.EVERYONE;
-  await tx.user.update({ where: { id: target.id }, data: { deliveryEmail: email, ...(apiEmailIsReal ? { email } : {}) } });
+  const updated = await tx.user.update({ where: { id: target.id }, data: { deliveryEmail: email, ...(apiEmailIsReal ? { email } : {}) } });
   const audience = await usersWhoCanAccess(tx, target.realmId, target);
-  if (apiEmailIsReal) {
-    await recordEvent(tx, {
-      realmId: target.realmId,
-      type: 'realm_user',
-      users: audience,
-      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: email } },
-    });
-  }
   const viewers = await tx.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true } });
   const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, { id: target.id, isBot: target.isBot, visibility })).map((v) => v.id);
   if (seeing.length) {
@@ -105,6 +103,22 @@ export async function doChangeDeliveryEmail(tx: Tx, target: UserRow, email: stri
       event: { type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: email } },
     });
   }
+  if (updated.avatarSource !== 'U') {
+    // A Gravatar is derived from the address: the old URL no longer shows this person's.
+    const url = avatarUrl(updated, realmUrl);
+    await announcePerson(tx, target, {
+      avatar_source: updated.avatarSource,
+      avatar_url: url,
+      avatar_url_medium: avatarUrl(updated, realmUrl, true),
+      avatar_version: updated.avatarVersion,
+    });
+    if (target.isBot) await announceBot(tx, target, { avatar_url: url });
+  }
+  if (apiEmailIsReal && target.email !== email) {
+    await announcePerson(tx, target, { new_email: email });
+    return true;
+  }
+  return false;
 }
 
 export interface UserChanges {
@@ -147,7 +161,7 @@ export async function doUpdateUser(services: Services, actor: Actor, userId: num
         where: { realmId: target.realmId, id: { not: target.id }, OR: [{ email: { equals: email, mode: 'insensitive' } }, { deliveryEmail: { equals: email, mode: 'insensitive' } }] },
       });
       if (taken) throw errors.badRequest(`Email '${email}' already in use`);
-      await doChangeDeliveryEmail(tx, target, email);
+      await doChangeDeliveryEmail(tx, target, email, actor.realmUrl);
       invalidate = true;
     }
     return invalidate ? target.apiKey : null;

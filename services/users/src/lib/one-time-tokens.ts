@@ -6,11 +6,11 @@ type TokenServices = Pick<Services, 'redis' | 'config'>;
 
 /**
  * Short-lived, single-use tokens kept in Redis with a TTL: password-reset links, sign-up
- * confirmation links and the desktop app's login tokens. Redis expires them by itself, every
+ * confirmation links, email-change confirmation links and the desktop app's login tokens. Redis expires them by itself, every
  * replica sees them, and using one is an atomic GETDEL, so two requests racing with the same
  * token cannot both succeed. Losing them (a Redis flush) only means asking for a new link.
  */
-export type TokenKind = 'reset' | 'confirm' | 'desktop';
+export type TokenKind = 'reset' | 'confirm' | 'desktop' | 'emailchange';
 
 /** 32 letters and digits, the API key shape the family also uses for its login tokens. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9]{32}$/;
@@ -22,6 +22,20 @@ function key(services: TokenServices, kind: TokenKind, token: string): string {
 export async function issueToken(services: TokenServices, kind: TokenKind, data: object, ttlSeconds: number): Promise<string> {
   const token = generateApiKey();
   await services.redis.set(key(services, kind, token), JSON.stringify(data), 'EX', ttlSeconds);
+  return token;
+}
+
+/**
+ * Issues a token that replaces the owner's previous one of this kind: only the newest link
+ * works (a second email change request voids the first's link, as on the family's server). The
+ * owner's current token is remembered under its own key with the same lifetime.
+ */
+export async function issueSoleToken(services: TokenServices, kind: TokenKind, owner: string, data: object, ttlSeconds: number): Promise<string> {
+  const token = await issueToken(services, kind, data, ttlSeconds);
+  // GETSET, so of two requests racing each deletes the token the other replaced: one survives.
+  const previous = await services.redis.getset(key(services, kind, `owner-${owner}`), token);
+  await services.redis.expire(key(services, kind, `owner-${owner}`), ttlSeconds);
+  if (previous && previous !== token) await services.redis.del(key(services, kind, previous));
   return token;
 }
 

@@ -3,6 +3,7 @@ import { errors, PAGE_PATHS } from '@chat/contracts';
 import type { Services } from '../context';
 import { accountPages } from './account';
 import { pageErrors } from './context';
+import { emailChangePages } from './email-change';
 import { loginPages } from './login';
 import { resetPages } from './reset';
 import { pageSecurity } from './session';
@@ -21,6 +22,7 @@ export function pageRoutes(router: Router, services: Services): void {
   loginPages(pages, services, security);
   resetPages(pages, services, security);
   accountPages(pages, services, security);
+  emailChangePages(pages, services, security);
   // Logging out changes state: the family accepts it only as a POST, which the CSRF check covers.
   pages.get('/accounts/logout', (_req, _res, next) => next(errors.methodNotAllowed(['POST'])));
   pages.use((_req, _res, next) => next(errors.notFound('Page not found')));

@@ -4,6 +4,7 @@ import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { doUpdateOwnSettings, doUpdateRealmDefaults } from '../actions/settings';
 import { checkOwnPasswordChange, doStorePasswordHash } from '../actions/password-login';
+import { checkEmailChange, doStartEmailChange } from '../actions/email-change';
 import { parseSetting, SETTING_NAMES } from '../lib/settings-schema';
 
 function readSettings(p: Params): Record<string, boolean | number | string> {
@@ -25,8 +26,14 @@ export function settingsRoutes(router: Router, services: Services): void {
       // nothing; the new hash is stored last, once everything else of the request was accepted.
       const newPassword = p.str('new_password');
       const password = newPassword === undefined ? null : await checkOwnPasswordChange(services, identity, p.str('old_password'), newPassword);
-      await doUpdateOwnSettings(services, actorFromIdentity(identity), change);
+      // A new address changes nothing yet: it is checked here (a refusal writes nothing) and,
+      // once the rest is saved, gets a confirmation link (actions/email-change.ts).
+      const email = p.str('email');
+      const actor = actorFromIdentity(identity);
+      const newEmail = email === undefined ? null : await checkEmailChange(services, actor, email);
+      await doUpdateOwnSettings(services, actor, change);
       if (password) await doStorePasswordHash(services, password);
+      if (newEmail !== null) await doStartEmailChange(services, actor, newEmail);
     }),
   );
   router.patch(
