@@ -53,6 +53,7 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
       terms,
       narrowKey,
       mutedUsers: new Set((reg.muted_users ?? []).map((m) => m.id)),
+      search: terms.some((x) => x.operator === 'search' && !x.negated),
       loadedIds: () => rowsRef.current.flatMap((r) => (r.kind === 'message' ? [r.message.id] : [])),
     };
   }, [reg, selfId, time, terms, narrowKey]);

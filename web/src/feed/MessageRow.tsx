@@ -38,6 +38,10 @@ export function dateLabel(ts: number, now = Date.now()): string {
   return d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', ...(d.getFullYear() === today.getFullYear() ? { year: undefined } : {}) });
 }
 
+function Star() {
+  return <span className="star-marker" role="img" aria-label={t('feed.starred')} title={t('feed.starred')}>★</span>;
+}
+
 function Markers({ message }: { message: Message }) {
   const { reg } = useFeed();
   const moved = message.last_moved_timestamp !== undefined && message.last_edit_timestamp === undefined;
@@ -52,11 +56,12 @@ function Markers({ message }: { message: Message }) {
 }
 
 function MessageBody({ message }: { message: Message }) {
-  const { selfId, reg, render } = useFeed();
+  const { selfId, reg, render, search } = useFeed();
   const editing = useFeedView((s) => s.editingId === message.id);
   if (editing) return <EditForm message={message} reg={reg} />;
   if (hasWidget(message)) return <Widget message={message} selfId={selfId} />;
-  return <Rendered html={message.content} ctx={render} hasAlertWord={message.flags.includes('has_alert_word')} className={message.is_me_message ? 'me-message' : undefined} />;
+  const html = search && typeof message.match_content === 'string' ? message.match_content : message.content;
+  return <Rendered html={html} ctx={render} hasAlertWord={message.flags.includes('has_alert_word')} className={message.is_me_message ? 'me-message' : undefined} />;
 }
 
 interface Props {
@@ -66,7 +71,7 @@ interface Props {
 
 function MessageRowImpl({ row, selected }: Props) {
   const m = row.message;
-  const { selfId, mutedUsers } = useFeed();
+  const { selfId, mutedUsers, search } = useFeed();
   const time = useTimeFormat();
   const revealed = useFeedView((s) => s.revealed.has(m.id));
   const unread = !m.flags.includes('read');
@@ -88,7 +93,7 @@ function MessageRowImpl({ row, selected }: Props) {
           <span>{dateLabel(m.timestamp)}</span>
         </div>
       )}
-      {row.recipientBar && <RecipientBar message={m} selfId={selfId} />}
+      {row.recipientBar && <RecipientBar message={m} selfId={selfId} highlight={search} />}
       <article className={classes} data-message-id={m.id} aria-label={label} tabIndex={selected ? 0 : -1} onClick={select} onFocus={select}>
         {!row.grouped && !hidden && (
           <header className="message-header">
@@ -97,6 +102,7 @@ function MessageRowImpl({ row, selected }: Props) {
             </button>
             <UserName userId={m.sender_id} fallback={m.sender_full_name} className="sender" showStatus />
             <Markers message={m} />
+            {starred && <Star />}
             <a className="message-time" href={hash} title={time.full(m.timestamp)}>
               <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.time(m.timestamp)}</time>
             </a>
@@ -104,13 +110,13 @@ function MessageRowImpl({ row, selected }: Props) {
         )}
         {row.grouped && !hidden && (
           <div className="grouped-meta">
+            {starred && <Star />}
             <Markers message={m} />
             <a className="message-time grouped-time" href={hash} title={time.full(m.timestamp)} tabIndex={-1}>
               <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time.time(m.timestamp)}</time>
             </a>
           </div>
         )}
-        {starred && <span className="star-marker" role="img" aria-label={t('feed.starred')} title={t('feed.starred')}>★</span>}
         {hidden ? (
           <div className="muted-message">
             {t('feed.muted_hidden')}{' '}

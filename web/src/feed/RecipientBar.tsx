@@ -5,7 +5,7 @@ import { channelHash, dmHash } from '../narrow/hash';
 import { useAppState } from '../state/store';
 import { dmUserIds } from './quote';
 
-export function RecipientBar({ message, selfId }: { message: Message; selfId: number }) {
+export function RecipientBar({ message, selfId, highlight = false }: { message: Message; selfId: number; highlight?: boolean }) {
   const sub = useAppState((s) => (message.type === 'stream' ? s.reg?.subscriptions.find((x) => x.stream_id === message.stream_id) : undefined));
   const users = useAppState((s) => s.users);
   if (message.type === 'stream') {
@@ -18,7 +18,14 @@ export function RecipientBar({ message, selfId }: { message: Message; selfId: nu
         </a>
         <span className="recipient-sep" aria-hidden="true">›</span>
         <a className="recipient-topic" href={channelHash(message.stream_id!, name, topic)}>
-          {topic === '' ? <em>{t('feed.general_chat')}</em> : topic}
+          {highlight && typeof message.match_subject === 'string' && message.match_subject ? (
+            // The server's escaped topic with the search's matches marked.
+            <span dangerouslySetInnerHTML={{ __html: message.match_subject }} />
+          ) : topic === '' ? (
+            <em>{t('feed.general_chat')}</em>
+          ) : (
+            topic
+          )}
         </a>
       </div>
     );

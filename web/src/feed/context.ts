@@ -11,6 +11,8 @@ export interface FeedContextValue {
   terms: NarrowTerm[];
   narrowKey: string;
   mutedUsers: ReadonlySet<number>;
+  /** A search view: messages show the server's highlighted match_content and match_subject. */
+  search: boolean;
   /** The ids the list holds (for "mark as unread from here"). */
   loadedIds: () => readonly number[];
 }

@@ -6,10 +6,28 @@
 import { useState, type FormEvent } from 'react';
 import type { Message } from '@chat/client';
 import { t } from '../../i18n';
-import { useReg } from '../../state/store';
+import { store, useReg } from '../../state/store';
 import { Dialog } from '../../ui/Dialog';
 import { moveMessages, type MoveRequest } from '../actions';
 import { messagePermissions } from '../permissions';
+
+/**
+ * The family's default: only this message when it is the topic's last, the whole topic when it
+ * is the first, else it and the ones after it (judged by the messages this tab has loaded).
+ */
+function defaultPropagate(message: Message): MoveRequest['propagate'] {
+  let first = message.id;
+  let last = message.id;
+  const topic = message.subject.toLowerCase();
+  for (const m of store.get().messages.values()) {
+    if (m.type !== 'stream' || m.stream_id !== message.stream_id || m.subject.toLowerCase() !== topic) continue;
+    first = Math.min(first, m.id);
+    last = Math.max(last, m.id);
+  }
+  if (message.id === last && first !== last) return 'change_one';
+  if (message.id === first) return 'change_all';
+  return 'change_later';
+}
 
 export function MoveDialog({ message, onClose }: { message: Message; onClose: () => void }) {
   const reg = useReg();
@@ -18,7 +36,7 @@ export function MoveDialog({ message, onClose }: { message: Message; onClose: ()
   const channelAllowed = may.moveChannel;
   const [topic, setTopic] = useState(message.subject);
   const [streamId, setStreamId] = useState(message.stream_id!);
-  const [propagate, setPropagate] = useState<MoveRequest['propagate']>('change_all');
+  const [propagate, setPropagate] = useState<MoveRequest['propagate']>(() => defaultPropagate(message));
   const [notifyOld, setNotifyOld] = useState(false);
   const [notifyNew, setNotifyNew] = useState(true);
   const [busy, setBusy] = useState(false);
@@ -45,6 +63,10 @@ export function MoveDialog({ message, onClose }: { message: Message; onClose: ()
       }
     >
       <form id="move-form" className="feed-form" onSubmit={submit}>
+        <label className="feed-field">
+          <span>{t('feed.move_topic')}</span>
+          <input value={topic} onChange={(e) => setTopic(e.target.value)} disabled={!topicAllowed} maxLength={60} />
+        </label>
         {channelAllowed && (
           <label className="feed-field">
             <span>{t('feed.move_channel')}</span>
@@ -55,10 +77,6 @@ export function MoveDialog({ message, onClose }: { message: Message; onClose: ()
             </select>
           </label>
         )}
-        <label className="feed-field">
-          <span>{t('feed.move_topic')}</span>
-          <input value={topic} onChange={(e) => setTopic(e.target.value)} disabled={!topicAllowed} maxLength={60} />
-        </label>
         <label className="feed-field">
           <span>{t('feed.move_which')}</span>
           <select value={propagate} onChange={(e) => setPropagate(e.target.value as MoveRequest['propagate'])}>
