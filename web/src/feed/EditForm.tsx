@@ -1,12 +1,13 @@
 /**
- * Editing a message's content in place: the raw Markdown fetched from the server, Enter saves
- * (Shift+Enter for a new line, as in compose), Escape cancels, and the time left to edit
+ * Editing a message's content in place: the raw Markdown fetched from the server, saved by the
+ * keys that send in compose (Enter, or Ctrl+Enter, by the person's enter_sends), Escape cancels, and the time left to edit
  * counts down as in the family's app. The new rendering arrives with the update_message event.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Message, RegisterState } from '@chat/client';
 import { api, errorText } from '../api';
 import { t } from '../i18n';
+import { useUserSetting } from '../ui/settings';
 import { saveContent } from './actions';
 import { editTimerParts, messagePermissions } from './permissions';
 import { setFeedView } from './view-state';
@@ -26,6 +27,7 @@ export function EditForm({ message, reg }: { message: Message; reg: RegisterStat
   const [busy, setBusy] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const left = useSecondsLeft(reg, message);
+  const enterSends = useUserSetting('enter_sends', false);
   const close = () => {
     setFeedView({ editingId: null });
     document.querySelector<HTMLElement>(`[data-message-id="${message.id}"]`)?.focus();
@@ -60,7 +62,7 @@ export function EditForm({ message, reg }: { message: Message; reg: RegisterStat
     if (e.key === 'Escape') {
       e.preventDefault();
       close();
-    } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    } else if (e.key === 'Enter' && !e.nativeEvent.isComposing && (enterSends ? !e.shiftKey && !e.ctrlKey && !e.metaKey : e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       void save();
     }

@@ -95,6 +95,13 @@ function MessageRowImpl({ row, selected }: Props) {
       )}
       {row.recipientBar && <RecipientBar message={m} selfId={selfId} highlight={search} />}
       <article className={classes} data-message-id={m.id} aria-label={label} tabIndex={selected ? 0 : -1} onClick={select} onFocus={select}>
+        {!row.grouped && hidden && (
+          <header className="message-header">
+            <span className="avatar-button muted-avatar" aria-hidden="true" />
+            <span className="sender muted-sender">{t('feed.muted_user')}</span>
+            <span className="message-time">{time.time(m.timestamp)}</span>
+          </header>
+        )}
         {!row.grouped && !hidden && (
           <header className="message-header">
             <button type="button" className="avatar-button" onClick={(e) => openUserCard(m.sender_id, e.currentTarget)} aria-label={t('feed.open_card', { name: m.sender_full_name })} tabIndex={-1}>

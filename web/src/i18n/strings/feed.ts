@@ -39,6 +39,7 @@ export const feed = {
   'feed.open_card': 'Open the card of {name}',
   'feed.muted_hidden': 'This message was hidden because you muted its sender.',
   'feed.show': 'Show',
+  'feed.muted_user': 'Muted user',
   'feed.mark_all_read': 'Mark all as read ({count})',
   'feed.actions': 'Message actions',
   'feed.more_actions': 'More message actions',
