@@ -94,6 +94,12 @@ export function redisKeys(prefix: string) {
     /** Users: requests of one subject counted within one window (mails sent from the pages). */
     pageLimit: (windowSeconds: number, subject: string) => `${prefix}pagelimit:${windowSeconds}:${subject}`,
 
+    /**
+     * A bot's avatar image on its way from the users service (POST /bots with a file) to the
+     * uploads service, which stores it and deletes this key; named by a random token.
+     */
+    botAvatarHandover: (token: string) => `${prefix}bot-avatar:${token}`,
+
     /** Push: bumped whenever anyone's devices or legacy tokens change. */
     pushDeviceHoldersVersion: () => `${prefix}push:device-holders:version`,
     /** Push: a user's legacy tokens whose relay registration is not yet in step. */

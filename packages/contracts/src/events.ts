@@ -193,6 +193,22 @@ export type NewUserRouting = {
   };
 };
 
+/** A bot object (@chat/wire botObject), or the changed fields of one beside `user_id`. */
+export type RealmBotEvent = {
+  type: 'realm_bot';
+  op: 'add' | 'update' | 'delete' | 'remove';
+  bot: { [field: string]: unknown };
+};
+
+/**
+ * Routing of the realm_bot add of a bot created with an avatar (POST /bots with a file): the
+ * users service keeps the image in Redis under `key` (@chat/bus `botAvatarHandover`) and the
+ * uploads service, reading this event, stores it as the bot's avatar (docs/uploads.md).
+ */
+export type BotAvatarRouting = {
+  bot_avatar: { key: string; realm_url: string };
+};
+
 // --- The outbox -----------------------------------------------------------------------------
 
 /** Routing fields the fan-out understands on any event (docs/events.md, Other events). */
@@ -218,6 +234,7 @@ export interface OutboxEvents {
   stream: { event: StreamEvent; routing: FanoutRouting };
   user_topic: { event: UserTopicEvent; routing: FanoutRouting };
   realm_user: { event: RealmUserEvent; routing: FanoutRouting & Partial<NewUserRouting> };
+  realm_bot: { event: RealmBotEvent; routing: FanoutRouting & Partial<BotAvatarRouting> };
 }
 
 export type OutboxType = keyof OutboxEvents;

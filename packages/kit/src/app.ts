@@ -23,8 +23,12 @@ export interface AppOptions {
   api?: (router: Router) => void;
   /** Routes outside /api/v1 (served files, sign-up pages). Same identity rules. */
   site?: (router: Router) => void;
-  /** Set false where a route streams multipart bodies itself (uploads). */
-  parseMultipart?: boolean;
+  /**
+   * Set false where a route streams multipart bodies itself (uploads); a function keeps the
+   * generic parser for the requests it accepts and leaves the others' bodies to their route
+   * (one that takes a file beside its fields, `multipartWithFiles`).
+   */
+  parseMultipart?: boolean | ((req: express.Request) => boolean);
   /** Set false where bodies must pass through untouched (the gateway streams them on). */
   parseBodies?: boolean;
   /** Largest form or JSON body accepted by the generic parsers. */
@@ -102,7 +106,8 @@ export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart
     express.urlencoded({ extended: false, limit, parameterLimit: 10000 }),
     express.json({ limit, strict: false }),
   ];
-  if (opts.parseMultipart !== false) {
+  const parseMultipart = opts.parseMultipart ?? true;
+  if (parseMultipart !== false) {
     // Text fields only: files belong to the uploads service, which streams them itself.
     const fields = multer({ limits: { fieldSize: 1024 * 1024, files: 0 } }).none();
     // Whatever breaks in a multipart body (a nameless field, a cut-off part, a bad boundary) is
@@ -111,7 +116,48 @@ export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart
       const known = toApiError(err);
       return known.status >= 500 ? errors.badRequest('Invalid multipart body') : known;
     };
-    list.push((req, res, next) => (req.is('multipart/form-data') ? fields(req, res, (err?: unknown) => next(err ? badBody(err) : undefined)) : next()));
+    const wanted = (req: express.Request) => req.is('multipart/form-data') && (parseMultipart === true || parseMultipart(req));
+    list.push((req, res, next) => (wanted(req) ? fields(req, res, (err?: unknown) => next(err ? badBody(err) : undefined)) : next()));
   }
   return list;
+}
+
+export interface MultipartFilesOptions {
+  /** Largest file accepted, in MiB (named in the refusal). */
+  maxFileMib: number;
+  /** Files accepted; one more is refused with `tooMany`. */
+  maxFiles: number;
+  tooMany: () => Error;
+}
+
+/**
+ * A route's own multipart parser for a form with a few small files (a bot's avatar beside its
+ * fields): text fields into `req.body`, files into memory (`req.files`), before the handler reads
+ * its parameters. The app must leave such requests to it (`parseMultipart` as a function). A
+ * body announcing more than the limits allow is refused before it is read.
+ */
+export function multipartWithFiles(opts: MultipartFilesOptions): express.RequestHandler {
+  const maxBytes = opts.maxFileMib * 1024 * 1024;
+  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: opts.maxFiles, fieldSize: 1024 * 1024 } }).any();
+  return (req, res, next) => {
+    if (!req.is('multipart/form-data')) return next();
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes * opts.maxFiles + 1024 * 1024) {
+      res.setHeader('Connection', 'close');
+      return next(errors.fileTooLarge(opts.maxFileMib));
+    }
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const code = (err as { code?: string }).code;
+      if (code === 'LIMIT_FILE_SIZE') return next(errors.fileTooLarge(opts.maxFileMib));
+      if (code === 'LIMIT_FILE_COUNT') return next(opts.tooMany());
+      next(errors.badRequest('Invalid multipart body'));
+    });
+  };
+}
+
+/** The files a `multipartWithFiles` parser read, in the order they came. */
+export function uploadedFiles(req: express.Request): Array<{ field: string; name: string; type: string; data: Buffer }> {
+  const files = (req.files as Express.Multer.File[] | undefined) ?? [];
+  return files.map((f) => ({ field: f.fieldname, name: f.originalname, type: f.mimetype, data: f.buffer }));
 }

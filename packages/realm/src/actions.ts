@@ -66,6 +66,8 @@ export interface NewUser {
    * Gravatar, which needs none, so callers without one may leave it out.
    */
   realmUrl?: string;
+  /** 'U' for an account made with an uploaded avatar (a bot created with one); default the Gravatar. */
+  avatarSource?: 'G' | 'U';
 }
 
 /**
@@ -88,6 +90,7 @@ export async function doCreateUserInTx(tx: Tx, input: NewUser) {
       timezone: input.timezone ?? '',
       apiKey: input.apiKey ?? generateApiKey(),
       settings: initialUserSettings(realm.settings),
+      ...(input.avatarSource ? { avatarSource: input.avatarSource } : {}),
     },
   });
   const visibility = (created.settings as Record<string, unknown>).email_address_visibility;

@@ -9,6 +9,7 @@ import { inviteMailRenderers } from './actions/invite-reminders';
 import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './workers/exports';
 import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './workers/mail';
 import { apiRoutes, siteRoutes } from './routes';
+import { takesBotAvatar } from './routes/bots';
 
 /**
  * Builds and starts the users service. `overrides` replace environment variables (tests pass
@@ -34,6 +35,8 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     service: 'users',
     log,
     internalSecret: config.INTERNAL_SECRET,
+    // A bot's creation form may carry its avatar: that route reads its multipart body itself.
+    parseMultipart: (req) => !takesBotAvatar(req),
     ready: async () => {
       await db.$queryRawUnsafe('SELECT 1');
       await redis.ping();

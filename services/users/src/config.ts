@@ -22,6 +22,11 @@ export const configSchema = baseConfigSchema
     PRESENCE_EVENTS_MAX_USERS: z.coerce.number().int().min(0).default(1000),
     /** Characters (keys and values together) one user's bot storage may hold. */
     BOT_STORAGE_SIZE_LIMIT: z.coerce.number().int().min(1).default(10_000_000),
+    /**
+     * Largest avatar image a bot may be created with (POST /bots with a file), as the uploads
+     * service's variable of the same name limits every other avatar.
+     */
+    MAX_AVATAR_FILE_SIZE_MIB: z.coerce.number().int().min(1).max(1024).default(5),
 
     // Realm exports (POST /export/realm): tarballs written by a BullMQ worker.
     /**

@@ -49,6 +49,7 @@ describe('keyspace', () => {
     expect(keys.pageSession('abc')).toBe('test:keys:session:abc');
     expect(keys.oneTimeToken('reset', 'T')).toBe('test:keys:token:reset:T');
     expect(keys.pageLimit(60, 'reset:1:a@b.c')).toBe('test:keys:pagelimit:60:reset:1:a@b.c');
+    expect(keys.botAvatarHandover('T')).toBe('test:keys:bot-avatar:T');
     expect(keys.pushDeviceHoldersVersion()).toBe('test:keys:push:device-holders:version');
     expect(keys.pushLegacyPending(7)).toBe('test:keys:push:legacy-pending:7');
     expect(keys.tusLock('u1')).toBe('test:keys:tus:lock:u1');

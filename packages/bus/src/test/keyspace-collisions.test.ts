@@ -57,6 +57,7 @@ const DESCRIBED: Described[] = [
   { builder: 'pageSession', args: ['sid_-1'], parts: (p) => [`${p}session:`, any] },
   { builder: 'oneTimeToken', args: ['reset', 'Ab12'], parts: (p) => [`${p}token:`, letters, ':', any] },
   { builder: 'pageLimit', args: [3600, 'confirm:2:a@b.c'], parts: (p) => [`${p}pagelimit:`, digits, ':', any] },
+  { builder: 'botAvatarHandover', args: ['Ab12'], parts: (p) => [`${p}bot-avatar:`, any] },
   { builder: 'pushDeviceHoldersVersion', args: [], parts: (p) => [`${p}push:device-holders:version`] },
   { builder: 'pushLegacyPending', args: [7], parts: (p) => [`${p}push:legacy-pending:`, digits] },
   // BullMQ stores `<prefix>:<queue>:<suffix>`.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import sharp from 'sharp';
 import { recordEvent } from '@chat/bus';
-import { errors, isAdmin, type Actor } from '@chat/contracts';
+import { errors, isAdmin, ROLE, type Actor } from '@chat/contracts';
 import { realmPolicies } from '@chat/realm';
 import { avatarUrl as wireAvatarUrl, gravatarUrl, MEDIUM_AVATAR_SIZE } from '@chat/wire';
 import type { Services } from '../context';
@@ -45,7 +45,7 @@ export interface RenderedAvatar {
 }
 
 /** Square PNGs of the uploaded image at both sizes; refuses what is not a decodable image. */
-async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
+export async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
   try {
     const source = sharp(image, { limitInputPixels: MAX_PIXELS }).rotate();
     const [small, medium] = await Promise.all([
@@ -58,15 +58,26 @@ async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
   }
 }
 
-/** Records the new avatar source, bumps the version and tells the realm, in one transaction. */
-async function doChangeAvatarFields(services: Services, actor: Actor, source: 'U' | 'G') {
+/** Whose avatar changes: a person changing their own, or a bot whose avatar was handed over. */
+export interface AvatarTarget {
+  userId: number;
+  realmId: number;
+  realmUrl: string;
+}
+
+/**
+ * Records the new avatar source, bumps the version and tells the realm, in one transaction; a
+ * bot's owner and the administrators also get the bot's new `avatar_url` (realm_bot), as the
+ * family's notify_avatar_url_change sends them.
+ */
+export async function doChangeAvatarFields(services: Services, target: AvatarTarget, source: 'U' | 'G') {
   return services.db.$transaction(async (tx) => {
     const user = await tx.user.update({
-      where: { id: actor.userId },
+      where: { id: target.userId },
       data: { avatarSource: source, avatarVersion: { increment: 1 } },
     });
     await recordEvent(tx, {
-      realmId: actor.realmId,
+      realmId: target.realmId,
       type: 'realm_user',
       users: 'realm',
       event: {
@@ -75,14 +86,33 @@ async function doChangeAvatarFields(services: Services, actor: Actor, source: 'U
         person: {
           user_id: user.id,
           avatar_source: user.avatarSource,
-          avatar_url: avatarUrl(actor.realmUrl, user),
-          avatar_url_medium: avatarUrl(actor.realmUrl, user, true),
+          avatar_url: avatarUrl(target.realmUrl, user),
+          avatar_url_medium: avatarUrl(target.realmUrl, user, true),
           avatar_version: user.avatarVersion,
         },
       },
     });
+    if (user.isBot) {
+      const admins = await tx.user.findMany({ where: { realmId: target.realmId, isActive: true, isBot: false, role: { lte: ROLE.ADMINISTRATOR } }, select: { id: true } });
+      const audience = new Set(admins.map((a) => a.id));
+      if (user.botOwnerId !== null) audience.add(user.botOwnerId);
+      await recordEvent(tx, {
+        realmId: target.realmId,
+        type: 'realm_bot',
+        users: [...audience].sort((a, b) => a - b),
+        event: { type: 'realm_bot', op: 'update', bot: { user_id: user.id, avatar_url: avatarUrl(target.realmUrl, user) } },
+      });
+    }
     return user;
   });
+}
+
+/** Stores an avatar's files (the original beside them) under the user's salted key. */
+export async function storeAvatarFiles(services: Services, realmId: number, userId: number, image: Buffer, rendered: RenderedAvatar): Promise<void> {
+  const base = avatarBaseKey(services.config.AVATAR_SALT, realmId, userId);
+  await services.storage.write(`${base}.original`, image, 'application/octet-stream');
+  await services.storage.write(`${base}-medium.png`, rendered.medium, 'image/png');
+  await services.storage.write(`${base}.png`, rendered.small, 'image/png');
 }
 
 /** POST /users/me/avatar, first step: the realm's policy, then the image decoded at both sizes. */
@@ -93,10 +123,7 @@ export async function checkSetAvatar(services: Services, actor: Actor, image: Bu
 
 /** Stores the checked avatar (the original beside it) and makes it the caller's. */
 export async function doSetAvatar(services: Services, actor: Actor, image: Buffer, rendered: RenderedAvatar) {
-  const base = avatarBaseKey(services.config.AVATAR_SALT, actor.realmId, actor.userId);
-  await services.storage.write(`${base}.original`, image, 'application/octet-stream');
-  await services.storage.write(`${base}-medium.png`, rendered.medium, 'image/png');
-  await services.storage.write(`${base}.png`, rendered.small, 'image/png');
+  await storeAvatarFiles(services, actor.realmId, actor.userId, image, rendered);
   const user = await doChangeAvatarFields(services, actor, 'U');
   return { avatar_url: avatarUrl(actor.realmUrl, user) };
 }

@@ -2,6 +2,7 @@ import { StreamConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { syncMessageLinks } from '../actions/links';
+import { doStoreHandedOverBotAvatar, type BotAvatarHandover } from '../actions/bot-avatars';
 import { linkedPathIds } from '../lib/files';
 
 /** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
@@ -47,6 +48,23 @@ export function mayLinkUploads(head: Pick<EntryHead, 'type' | 'payload'>): boole
 }
 
 /**
+ * Whether an entry may hand over a bot's avatar: a realm_bot event whose payload carries the
+ * `bot_avatar` routing (only a new bot's `add` does), decided from its bytes as above.
+ */
+export function mayHandOverBotAvatar(head: Pick<EntryHead, 'type' | 'payload'>): boolean {
+  return head.type === 'realm_bot' && head.payload.includes('"bot_avatar"');
+}
+
+/** The handover a realm_bot entry names, if it names one of ours. */
+function botAvatarHandover(services: Services, entry: StreamEntry): BotAvatarHandover | null {
+  if (!isOutboxType(entry, 'realm_bot') || entry.payload.event.op !== 'add') return null;
+  const routing = entry.payload.bot_avatar;
+  const botId = entry.payload.event.bot.user_id;
+  if (!routing || typeof botId !== 'number' || !routing.key.startsWith(services.keys.botAvatarHandover(''))) return null;
+  return { realmId: entry.realmId, realmUrl: routing.realm_url, botId, key: routing.key };
+}
+
+/**
  * A new message whose source (carried in the event as `raw_content`) links to no upload has no
  * links to record or drop: skipped without reading the message back. Edits and deletions are
  * always handled, as they may drop links the message had.
@@ -59,7 +77,9 @@ function linksNothingNew(entry: StreamEntry): boolean {
  * Reads the domain streams as the `uploads` consumer group and keeps the links between
  * messages and uploaded files in step with the messages table: a sent message claims the files
  * it links to, an edit adds and drops links, a deletion drops them. Handling re-reads the
- * message row, so replaying or reordering events converges on the same links.
+ * message row, so replaying or reordering events converges on the same links. It also stores
+ * the avatar a new bot was created with (actions/bot-avatars.ts), which the users service hands
+ * over through its realm_bot event.
  */
 export async function startLinkConsumer(services: Services, consumerName: string): Promise<StreamConsumer> {
   const attempts = new Map<string, number>();
@@ -72,13 +92,15 @@ export async function startLinkConsumer(services: Services, consumerName: string
     minReadIntervalMs: READ_INTERVAL_MS,
     onError: (err) => services.log.warn({ err }, 'uploads: stream consumer error'),
     // Most messages link no upload: they are acknowledged without being parsed.
-    select: (heads) => heads.map(mayLinkUploads),
+    select: (heads) => heads.map((h) => mayLinkUploads(h) || mayHandOverBotAvatar(h)),
     handler: async (entries) => {
       for (const entry of entries) {
-        if (!LINK_EVENTS.has(entry.type)) continue;
+        const handover = botAvatarHandover(services, entry);
+        if (!handover && !LINK_EVENTS.has(entry.type)) continue;
         if (linksNothingNew(entry)) continue;
         const key = `${entry.partition}/${entry.streamId}`;
         try {
+          if (handover) await doStoreHandedOverBotAvatar(services, handover);
           for (const id of messageIds(entry)) await syncMessageLinks(services, id, entry.type === 'message');
           attempts.delete(key);
         } catch (err) {

@@ -1,10 +1,12 @@
-import { recordEvent } from '@chat/bus';
+import { randomBytes } from 'node:crypto';
+import { recordEvent, redisKeys } from '@chat/bus';
 import { BOT_TYPE, errors, ROLE, isAdmin, type Actor, isGuest } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { hasRealmPermission } from '@chat/realm';
 import { botObject } from '@chat/wire';
 import type { Services } from '../context';
 import { fakeEmailDomain } from '../lib/emails';
+import { looksLikeImage } from '../lib/image-sniff';
 import { checkFullName } from '../lib/names';
 import { accessBot } from './user-access';
 import { botAudience, doRegenerateApiKey } from './api-keys';
@@ -35,10 +37,20 @@ export async function listBots(services: Services, actor: Actor) {
   return bots.map((b) => formatBot(b, actor.realmUrl));
 }
 
+/** How long a bot's avatar waits in Redis for the uploads service before it is given up. */
+const BOT_AVATAR_HANDOVER_SECONDS = 86_400;
+
+/**
+ * POST /bots. With an avatar (the family's web app sends the image with the creation form) the
+ * bot is created with an uploaded avatar, as on the family's server, and the image is handed to
+ * the uploads service, which owns avatars: it waits in Redis under a random key that the bot's
+ * realm_bot `add` event names in its routing; the uploads service's reader of the domain
+ * streams stores it and announces the stored avatar (docs/uploads.md, "Avatars").
+ */
 export async function doCreateBot(
   services: Services,
   actor: Actor,
-  input: { fullName: string; shortName: string; botType?: number },
+  input: { fullName: string; shortName: string; botType?: number; avatar?: Buffer },
 ): Promise<Record<string, unknown>> {
   checkHumanMember(actor);
   const botType = input.botType ?? BOT_TYPE.GENERIC;
@@ -47,6 +59,23 @@ export async function doCreateBot(
   if (!shortName || !/^[A-Za-z0-9._-]+$/.test(shortName)) throw errors.badRequest('Bad name or username');
   const fullName = checkFullName(input.fullName);
   const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
+  if (input.avatar && !looksLikeImage(input.avatar)) throw errors.badImage();
+  const handover = input.avatar ? redisKeys(services.config.REDIS_PREFIX).botAvatarHandover(randomBytes(18).toString('base64url')) : null;
+  try {
+    return await createBot(services, actor, { fullName, email, botType, avatar: input.avatar && handover ? { key: handover, data: input.avatar } : null });
+  } catch (err) {
+    // The bot was not created: nobody will come for the image.
+    if (handover) await services.redis.del(handover).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function createBot(
+  services: Services,
+  actor: Actor,
+  input: { fullName: string; email: string; botType: number; avatar: { key: string; data: Buffer } | null },
+): Promise<Record<string, unknown>> {
+  const { fullName, email, botType } = input;
   return services.db.$transaction(async (tx) => {
     const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     const allowed =
@@ -59,6 +88,8 @@ export async function doCreateBot(
     if (await tx.user.findFirst({ where: { realmId: actor.realmId, fullName, isActive: true } })) {
       throw errors.badRequest('Name is already in use.');
     }
+    // Stored before the bot exists, so the event below never names a missing image.
+    if (input.avatar) await services.redis.set(input.avatar.key, input.avatar.data, 'EX', BOT_AVATAR_HANDOVER_SECONDS);
     const bot = await doCreateAnnouncedUser(tx, {
       realmId: actor.realmId,
       email,
@@ -67,12 +98,14 @@ export async function doCreateBot(
       isBot: true,
       botType,
       botOwnerId: actor.userId,
+      ...(input.avatar ? { avatarSource: 'U' as const } : {}),
     }, actor.realmUrl);
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'realm_bot',
       users: await botAudience(tx, actor.realmId, actor.userId),
       event: { type: 'realm_bot', op: 'add', bot: botObject(bot, actor.realmUrl) },
+      ...(input.avatar ? { routing: { bot_avatar: { key: input.avatar.key, realm_url: actor.realmUrl } } } : {}),
     });
     const f = formatBot(bot, actor.realmUrl);
     return {

@@ -1,18 +1,31 @@
-import { actorFromIdentity } from '@chat/contracts';
-import type { Router } from 'express';
-import { endpoint } from '@chat/kit';
+import { actorFromIdentity, errors } from '@chat/contracts';
+import type { Request, Router } from 'express';
+import { endpoint, multipartWithFiles, uploadedFiles } from '@chat/kit';
 import type { Services } from '../context';
 import { accessBot } from '../actions/user-access';
 import { doCreateBot, doRegenerateBotKey, doUpdateBot, listBots } from '../actions/bots';
 import { doDeactivateUser } from '../actions/manage-users';
 
+/** Requests whose multipart body the bot routes read themselves (files beside the fields). */
+export function takesBotAvatar(req: Request): boolean {
+  return req.method === 'POST' && /^\/bots\/?$/.test(req.path);
+}
+
 export function botRoutes(router: Router, services: Services): void {
   router.get('/bots', endpoint(async ({ identity }) => ({ bots: await listBots(services, actorFromIdentity(identity)) })));
+  // The family's web app sends the creation form as multipart, with the avatar as its one file.
   router.post(
     '/bots',
-    endpoint(async ({ p, identity }) =>
-      doCreateBot(services, actorFromIdentity(identity), { fullName: p.reqStr('full_name'), shortName: p.reqStr('short_name'), botType: p.int('bot_type') }),
-    ),
+    multipartWithFiles({ maxFileMib: services.config.MAX_AVATAR_FILE_SIZE_MIB, maxFiles: 1, tooMany: errors.oneFileAtATime }),
+    endpoint(async ({ req, p, identity }) => {
+      const [avatar] = uploadedFiles(req);
+      return doCreateBot(services, actorFromIdentity(identity), {
+        fullName: p.reqStr('full_name'),
+        shortName: p.reqStr('short_name'),
+        botType: p.int('bot_type'),
+        ...(avatar ? { avatar: avatar.data } : {}),
+      });
+    }),
   );
   router.patch(
     '/bots/:bot_id',
