@@ -3,6 +3,7 @@
  * show afterwards comes from the event the change causes, not from these answers (except the
  * lists that /register does not carry: invitations and exports).
  */
+import { ApiError, readEnvelope } from '@chat/client';
 import { api } from '../api';
 import { t } from '../i18n';
 
@@ -22,6 +23,20 @@ export function upload<T = Record<string, unknown>>(path: string, file: File, fi
   const form = new FormData();
   form.append(field, file, file.name);
   return api.http.upload<T>(path, form);
+}
+
+/**
+ * A multipart request of another method (a bot's new picture is a PATCH, as the family sends
+ * it); the client's own upload is POST only.
+ */
+export async function sendForm<T = Record<string, unknown>>(method: 'PATCH' | 'PUT', path: string, form: FormData): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(api.http.url(path), { method, headers: api.http.headers(method), body: form, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError('NETWORK', t('admin.unreachable'), 0);
+  }
+  return readEnvelope<T>(res);
 }
 
 export const patchRealm = (params: Record<string, unknown>) => call('PATCH', '/realm', params);

@@ -4,7 +4,7 @@
  * lasts until the event brings the new values into the store. The server's refusal is shown
  * in words beside the buttons.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { errorText } from '../../api';
 import { t } from '../../i18n';
 import { SaveState, SettingsGroup, useSave } from '../../settings/controls';
@@ -21,9 +21,11 @@ export interface SettingsFormProps {
   isOwner: boolean;
   save: (params: Record<string, unknown>) => Promise<unknown>;
   testId?: string;
+  /** Something shown right after a field, by the field's name (e.g. the allowed domains under the sign-up restriction). */
+  after?: Partial<Record<string, ReactNode>>;
 }
 
-export function SettingsForm({ title, fields, source, prefix = '', canEdit, isOwner, save, testId }: SettingsFormProps) {
+export function SettingsForm({ title, fields, source, prefix = '', canEdit, isOwner, save, testId, after }: SettingsFormProps) {
   const current = useMemo(() => readValues(fields, source, prefix), [fields, source, prefix]);
   const [draft, setDraft] = useState<Values>({});
   const equalsAll = (a: Values, b: Values) => fields.every((f) => sameValue(f.kind, a[f.name], b[f.name]));
@@ -66,6 +68,7 @@ export function SettingsForm({ title, fields, source, prefix = '', canEdit, isOw
                 invalid={problem ? t(problem) : null}
               />
               {canEdit && ownerLocked && <p className="setting-hint">{t('admin.owner_only')}</p>}
+              {after?.[f.name]}
             </div>
           );
         })}

@@ -1,8 +1,10 @@
 /** Organization administration (`#organization/...`): sections, forms, tables and dialogs. */
+import { adminBotsDomains } from './admin-bots-domains';
 import { adminFields } from './admin-fields';
 
 export const admin = {
   ...adminFields,
+  ...adminBotsDomains,
   'admin.title': 'Organization settings',
   'admin.section.profile': 'Organization profile',
   'admin.section.settings': 'Organization settings',
