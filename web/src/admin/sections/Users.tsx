@@ -1,19 +1,23 @@
 /**
- * Users: the active people, the bots and the deactivated accounts, with a search; administrators
- * change roles, names and profile fields (the edit dialog), deactivate and reactivate, each
- * after a confirmation. The tables follow realm_user events.
+ * Users: the active people, the bots (with their type and owner) and the deactivated accounts,
+ * with a search; a name opens the person's card. Administrators change people's roles, names
+ * and profile fields and bots' names, owners and pictures (the edit dialogs), deactivate and
+ * reactivate, each after a confirmation. The tables follow realm_user events.
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { User } from '@chat/client';
 import { t } from '../../i18n';
+import { UserName } from '../../ui/UserName';
 import { SettingsSection } from '../../settings/controls';
 import { useAppState, useReg } from '../../state/store';
 import type { SectionProps } from '../AdminView';
 import { call } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Tabs } from '../components/Tabs';
+import { botTypeKey } from '../bots';
 import { roleLabel } from '../labels';
 import { canChangeRole, canDeactivate, filterUsers, PAGE, type Actor } from '../people';
+import { BotEditDialog } from './BotEditDialog';
 import { UserEditDialog } from './UserEditDialog';
 
 type Tab = 'active' | 'bots' | 'deactivated';
@@ -38,6 +42,8 @@ export default function Users({ access }: SectionProps) {
   }, [users, crossRealm]);
   const rows = filterUsers(lists[tab], query);
   const editUser = editing !== null ? users.get(editing) : undefined;
+  // Stable: the dialogs close themselves from an effect that depends on it.
+  const closeEdit = useCallback(() => setEditing(null), []);
 
   return (
     <SettingsSection title={t('admin.section.users')} testId="admin-users">
@@ -61,6 +67,7 @@ export default function Users({ access }: SectionProps) {
             <thead>
               <tr>
                 <th scope="col">{t('admin.users.name_email')}</th>
+                {tab === 'bots' && <th scope="col">{t('admin.bots.type')}</th>}
                 <th scope="col">{tab === 'bots' ? t('admin.users.owner') : t('admin.users.role')}</th>
                 {actor.isAdmin && <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>}
               </tr>
@@ -69,14 +76,15 @@ export default function Users({ access }: SectionProps) {
               {rows.slice(0, PAGE).map((u) => (
                 <tr key={u.user_id} data-user-id={u.user_id}>
                   <td>
-                    {u.full_name}
+                    <UserName userId={u.user_id} fallback={u.full_name} />
                     {u.user_id === reg.user_id && <span className="admin-tag"> ({t('misc.you')})</span>}
                     <div className="admin-sub admin-email">{u.delivery_email ?? u.email}</div>
                   </td>
-                  <td>{tab === 'bots' ? (users.get(u.bot_owner_id ?? -1)?.full_name ?? '—') : roleLabel(u.role)}</td>
+                  {tab === 'bots' && <td>{t(botTypeKey(u.bot_type))}</td>}
+                  <td>{tab !== 'bots' ? roleLabel(u.role) : u.bot_owner_id != null && users.has(u.bot_owner_id) ? <UserName userId={u.bot_owner_id} /> : t('admin.bots.no_owner')}</td>
                   {actor.isAdmin && (
                     <td className="admin-row-actions">
-                      {u.is_active && canChangeRole(actor, u) && (
+                      {u.is_active && (u.is_bot || canChangeRole(actor, u)) && (
                         <button type="button" onClick={() => setEditing(u.user_id)} aria-label={t('admin.users.edit_named', { name: u.full_name })}>{t('admin.edit')}</button>
                       )}
                       {u.is_active && canDeactivate(actor, u) && (
@@ -95,7 +103,7 @@ export default function Users({ access }: SectionProps) {
         {!rows.length && <p className="settings-description">{t('admin.users.none')}</p>}
         {rows.length > PAGE && <p className="settings-description">{t('admin.users.more', { shown: PAGE, total: rows.length })}</p>}
       </Tabs>
-      {editUser && <UserEditDialog user={editUser} actor={actor} onClose={() => setEditing(null)} />}
+      {editUser && (editUser.is_bot ? <BotEditDialog bot={editUser} onClose={closeEdit} /> : <UserEditDialog user={editUser} actor={actor} onClose={closeEdit} />)}
       {confirming && (
         <ConfirmDialog
           title={t(confirming.op === 'deactivate' ? 'admin.users.deactivate_title' : 'admin.users.reactivate_title', { name: confirming.user.full_name })}
