@@ -6,3 +6,4 @@ export * from './realm-settings';
 export * from './access';
 export * from './system-bots';
 export * from './group-membership';
+export * from './group-setting-values';
