@@ -3,7 +3,7 @@
  * once so the two answers cannot disagree.
  */
 import { FEATURE_LEVEL, SERVER_EMOJI_DATA_PATH, SERVER_VERSION, SYSTEM_GROUPS } from '@chat/contracts';
-import { STREAM_GROUP_SETTING_DEFAULTS } from './streams';
+import { STREAM_GROUP_SETTINGS } from './streams';
 import { PRESENCE_TIMES } from './presence';
 
 /**
@@ -88,7 +88,9 @@ export function supportedPermissionSettings(realmDefaults: Record<string, string
       return [key, permission(group, { allow_everyone_group: !key.startsWith('can_create') && !key.startsWith('can_manage') })];
     }),
   );
-  const stream = Object.fromEntries(Object.entries(STREAM_GROUP_SETTING_DEFAULTS).map(([key, group]) => [key, permission(group)]));
+  const stream = Object.fromEntries(
+    Object.entries(STREAM_GROUP_SETTINGS).map(([key, c]) => [key, permission(c.defaultGroup, { allow_everyone_group: c.allowEveryoneGroup })]),
+  );
   const group = Object.fromEntries(
     ['can_add_members_group', 'can_join_group', 'can_leave_group', 'can_manage_group', 'can_mention_group', 'can_remove_members_group'].map((key) => [
       key,

@@ -16,30 +16,33 @@ export const TRAFFIC_WINDOW_DAYS = 28;
 /** A channel younger than this has no weekly traffic: too young for a rate. */
 export const TRAFFIC_MIN_AGE_DAYS = 7;
 
-/** System group each group setting of a channel means while none was chosen. */
-export const STREAM_GROUP_SETTING_DEFAULTS = {
-  can_add_subscribers_group: SYSTEM_GROUPS.nobody,
-  can_remove_subscribers_group: SYSTEM_GROUPS.administrators,
-  can_send_message_group: SYSTEM_GROUPS.everyone,
-  can_administer_channel_group: SYSTEM_GROUPS.nobody,
-  can_delete_any_message_group: SYSTEM_GROUPS.nobody,
-  can_delete_own_message_group: SYSTEM_GROUPS.nobody,
-  can_move_messages_out_of_channel_group: SYSTEM_GROUPS.nobody,
-  can_move_messages_within_channel_group: SYSTEM_GROUPS.nobody,
-  can_resolve_topics_group: SYSTEM_GROUPS.nobody,
-  can_subscribe_group: SYSTEM_GROUPS.nobody,
-} as const;
+/**
+ * The channel group settings of the family's API (feature level 420): the row field each is
+ * stored in (null: not chosen), the system group it means while not chosen, and whether it may
+ * be "everyone" (those that may not are never held by guests, whatever the group says). The one
+ * table channel objects, server_supported_permission_settings and the messaging service's checks
+ * read.
+ */
+export const STREAM_GROUP_SETTINGS = {
+  can_add_subscribers_group: { field: 'canAddSubscribersGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: false },
+  can_remove_subscribers_group: { field: 'canRemoveSubscribersGroup', defaultGroup: SYSTEM_GROUPS.administrators, allowEveryoneGroup: true },
+  can_send_message_group: { field: 'canSendMessageGroup', defaultGroup: SYSTEM_GROUPS.everyone, allowEveryoneGroup: true },
+  can_administer_channel_group: { field: 'canAdministerChannelGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: false },
+  can_delete_any_message_group: { field: 'canDeleteAnyMessageGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: true },
+  can_delete_own_message_group: { field: 'canDeleteOwnMessageGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: true },
+  can_move_messages_out_of_channel_group: { field: 'canMoveMessagesOutOfChannelGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: true },
+  can_move_messages_within_channel_group: { field: 'canMoveMessagesWithinChannelGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: true },
+  can_resolve_topics_group: { field: 'canResolveTopicsGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: true },
+  can_subscribe_group: { field: 'canSubscribeGroup', defaultGroup: SYSTEM_GROUPS.nobody, allowEveryoneGroup: false },
+} as const satisfies Record<string, { field: keyof Stream; defaultGroup: string; allowEveryoneGroup: boolean }>;
 
-/** Channel group settings with no column: a channel always has their default (no extra grant). */
-export const UNSTORED_STREAM_GROUP_SETTINGS = [
-  'can_administer_channel_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_resolve_topics_group',
-  'can_subscribe_group',
-] as const;
+export type StreamGroupSettingName = keyof typeof STREAM_GROUP_SETTINGS;
+export const STREAM_GROUP_SETTING_NAMES = Object.keys(STREAM_GROUP_SETTINGS) as StreamGroupSettingName[];
+
+/** System group each group setting of a channel means while none was chosen. */
+export const STREAM_GROUP_SETTING_DEFAULTS = Object.fromEntries(
+  STREAM_GROUP_SETTING_NAMES.map((name) => [name, STREAM_GROUP_SETTINGS[name].defaultGroup]),
+) as { readonly [K in StreamGroupSettingName]: (typeof STREAM_GROUP_SETTINGS)[K]['defaultGroup'] };
 
 /** What a channel object needs besides its row. */
 export interface StreamFacts {
@@ -68,8 +71,12 @@ const DAY_MS = 86_400_000;
  */
 export function streamObject(s: Stream, facts: StreamFacts, subscribers?: SubscriberList): StreamObject {
   const now = (facts.now ?? new Date()).getTime();
-  const group = (stored: unknown, setting: keyof typeof STREAM_GROUP_SETTING_DEFAULTS) =>
-    stored ?? facts.systemGroups.get(STREAM_GROUP_SETTING_DEFAULTS[setting]) ?? null;
+  const groups = Object.fromEntries(
+    STREAM_GROUP_SETTING_NAMES.map((name) => {
+      const { field, defaultGroup } = STREAM_GROUP_SETTINGS[name];
+      return [name, s[field] ?? facts.systemGroups.get(defaultGroup) ?? null];
+    }),
+  );
   const oldEnough = now - s.dateCreated.getTime() >= TRAFFIC_MIN_AGE_DAYS * DAY_MS;
   return {
     stream_id: s.id,
@@ -91,11 +98,7 @@ export function streamObject(s: Stream, facts: StreamFacts, subscribers?: Subscr
     is_recently_active: !!facts.lastMessageAt && now - facts.lastMessageAt.getTime() < RECENTLY_ACTIVE_DAYS * DAY_MS,
     stream_weekly_traffic: oldEnough && facts.messagesLastFourWeeks !== null ? Math.round(facts.messagesLastFourWeeks / 4) : null,
     subscriber_count: facts.subscriberCount,
-    can_add_subscribers_group: group(s.canAddSubscribersGroup, 'can_add_subscribers_group'),
-    can_remove_subscribers_group: group(s.canRemoveSubscribersGroup, 'can_remove_subscribers_group'),
-    can_send_message_group: group(s.canSendMessageGroup, 'can_send_message_group'),
-    // Not stored per channel (yet): always their defaults, which grant nothing beyond the realm's.
-    ...Object.fromEntries(UNSTORED_STREAM_GROUP_SETTINGS.map((k) => [k, group(null, k)])),
+    ...groups,
     ...subscribers,
   };
 }

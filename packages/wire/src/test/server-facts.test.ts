@@ -19,6 +19,9 @@ it('describes every group setting with its default group', () => {
   expect(settings.realm.can_invite_users_group).toMatchObject({ default_group_name: 'role:members', require_system_group: false });
   expect(settings.realm.can_access_all_users_group).toMatchObject({ require_system_group: true, allow_nobody_group: false });
   expect(settings.stream.can_subscribe_group.default_group_name).toBe('role:nobody');
+  // The channel settings that only people who joined may hold, as the family marks them.
+  const noEveryone = Object.entries(settings.stream).filter(([, c]) => !c.allow_everyone_group).map(([k]) => k);
+  expect(noEveryone.sort()).toEqual(['can_add_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group']);
   expect(Object.keys(settings.group).sort()).toEqual(
     ['can_add_members_group', 'can_join_group', 'can_leave_group', 'can_manage_group', 'can_mention_group', 'can_remove_members_group'],
   );

@@ -8,7 +8,9 @@ const row: Stream = {
   dateCreated: new Date('2024-05-01T09:30:45Z'), creatorId: 3, inviteOnly: true, isWebPublic: false,
   historyPublicToSubscribers: false, isArchived: false, messageRetentionDays: null, topicsPolicy: 'inherit', folderId: null,
   streamPostPolicy: 1, firstMessageId: 40, canAddSubscribersGroup: null, canRemoveSubscribersGroup: { direct_members: [3], direct_subgroups: [] },
-  canSendMessageGroup: null,
+  canSendMessageGroup: null, canAdministerChannelGroup: { direct_members: [3], direct_subgroups: [] }, canDeleteAnyMessageGroup: null,
+  canDeleteOwnMessageGroup: null, canMoveMessagesOutOfChannelGroup: null, canMoveMessagesWithinChannelGroup: null,
+  canResolveTopicsGroup: 7, canSubscribeGroup: null,
 } as Stream;
 const systemGroups = new Map([[SYSTEM_GROUPS.nobody, 1], [SYSTEM_GROUPS.administrators, 3], [SYSTEM_GROUPS.everyone, 7]]);
 
@@ -19,8 +21,9 @@ it('gives every field under its API name, group settings falling back to system 
     is_announcement_only: false, stream_post_policy: 1, history_public_to_subscribers: false, first_message_id: 40, folder_id: null,
     message_retention_days: null, topics_policy: 'inherit', is_archived: false, is_recently_active: true, stream_weekly_traffic: 3,
     subscriber_count: 4, can_add_subscribers_group: 1, can_remove_subscribers_group: { direct_members: [3], direct_subgroups: [] },
-    can_send_message_group: 7, can_administer_channel_group: 1, can_delete_any_message_group: 1, can_delete_own_message_group: 1,
-    can_move_messages_out_of_channel_group: 1, can_move_messages_within_channel_group: 1, can_resolve_topics_group: 1, can_subscribe_group: 1,
+    can_send_message_group: 7, can_administer_channel_group: { direct_members: [3], direct_subgroups: [] }, can_delete_any_message_group: 1,
+    can_delete_own_message_group: 1, can_move_messages_out_of_channel_group: 1, can_move_messages_within_channel_group: 1,
+    can_resolve_topics_group: 7, can_subscribe_group: 1,
   });
 });
 

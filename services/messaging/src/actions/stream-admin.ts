@@ -3,21 +3,26 @@ import type { Stream, Tx } from '@chat/db';
 import { checkOwner, errors, isAdmin, LIMITS } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { hasRealmPermission } from '@chat/realm';
-import { checkGroupSettingValue, settingOrDefault } from '../lib/groups';
+import {
+  checkGroupSettingValue,
+  hasRealmPermission,
+  isGroupSettingValue,
+  normalizeGroupSettingValue,
+  sameGroupSettingValue,
+  type GroupSettingChange,
+} from '@chat/realm';
+import { STREAM_GROUP_SETTINGS, STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '@chat/wire';
 import { recordEvent } from '../lib/outbox';
 import { emptyRenderContext, renderMarkdown } from '../markdown';
-import { STREAM_GROUP_DEFAULTS, streamDict, streamViewerIds } from './stream-dicts';
+import { streamDict, streamViewerIds } from './stream-dicts';
 import { checkStreamName } from './streams';
 import { addDefaultStream, isDefaultStream, removeDefaultStream } from './default-streams';
 import { dropArchivedStreamFromDefaults } from './default-stream-groups';
+import { accessStreamForAdministration, channelSettingValue, DELETE_POLICY_SETTINGS, hasContentAccess, mayChangeDeletePolicy } from './channel-permissions';
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
-const GROUP_SETTINGS = {
-  can_add_subscribers_group: 'canAddSubscribersGroup',
-  can_remove_subscribers_group: 'canRemoveSubscribersGroup',
-  can_send_message_group: 'canSendMessageGroup',
-} as const;
+/** Settings that hand out access to a private channel's content: changing them needs that access. */
+const NEEDS_CONTENT_ACCESS: readonly StreamGroupSettingName[] = ['can_add_subscribers_group', 'can_subscribe_group'];
 
 export interface StreamChanges {
   description?: string;
@@ -30,12 +35,7 @@ export interface StreamChanges {
   folderId?: number | null;
   isArchived?: boolean;
   isDefaultStream?: boolean;
-  groups?: Partial<Record<keyof typeof GROUP_SETTINGS, { new: unknown; old?: unknown }>>;
-}
-
-/** Channel administration is for realm administrators (can_administer_channel_group is "nobody"). */
-function checkCanAdminister(actor: LoadedActor): void {
-  if (!isAdmin(actor)) throw errors.mustBeAdmin();
+  groups?: Partial<Record<StreamGroupSettingName, GroupSettingChange>>;
 }
 
 async function emit(tx: Tx, actor: LoadedActor, stream: Stream, users: number[], property: string, value: unknown, extra: Record<string, unknown> = {}) {
@@ -49,9 +49,10 @@ async function emit(tx: Tx, actor: LoadedActor, stream: Stream, users: number[],
 
 export async function doUpdateStream(services: Services, actor: LoadedActor, streamId: number, c: StreamChanges): Promise<void> {
   await services.db.$transaction(async (tx) => {
-    let stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
-    if (!stream) throw errors.invalidStreamId();
-    checkCanAdminister(actor);
+    const access = await accessStreamForAdministration(tx, actor, streamId);
+    let stream = access.stream;
+    // Default channels are the organization's choice, not a channel administrator's.
+    if (c.isDefaultStream !== undefined && !isAdmin(actor)) throw errors.mustBeAdmin();
     if (c.isPrivate !== undefined || c.isDefaultStream !== undefined) {
       // New users join default channels, so a default channel is never private.
       const proposedPrivate = c.isPrivate ?? stream.inviteOnly;
@@ -98,17 +99,12 @@ export async function doUpdateStream(services: Services, actor: LoadedActor, str
       stream = await tx.stream.update({ where: { id: stream.id }, data: { folderId: c.folderId } });
       await emit(tx, actor, stream, viewersBefore, 'folder_id', c.folderId);
     }
-    for (const [setting, change] of Object.entries(c.groups ?? {})) {
-      const column = GROUP_SETTINGS[setting as keyof typeof GROUP_SETTINGS];
-      const current = await settingOrDefault(tx, actor.realmId, stream[column], STREAM_GROUP_DEFAULTS[setting as keyof typeof GROUP_SETTINGS]);
-      if (change!.old !== undefined && JSON.stringify(change!.old) !== JSON.stringify(current)) {
-        throw errors.badRequest("'old' value does not match the expected value.");
-      }
-      const value = await checkGroupSettingValue(tx, actor.realmId, change!.new, setting);
-      stream = await tx.stream.update({ where: { id: stream.id }, data: { [column]: value } });
-      await emit(tx, actor, stream, viewersBefore, setting, value);
+    for (const name of STREAM_GROUP_SETTING_NAMES) {
+      const change = c.groups?.[name];
+      if (change) stream = await changeGroupSetting(tx, actor, stream, name, change, access.subscribed, viewersBefore);
     }
     if (c.isPrivate !== undefined || c.historyPublicToSubscribers !== undefined || c.isWebPublic !== undefined) {
+      if (c.isPrivate !== undefined) await checkCanChangePrivacy(tx, actor, stream, c.isPrivate, access.subscribed);
       stream = await changePrivacy(tx, actor, stream, c, viewersBefore);
     }
     if (c.isArchived === false && stream.isArchived) {
@@ -122,6 +118,49 @@ export async function doUpdateStream(services: Services, actor: LoadedActor, str
       await removeDefaultStream(tx, actor.realmId, stream.id);
     }
   });
+}
+
+/**
+ * Who may make a channel private or public, beyond administering it: someone who may read it
+ * (organization administrators included) and who may create channels of the new kind.
+ */
+async function checkCanChangePrivacy(tx: Tx, actor: LoadedActor, stream: Stream, isPrivate: boolean, subscribed: boolean): Promise<void> {
+  if (!(await hasContentAccess(tx, actor, stream, subscribed))) throw errors.badRequest('Channel content access is required.');
+  const key = isPrivate ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+  if (!(await hasRealmPermission(tx, actor.realmId, key, actor.userId))) throw errors.insufficientPermission();
+}
+
+/**
+ * One group setting, as the family's update_stream_backend changes it: `old`, when sent, must
+ * be the current value; a change to the value it already has does nothing (no event); settings
+ * handing out content access need that access, the message-delete ones the realm's
+ * can_set_delete_message_policy_group (organization administrators always may).
+ */
+async function changeGroupSetting(
+  tx: Tx,
+  actor: LoadedActor,
+  stream: Stream,
+  name: StreamGroupSettingName,
+  change: GroupSettingChange,
+  subscribed: boolean,
+  audience: number[],
+): Promise<Stream> {
+  const current = await normalizeGroupSettingValue(tx, actor.realmId, await channelSettingValue(tx, stream, name));
+  if (change.old !== undefined) {
+    if (!isGroupSettingValue(change.old)) throw errors.badRequest(`Invalid ${name}`);
+    const expected = await normalizeGroupSettingValue(tx, actor.realmId, change.old);
+    if (!sameGroupSettingValue(expected, current)) throw errors.badRequest("'old' value does not match the expected value.");
+  }
+  if (!isGroupSettingValue(change.new)) throw errors.badRequest(`Invalid ${name}`);
+  if (sameGroupSettingValue(await normalizeGroupSettingValue(tx, actor.realmId, change.new), current)) return stream;
+  if (NEEDS_CONTENT_ACCESS.includes(name) && !(await hasContentAccess(tx, actor, stream, subscribed))) {
+    throw errors.badRequest('Channel content access is required.');
+  }
+  if (DELETE_POLICY_SETTINGS.includes(name) && !(await mayChangeDeletePolicy(tx, actor))) throw errors.insufficientPermission();
+  const value = await checkGroupSettingValue(tx, actor.realmId, name, change.new, STREAM_GROUP_SETTINGS[name]);
+  const updated = await tx.stream.update({ where: { id: stream.id }, data: { [STREAM_GROUP_SETTINGS[name].field]: value } });
+  await emit(tx, actor, updated, audience, name, value);
+  return updated;
 }
 
 async function changePrivacy(tx: Tx, actor: LoadedActor, stream: Stream, c: StreamChanges, viewersBefore: number[]): Promise<Stream> {
@@ -158,9 +197,7 @@ async function changePrivacy(tx: Tx, actor: LoadedActor, stream: Stream, c: Stre
 /** Archives a channel: it keeps its messages and subscriptions but takes no new messages. */
 export async function doArchiveStream(services: Services, actor: LoadedActor, streamId: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
-    const stream = await tx.stream.findFirst({ where: { id: streamId, realmId: actor.realmId } });
-    if (!stream) throw errors.invalidStreamId();
-    checkCanAdminister(actor);
+    const { stream } = await accessStreamForAdministration(tx, actor, streamId);
     if (stream.isArchived) throw errors.badRequest('Channel is already deactivated');
     const archived = await tx.stream.update({ where: { id: stream.id }, data: { isArchived: true } });
     await dropArchivedStreamFromDefaults(tx, actor.realmId, stream.id);

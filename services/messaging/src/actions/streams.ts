@@ -1,7 +1,11 @@
 /** Creating channels. Subscribing users to them lives in subscriptions.ts. */
 import type { Stream, Tx } from '@chat/db';
-import { errors, LIMITS } from '@chat/contracts';
+import { errors, LIMITS, SYSTEM_GROUPS } from '@chat/contracts';
+import { checkGroupSettingValue, type GroupSettingValue } from '@chat/realm';
+import { STREAM_GROUP_SETTINGS, STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
+import { systemGroupId } from '../lib/groups';
+import { DELETE_POLICY_SETTINGS, mayChangeDeletePolicy } from './channel-permissions';
 import { recordEvent } from '../lib/outbox';
 import { renderMarkdown, emptyRenderContext } from '../markdown';
 import { streamDict, streamViewerIds } from './stream-dicts';
@@ -15,9 +19,8 @@ export interface NewStream {
   topicsPolicy?: string;
   messageRetentionDays?: number | null;
   folderId?: number | null;
-  canAddSubscribersGroup?: unknown;
-  canRemoveSubscribersGroup?: unknown;
-  canSendMessageGroup?: unknown;
+  /** Group settings as the request gave them (checked here); those left out keep their defaults. */
+  groups?: Partial<Record<StreamGroupSettingName, unknown>>;
 }
 
 export function checkStreamName(raw: string): string {
@@ -29,6 +32,20 @@ export function checkStreamName(raw: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) throw errors.badRequest('Invalid character in channel name.');
   return name;
+}
+
+/** The group settings a new channel is given, checked as a change of them would be, by row field. */
+async function checkNewStreamGroups(tx: Tx, actor: LoadedActor, groups: Partial<Record<StreamGroupSettingName, unknown>>) {
+  const data: Record<string, GroupSettingValue> = {};
+  for (const name of STREAM_GROUP_SETTING_NAMES) {
+    if (groups[name] === undefined) continue;
+    const value = await checkGroupSettingValue(tx, actor.realmId, name, groups[name], STREAM_GROUP_SETTINGS[name]);
+    if (DELETE_POLICY_SETTINGS.includes(name) && value !== (await systemGroupId(tx, actor.realmId, SYSTEM_GROUPS.nobody)) && !(await mayChangeDeletePolicy(tx, actor))) {
+      throw errors.insufficientPermission();
+    }
+    data[STREAM_GROUP_SETTINGS[name].field] = value;
+  }
+  return data;
 }
 
 /** Creates one channel and tells everyone who may see it (`subscriberIds`: about to join). */
@@ -55,9 +72,7 @@ export async function doCreateStream(tx: Tx, actor: LoadedActor, spec: NewStream
       topicsPolicy: spec.topicsPolicy ?? 'inherit',
       messageRetentionDays: spec.messageRetentionDays ?? null,
       folderId: spec.folderId ?? null,
-      canAddSubscribersGroup: (spec.canAddSubscribersGroup ?? undefined) as never,
-      canRemoveSubscribersGroup: (spec.canRemoveSubscribersGroup ?? undefined) as never,
-      canSendMessageGroup: (spec.canSendMessageGroup ?? undefined) as never,
+      ...(await checkNewStreamGroups(tx, actor, spec.groups ?? {})),
     },
   });
   const viewers = await streamViewerIds(tx, stream, subscriberIds);

@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
-import { UNSTORED_STREAM_GROUP_SETTINGS } from '@chat/wire';
 import { loadActor } from '../lib/context';
 import type { Services } from '../context';
 import { doCreateChannel } from '../actions/channel-create';
@@ -17,8 +16,8 @@ export function channelExtraRoutes(router: Router, services: Services): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(services.db, ctx.identity);
-      // Settings the channel model does not store yet are taken as the family's defaults.
-      p.accept('send_new_subscription_messages', 'can_create_topic_group', ...UNSTORED_STREAM_GROUP_SETTINGS);
+      // can_create_topic_group came after feature level 420: accepted and not stored.
+      p.accept('send_new_subscription_messages', 'can_create_topic_group');
       return doCreateChannel(services, actor, {
         name: p.reqStr('name'),
         subscribers: p.reqJson('subscribers', z.array(z.number().int())),

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
+import { STREAM_GROUP_SETTING_NAMES } from '@chat/wire';
 import { loadActor } from '../lib/context';
 import type { Services } from '../context';
 import { getStream, getStreamId, isUserSubscribed, listStreams, streamMembers, streamTopics } from '../actions/stream-queries';
@@ -80,7 +81,7 @@ export function streamRoutes(router: Router, services: Services): void {
       const { p } = ctx;
       const actor = await loadActor(services.db, ctx.identity);
       const groups: StreamChanges['groups'] = {};
-      for (const name of ['can_add_subscribers_group', 'can_remove_subscribers_group', 'can_send_message_group'] as const) {
+      for (const name of STREAM_GROUP_SETTING_NAMES) {
         const v = p.json(name, groupChange);
         if (v) groups[name] = v;
       }

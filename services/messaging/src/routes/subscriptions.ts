@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { endpoint, type Params } from '@chat/kit';
 import type { NewStream } from '../actions/streams';
 import { errors } from '@chat/contracts';
+import { STREAM_GROUP_SETTING_NAMES } from '@chat/wire';
 import { loadActor } from '../lib/context';
 import type { Services } from '../context';
 import { doAddSubscriptions, doRemoveSubscriptions, doUpdateOwnSubscriptions } from '../actions/subscribe';
@@ -19,7 +20,6 @@ const propertyChanges = z.array(z.object({ stream_id: z.number().int(), property
 export function readNewStreamSettings(p: Params): Omit<NewStream, 'name' | 'description'> {
   const topicsPolicy = p.str('topics_policy');
   if (topicsPolicy !== undefined && !TOPICS_POLICIES.includes(topicsPolicy)) throw errors.badRequest('Invalid topics_policy');
-  const group = (name: string) => p.json(name, z.unknown());
   return {
     inviteOnly: p.bool('invite_only', false),
     isWebPublic: p.bool('is_web_public', false),
@@ -27,9 +27,7 @@ export function readNewStreamSettings(p: Params): Omit<NewStream, 'name' | 'desc
     topicsPolicy,
     messageRetentionDays: retentionDays(p.str('message_retention_days')) ?? null,
     folderId: p.json('folder_id', z.number().int().nullable()) ?? null,
-    canAddSubscribersGroup: group('can_add_subscribers_group'),
-    canRemoveSubscribersGroup: group('can_remove_subscribers_group'),
-    canSendMessageGroup: group('can_send_message_group'),
+    groups: Object.fromEntries(STREAM_GROUP_SETTING_NAMES.map((name) => [name, p.json(name, z.unknown())])),
   };
 }
 
@@ -48,7 +46,7 @@ export function subscriptionRoutes(router: Router, services: Services): void {
     endpoint(async (ctx) => {
       const { p } = ctx;
       const actor = await loadActor(services.db, ctx.identity);
-      p.accept('send_new_subscription_messages', 'stream_post_policy', 'can_administer_channel_group');
+      p.accept('send_new_subscription_messages', 'stream_post_policy');
       return doAddSubscriptions(services, actor, {
         streams: p.reqJson('subscriptions', streamSpecs),
         principals: p.json('principals', principalsSchema),

@@ -105,9 +105,15 @@ describe('PATCH /streams/{id} is_default_stream', () => {
     expect((await lastDefaultsEvent())!.event.default_streams).toEqual([lobby]);
   });
 
-  it('is for administrators only', async () => {
-    expect((await patch(h.realm.member, news, { is_default_stream: 'true' })).body.msg).toBe('Must be an organization administrator');
-    expect((await patch(h.realm.moderator, news, { is_default_stream: 'true' })).body.msg).toBe('Must be an organization administrator');
+  it('is for administrators only, not for channel administrators', async () => {
+    expect((await patch(h.realm.member, news, { is_default_stream: 'true' })).body.msg).toBe('You do not have permission to administer this channel.');
+    const moderators = await h.env.db.userGroup.findFirstOrThrow({ where: { realmId: h.realm.realmId, name: 'role:moderators' } });
+    await h.env.db.stream.update({ where: { id: news }, data: { canAdministerChannelGroup: moderators.id } });
+    try {
+      expect((await patch(h.realm.moderator, news, { is_default_stream: 'true' })).body.msg).toBe('Must be an organization administrator');
+    } finally {
+      await h.env.db.stream.update({ where: { id: news }, data: { canAdministerChannelGroup: null } });
+    }
     expect(await stored()).toEqual([lobby]);
   });
 
