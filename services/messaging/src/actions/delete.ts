@@ -8,14 +8,18 @@ import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '../lib/outbox';
 import { displayTopic } from '../lib/wire';
 import { accessMessage, messageAudience } from './message-access';
+import { hasChannelPermission } from './channel-permissions';
 
 export async function doDeleteMessage(services: Services, actor: LoadedActor, messageId: number): Promise<void> {
   await services.db.$transaction(async (tx) => {
     const { message } = await accessMessage(tx, actor, messageId);
     const realm = await tx.realm.findUniqueOrThrow({ where: { id: actor.realmId } });
-    const mayDeleteAny = await hasRealmPermission(tx, actor.realmId, 'can_delete_any_message_group', actor.userId);
-    if (!mayDeleteAny) {
-      const own = message.senderId === actor.userId && (await hasRealmPermission(tx, actor.realmId, 'can_delete_own_message_group', actor.userId));
+    // The realm's permission, or the channel's (the family's validate_can_delete_message).
+    const stream = message.streamId !== null ? await tx.stream.findUniqueOrThrow({ where: { id: message.streamId } }) : null;
+    const may = async (setting: 'can_delete_any_message_group' | 'can_delete_own_message_group') =>
+      (await hasRealmPermission(tx, actor.realmId, setting, actor.userId)) || (stream !== null && (await hasChannelPermission(tx, stream, setting, actor.userId)));
+    if (!(await may('can_delete_any_message_group'))) {
+      const own = message.senderId === actor.userId && (await may('can_delete_own_message_group'));
       if (!own) throw errors.badRequest("You don't have permission to delete this message");
       const limit = realmPolicies(realm.settings).message_content_delete_limit_seconds;
       if (limit !== null && Date.now() - message.dateSent.getTime() > limit * 1000) {

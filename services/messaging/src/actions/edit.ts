@@ -14,6 +14,7 @@ import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { accessMessage, messageAudience } from './message-access';
 import { checkStreamPostAllowed, effectiveTopicsPolicy, streamAccessOf } from './streams-access';
+import { canAdministerChannel, hasChannelPermission } from './channel-permissions';
 import { mentionFlags } from './mentions';
 import { usersAlertedBy } from './send';
 import { moveMessages, RESOLVED_PREFIX } from './move';
@@ -62,11 +63,43 @@ function overLimit(message: Message, limitSeconds: number | null): boolean {
   return limitSeconds !== null && limitSeconds > 0 && Date.now() - message.dateSent.getTime() > limitSeconds * 1000;
 }
 
-async function checkMovePermission(db: Reader, actor: LoadedActor, message: Message, kind: 'topic' | 'stream', policies: ReturnType<typeof realmPolicies>, resolving: boolean) {
-  const key = resolving ? 'can_resolve_topics_group' : kind === 'topic' ? 'can_move_messages_between_topics_group' : 'can_move_messages_between_channels_group';
-  const allowed = await hasRealmPermission(db, actor.realmId, key, actor.userId);
+/**
+ * Who may move messages, as the family's check_update_message decides: resolving a topic takes
+ * the realm's can_resolve_topics_group or either channel's; a topic move the realm's
+ * can_move_messages_between_topics_group, or moving within either channel (organization and
+ * channel administrators, can_move_messages_within_channel_group); a channel move the realm's
+ * can_move_messages_between_channels_group, or moving out of the old channel (organization and
+ * channel administrators, can_move_messages_out_of_channel_group). Moves other than resolving
+ * are limited in time except for moderators.
+ */
+async function checkMovePermission(
+  db: Reader,
+  actor: LoadedActor,
+  message: Message,
+  kind: 'topic' | 'stream',
+  policies: ReturnType<typeof realmPolicies>,
+  resolving: boolean,
+  channels: { old: Stream; target: Stream | null },
+) {
+  const either = async (test: (s: Stream) => Promise<boolean>) =>
+    (await test(channels.old)) || (channels.target !== null && channels.target.id !== channels.old.id && (await test(channels.target)));
+  const administers = (s: Stream) => canAdministerChannel(db, actor, s);
+  if (resolving) {
+    const allowed =
+      (await hasRealmPermission(db, actor.realmId, 'can_resolve_topics_group', actor.userId)) ||
+      (await either((s) => hasChannelPermission(db, s, 'can_resolve_topics_group', actor.userId)));
+    if (!allowed) throw errors.badRequest("You don't have permission to resolve topics in this channel.");
+    return;
+  }
+  const allowed =
+    kind === 'topic'
+      ? (await hasRealmPermission(db, actor.realmId, 'can_move_messages_between_topics_group', actor.userId)) ||
+        (await either(async (s) => (await administers(s)) || hasChannelPermission(db, s, 'can_move_messages_within_channel_group', actor.userId)))
+      : (await hasRealmPermission(db, actor.realmId, 'can_move_messages_between_channels_group', actor.userId)) ||
+        (await administers(channels.old)) ||
+        (await hasChannelPermission(db, channels.old, 'can_move_messages_out_of_channel_group', actor.userId));
   if (!allowed) throw errors.badRequest(kind === 'topic' ? "You don't have permission to edit this message" : "You don't have permission to move this message");
-  if (isModerator(actor) || resolving) return;
+  if (isModerator(actor)) return;
   const limit = kind === 'topic' ? policies.move_messages_within_stream_limit_seconds : policies.move_messages_between_streams_limit_seconds;
   if (overLimit(message, limit)) {
     throw errors.badRequest(kind === 'topic' ? "The time limit for editing this message's topic has passed." : "The time limit for editing this message's channel has passed.");
@@ -104,22 +137,29 @@ export async function checkEditMessage(db: Reader, actor: LoadedActor, messageId
     const newTopic = req.topic !== undefined ? normalizeTopic(req.topic) : message.topic;
     const resolving = newTopic.replace(RESOLVED_PREFIX, '') === message.topic.replace(RESOLVED_PREFIX, '') && newTopic !== message.topic;
     const changesStream = req.streamId !== undefined && req.streamId !== message.streamId;
+    const oldStream = await db.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
     let target: Stream | null = null;
-    if (newTopic !== message.topic) await checkMovePermission(db, actor, message, 'topic', policies, resolving);
+    let targetSubscribed = false;
+    // The new channel is looked up first, as the family does: one the mover may not see is
+    // `Invalid channel ID` whatever their permissions.
     if (changesStream) {
-      await checkMovePermission(db, actor, message, 'stream', policies, false);
       target = await db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
       if (!target) throw errors.invalidStreamId();
       const sub = await db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: target.id } } });
       if (!streamAccessOf(actor, target, sub).canSee) throw errors.invalidStreamId();
-      await checkStreamPostAllowed(db, actor, target, !!sub?.active);
+      targetSubscribed = !!sub?.active;
     }
-    const destination = target ?? (await db.stream.findUniqueOrThrow({ where: { id: message.streamId! } }));
+    const channels = { old: oldStream, target };
+    if (newTopic !== message.topic) await checkMovePermission(db, actor, message, 'topic', policies, resolving, channels);
+    if (target) {
+      await checkMovePermission(db, actor, message, 'stream', policies, false, channels);
+      await checkStreamPostAllowed(db, actor, target, targetSubscribed);
+    }
+    const destination = target ?? oldStream;
     const policy = effectiveTopicsPolicy(destination, realm);
     if (newTopic === '' && policy === 'disable_empty_topic') throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
     if (newTopic !== '' && policy === 'empty_topic_only') throw errors.badRequest('Only the general chat topic is allowed in this channel.');
     if (newTopic !== message.topic || changesStream) {
-      const oldStream = await db.stream.findUniqueOrThrow({ where: { id: message.streamId! } });
       plan.move = { newTopic, resolving, target, destination, oldStream };
       if (newTopic !== message.topic) {
         const linkifiers = await db.linkifier.findMany({ where: { realmId: actor.realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });

@@ -4,10 +4,7 @@
  */
 import type { Db, Stream, Subscription, Tx } from '@chat/db';
 import { ROLE, type StreamObject, type SubscriptionObject } from '@chat/contracts';
-import { loadStreamFacts, streamObject, subscriptionObject, STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
-
-/** Defaults of a channel's group settings when none was chosen. */
-export const STREAM_GROUP_DEFAULTS = STREAM_GROUP_SETTING_DEFAULTS;
+import { loadStreamFacts, streamObject, subscriptionObject } from '@chat/wire';
 
 /**
  * Channel objects of `streams` (all of one realm), in their order. `kept`, the service's pool:

@@ -7,9 +7,8 @@ import { errors, isAdmin, isGuest } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { hasRealmPermission, isInGroupSetting } from '@chat/realm';
-import { settingOrDefault } from '../lib/groups';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
-import { STREAM_GROUP_DEFAULTS } from './stream-dicts';
+import { canAdministerChannel, channelSettingValue, hasChannelPermission, hasContentAccess, isSubscribed } from './channel-permissions';
 import { doSubscribeUsers, doUnsubscribeUsers } from './subscriptions';
 import { addDefaultStream } from './default-streams';
 import { announceNewChannels } from './channel-announce';
@@ -38,22 +37,27 @@ export async function resolvePrincipals(tx: Tx, actor: LoadedActor, principals: 
   return users;
 }
 
+/**
+ * Whether the actor may add others to a channel they may join: the realm's
+ * can_add_subscribers_group covers every channel; the channel's administrators and its own
+ * can_add_subscribers_group cover it.
+ */
 async function canSubscribeOthers(tx: Tx, actor: LoadedActor, stream: Stream | null): Promise<boolean> {
   if (isAdmin(actor)) return true;
   if (isGuest(actor)) return false;
   if (await hasRealmPermission(tx, actor.realmId, 'can_add_subscribers_group', actor.userId)) return true;
   if (!stream) return false;
-  const value = await settingOrDefault(tx, actor.realmId, stream.canAddSubscribersGroup, STREAM_GROUP_DEFAULTS.can_add_subscribers_group);
-  return isInGroupSetting(tx, actor.realmId, value, actor.userId);
+  return (await canAdministerChannel(tx, actor, stream)) || hasChannelPermission(tx, stream, 'can_add_subscribers_group', actor.userId);
 }
 
-/** Whether the actor may join (or add people to) an existing channel at all. */
+/**
+ * Whether the actor may join (or add people to) an existing channel at all: whoever may read it
+ * (for a private channel, through can_subscribe_group or can_add_subscribers_group too), and
+ * administrators, who may add subscribers to private channels they are not in.
+ */
 async function canAccessForSubscribe(tx: Tx, actor: LoadedActor, stream: Stream): Promise<boolean> {
   if (stream.isArchived) return false;
-  if (!stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic)) return true;
-  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
-  if (sub?.active) return true;
-  // Administrators may add subscribers to private channels they are not in.
+  if (await hasContentAccess(tx, actor, stream, await isSubscribed(tx, actor.userId, stream.id))) return true;
   return stream.inviteOnly && isAdmin(actor);
 }
 
@@ -119,11 +123,6 @@ export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: Subs
   return result;
 }
 
-async function isSubscribed(tx: Tx, userId: number, streamId: number): Promise<boolean> {
-  const sub = await tx.subscription.findUnique({ where: { userId_streamId: { userId, streamId } } });
-  return !!sub?.active;
-}
-
 export async function doRemoveSubscriptions(services: Services, actor: LoadedActor, names: string[], principals?: Array<number | string>) {
   return services.db.$transaction((tx) => removeSubscriptionsInTx(tx, actor, names, principals));
 }
@@ -142,10 +141,11 @@ export async function removeSubscriptionsInTx(tx: Tx, actor: LoadedActor, names:
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const stream of streams) {
-    if (users.some((u) => u.id !== actor.userId)) {
-      const value = await settingOrDefault(tx, actor.realmId, stream.canRemoveSubscribersGroup, STREAM_GROUP_DEFAULTS.can_remove_subscribers_group);
-      if (!isAdmin(actor) && !(await isInGroupSetting(tx, actor.realmId, value, actor.userId))) throw errors.insufficientPermission();
-      if (stream.inviteOnly && !isAdmin(actor) && !(await isSubscribed(tx, actor.userId, stream.id))) {
+    // Channel administrators may unsubscribe anyone, even from a private channel they are not in.
+    if (users.some((u) => u.id !== actor.userId) && !(await canAdministerChannel(tx, actor, stream))) {
+      const value = await channelSettingValue(tx, stream, 'can_remove_subscribers_group');
+      if (!(await isInGroupSetting(tx, actor.realmId, value, actor.userId))) throw errors.insufficientPermission();
+      if (stream.inviteOnly && !(await isSubscribed(tx, actor.userId, stream.id))) {
         throw errors.badRequest(`Unable to access channel (${stream.name}).`);
       }
     }
