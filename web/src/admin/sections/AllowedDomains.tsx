@@ -24,7 +24,8 @@ export function AllowedDomains({ canEdit, showOwnerNote }: { canEdit: boolean; s
   const id = useId();
   const { list, restricted } = useDomains();
   const [open, setOpen] = useState(false);
-  const state = restricted ? (list.length ? 'admin.domains.in_effect' : 'admin.domains.empty_restricted') : 'admin.domains.not_in_effect';
+  // Only those who can change the restriction are told how to turn it on.
+  const state = restricted ? (list.length ? 'admin.domains.in_effect' : 'admin.domains.empty_restricted') : canEdit ? 'admin.domains.not_in_effect' : 'admin.domains.not_in_effect_plain';
   return (
     <div className="admin-domains" data-testid="allowed-domains">
       <p className="admin-domains-line">

@@ -66,8 +66,7 @@ export default function Users({ access }: SectionProps) {
             <caption className="visually-hidden">{t(tab === 'active' ? 'admin.users.active_caption' : tab === 'bots' ? 'admin.users.bots_caption' : 'admin.users.deactivated_caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('admin.users.name_email')}</th>
-                {tab === 'bots' && <th scope="col">{t('admin.bots.type')}</th>}
+                <th scope="col">{t(tab === 'bots' ? 'admin.bots.name_email_type' : 'admin.users.name_email')}</th>
                 <th scope="col">{tab === 'bots' ? t('admin.users.owner') : t('admin.users.role')}</th>
                 {actor.isAdmin && <th scope="col"><span className="visually-hidden">{t('admin.actions')}</span></th>}
               </tr>
@@ -79,8 +78,8 @@ export default function Users({ access }: SectionProps) {
                     <UserName userId={u.user_id} fallback={u.full_name} />
                     {u.user_id === reg.user_id && <span className="admin-tag"> ({t('misc.you')})</span>}
                     <div className="admin-sub admin-email">{u.delivery_email ?? u.email}</div>
+                    {u.is_bot && <div className="admin-sub" data-testid="bot-type">{t(botTypeKey(u.bot_type))}</div>}
                   </td>
-                  {tab === 'bots' && <td>{t(botTypeKey(u.bot_type))}</td>}
                   <td>{tab !== 'bots' ? roleLabel(u.role) : u.bot_owner_id != null && users.has(u.bot_owner_id) ? <UserName userId={u.bot_owner_id} /> : t('admin.bots.no_owner')}</td>
                   {actor.isAdmin && (
                     <td className="admin-row-actions">

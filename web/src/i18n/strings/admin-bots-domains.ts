@@ -9,6 +9,7 @@ export const adminBotsDomains = {
   'admin.domains.configure': 'Configure allowed domains',
   'admin.domains.in_effect': 'New users must sign up with an email address at one of these domains.',
   'admin.domains.not_in_effect': 'Not in effect: choose “Restrict to a list of domains” above (and save) to allow only these domains.',
+  'admin.domains.not_in_effect_plain': 'Not in effect: sign-ups are not restricted to a list of domains.',
   'admin.domains.empty_restricted': 'Sign-ups are restricted to a list of domains, but the list is empty: nobody can sign up until a domain is added.',
   'admin.domains.owner_only': 'Only organization owners can change the allowed domains.',
   'admin.domains.about': 'When sign-ups are restricted to a list of domains, only email addresses at these domains can join. With subdomains allowed, example.com also admits addresses such as name@mail.example.com.',
@@ -27,7 +28,7 @@ export const adminBotsDomains = {
   'admin.domains.last_lifts': 'Removing the last domain also lifts the restriction: anyone could then sign up (within the other rules).',
 
   // Bots in the users section.
-  'admin.bots.type': 'Type',
+  'admin.bots.name_email_type': 'Name, email and type',
   'admin.bots.type.1': 'Generic bot',
   'admin.bots.type.2': 'Incoming webhook',
   'admin.bots.type.3': 'Outgoing webhook',
