@@ -24,6 +24,7 @@ import { loadHistory, measureListings, measureNarrow } from './narrow';
 import { postgresServerCpuMs, redisCpuMs, type Measured } from './cpu';
 import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
 import { loadCpuMs } from './workers';
+import { measureWeb } from './web';
 import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
 import { settle } from './settle';
@@ -35,12 +36,12 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = flag('--quick');
-/** `--only sends,delivery`: run some phases only (sends, pgbench, redis, register, delivery, narrow). */
+/** `--only sends,delivery`: run some phases only (sends, pgbench, redis, register, delivery, narrow, web). */
 const only = option('--only')?.split(',');
 const runs = (phase: string) => !only || only.includes(phase);
 const plan = quick
-  ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 1 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000 }
-  : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 2 }, registerRounds: 30, history: 1_000_000, narrowRounds: 50, redisRequests: 100_000 };
+  ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 1 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000, web: { logins: 3, switches: 12, longTopic: 2_000 } }
+  : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 2 }, registerRounds: 30, history: 1_000_000, narrowRounds: 50, redisRequests: 100_000, web: { logins: 9, switches: 40, longTopic: 10_000 } };
 // BENCH_SEND_SECONDS: how long each send cell is measured, for A/B runs of one cell.
 if (process.env.BENCH_SEND_SECONDS) plan.send.seconds = Number(process.env.BENCH_SEND_SECONDS);
 const DELIVERY_RECIPIENTS = 200;
@@ -183,6 +184,11 @@ async function main() {
         figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds),
         listings: await measureListings(site, viewer, plan.narrowRounds),
       };
+    }
+    if (runs('web')) {
+      console.log('the web app in Chromium: first load, login, channel switches, a long topic scrolled');
+      await settled('web');
+      m.web = await measureWeb(db, site, url, realm.id, realm.owner, users, plan.web);
     }
   } catch (err) {
     for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);

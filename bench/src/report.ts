@@ -5,6 +5,8 @@ import { chartSvg, type Series } from './chart';
 import type { NarrowFigure } from './narrow';
 import type { DeliveryFigure, RegisterFigure, SendFigure } from './phases';
 import type { Settled } from './settle';
+import { webFigures, webGoals } from './web-report';
+import type { WebFigure } from './web';
 
 export interface Measurements {
   sends: SendFigure[];
@@ -15,6 +17,7 @@ export interface Measurements {
   narrow?: { messages: number; figures: NarrowFigure[]; listings?: NarrowFigure[] };
   /** How long each phase waited for earlier work to finish (settle.ts). */
   settled?: Settled[];
+  web?: WebFigure;
 }
 
 export interface Goal {
@@ -119,6 +122,7 @@ export function figures(m: Measurements): Record<string, number> {
       f[`listing_${l.name}_p99_ms`] = l.p99;
     }
   }
+  if (m.web) Object.assign(f, webFigures(m.web));
   return f;
 }
 
@@ -133,6 +137,7 @@ export function goals(f: Record<string, number>): Goal[] {
   add('delivery_p99_ms', '<= 50 ms', (v) => v <= 50);
   add('register_p50_ms', '<= 30 ms', (v) => v <= 30);
   add('narrow_channel_p50_ms', '<= 20 ms', (v) => v <= 20);
+  for (const [figure, goal, met] of webGoals()) add(figure, goal, met);
   return out;
 }
 
