@@ -17,4 +17,9 @@ export interface Identity {
   realmUrl: string;
   /** The client's address as the gateway saw it (after TRUSTED_PROXIES); limits failed logins. */
   clientIp?: string;
+  /**
+   * The browser session the caller came by (the web app's `/json` and its files), absent for an
+   * API key. Only for what concerns that session itself: a password changed from it keeps it.
+   */
+  sessionId?: string;
 }

@@ -9,6 +9,9 @@
  *   signed with a secret derived from INTERNAL_SECRET.
  * - Record: `<REDIS_PREFIX>session:<id>` (@chat/bus keys: pageSession), express-session's JSON
  *   with the fields of `BrowserSessionFields`; Redis expires it with the session.
+ * - Password: the record keeps a fingerprint of the hash it was started with, so a new password
+ *   ends the sessions started before it; a person who changes their own from a session keeps
+ *   that one (`keepBrowserSession`).
  * - CSRF: csrf-csrf's signed double submit, bound to the session id: the token is in the
  *   `csrftoken` cookie and must come back in the `X-CSRFToken` header (or, on a form, the
  *   `csrfmiddlewaretoken` field), as on the family's server.
@@ -93,6 +96,42 @@ export async function readBrowserSession(
   // Redis expires the key with the session; this only covers a clock or TTL gone astray.
   const expires = record.cookie?.expires ? Date.parse(record.cookie.expires) : NaN;
   return expires < Date.now() ? null : record;
+}
+
+/**
+ * Sets the record's value only while it is still `seen`, keeping its TTL: Redis 7 has no
+ * SET IFEQ, and a plain SET could bring back a session that a logout deleted meanwhile, or
+ * undo a write of the pages that came in between.
+ */
+const REPLACE_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1`;
+
+/**
+ * Keeps the session a person changed their own password from (the family's
+ * `update_session_auth_hash`): its record takes the new password's fingerprint, so it stays
+ * good while every other session of theirs, still holding the old one, is refused at its next
+ * request. Called once the new hash is stored. The id stays as it is (Django cycles it; here
+ * the CSRF token is bound to the id, and a new one would break the page that made the change).
+ * Only a record that still exists and names `userId` is touched; resolves to whether one was.
+ */
+export async function keepBrowserSession(
+  redis: { get(key: string): Promise<string | null>; eval(script: string, numKeys: number, ...args: string[]): Promise<unknown> },
+  key: string,
+  userId: number,
+  passwordHash: string | null,
+): Promise<boolean> {
+  // A concurrent write of the same record (rare: the pages write a logged-in record only at
+  // login and logout) makes the first attempt fail; a second one reads it again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const raw = await redis.get(key);
+    if (!raw) return false;
+    const record = JSON.parse(raw) as BrowserSessionRecord;
+    if (record.userId !== userId) return false;
+    const next = JSON.stringify({ ...record, authHash: passwordFingerprint(passwordHash) });
+    if (Number(await redis.eval(REPLACE_IF_UNCHANGED, 1, key, raw, next)) === 1) return true;
+  }
+  return false;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

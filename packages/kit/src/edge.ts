@@ -26,13 +26,15 @@ export interface EdgeUser {
 
 /**
  * The identity a service is told about (signed with `signIdentity` into IDENTITY_HEADER): the
- * realm of the request, the caller if authenticated, and the client's address if known.
+ * realm of the request, the caller if authenticated, the client's address if known, and the
+ * browser session when the caller came by one (never for an API key).
  */
-export function edgeIdentity(realm: { id: number; url: string }, user?: EdgeUser, clientIp?: string): Identity {
+export function edgeIdentity(realm: { id: number; url: string }, user?: EdgeUser, clientIp?: string, sessionId?: string): Identity {
   return {
     realmId: realm.id,
     realmUrl: realm.url,
     ...(clientIp !== undefined ? { clientIp } : {}),
     ...(user ? { userId: user.userId, email: user.email, role: user.role, isBot: user.isBot } : {}),
+    ...(user && sessionId !== undefined ? { sessionId } : {}),
   };
 }

@@ -53,6 +53,8 @@ export function verifyIdentity(secret: string, token: string): Identity | null {
       isBot: typeof claims.isBot === 'boolean' ? claims.isBot : undefined,
       clientIp: typeof claims.clientIp === 'string' ? claims.clientIp : undefined,
     };
+    // Only present for a browser session's request: an API key's identity keeps its shape.
+    if (typeof claims.sessionId === 'string') identity.sessionId = claims.sessionId;
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
     // jsonwebtoken refuses a token once `now >= exp`; so does the entry.
     verified.set(token, { secret, identity, expiresAtMs: claims.exp * 1000 });

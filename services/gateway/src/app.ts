@@ -122,6 +122,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     // As on the family's server, only /api/v1 asks for HTTP Basic: in a browser the challenge
     // opens a password dialog.
     if (browser) omitBasicChallenge(res);
+    let sessionId: string | undefined;
     if (browser && (rule.auth === 'required' || (rule.auth === 'optional' && hasSessionCookie(req)))) {
       // Where a caller is optional, a session no longer good leaves a spectator, as on the
       // family's server; where one is required, it is a 401.
@@ -129,12 +130,13 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       if (login) {
         sessions.checkCsrf(req);
         authed.authUser = login.user;
+        sessionId = login.sessionId;
       }
     } else if (!browser && (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization))) {
       await authenticate(req, res);
     }
     const user = authed.authUser;
-    return { user, realm, identity: edgeIdentity(realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS)) };
+    return { user, realm, identity: edgeIdentity(realm, user, clientAddress(req, config.TRUSTED_PROXY_HOPS), sessionId) };
   };
 
   /**

@@ -43,15 +43,16 @@ export function longPollInterceptor(
     void (async () => {
       const authed = req as unknown as AuthedRequest;
       authed.realm = await services.realms.resolve(req.headers.host);
+      let sessionId: string | undefined;
       if (route === '/json/events') {
         omitBasicChallenge(res);
-        authed.authUser = (await edge.sessions.require(req, authed.realm)).user;
+        ({ user: authed.authUser, sessionId } = await edge.sessions.require(req, authed.realm));
       } else {
         await authenticate(req, res);
       }
       const user = authed.authUser;
       if (!user) throw errors.notLoggedIn();
-      const identity = edgeIdentity(authed.realm, user);
+      const identity = edgeIdentity(authed.realm, user, undefined, sessionId);
       await serveGetEvents(services, new Params(Object.fromEntries(query)), user, identity, query, res, req.headers['user-agent'], fail);
     })().catch(fail);
     return true;

@@ -51,7 +51,7 @@ export class SessionAuthenticator {
     if (!sessionId || realm.deactivated) return null;
     const session = await readBrowserSession(this.redis, this.sessionKey(sessionId));
     if (session?.userId === undefined || session.realmId !== realm.id) return null;
-    const user = await this.lookup(session.userId);
+    const user = await this.lookup(session.userId, session.authHash);
     if (!user || user.realmId !== realm.id || !user.isActive || user.isBot || user.fingerprint !== session.authHash) return null;
     // csrf-csrf binds tokens to express-session's id, which it reads from the request.
     (req as CookieRequest).sessionID = sessionId;
@@ -71,10 +71,18 @@ export class SessionAuthenticator {
     if (reason) throw errors.csrfFailed(reason);
   }
 
-  private async lookup(userId: number): Promise<SessionUser | null> {
+  /**
+   * The person, kept or read. A kept row is used only when it agrees with the record's
+   * fingerprint (`authHash`): after a password change from a session, that session's record
+   * carries the new fingerprint before this process hears the forget, and the row kept
+   * meanwhile is the older one. Reading again then accepts the kept session and, by keeping
+   * the new row, refuses the others at once. A session the change ended costs one read per
+   * request, as a person not kept does.
+   */
+  private async lookup(userId: number, authHash: string | undefined): Promise<SessionUser | null> {
     const key = String(userId);
     const kept = this.known?.get(key);
-    if (kept) return kept;
+    if (kept && kept.fingerprint === authHash) return kept;
     // Taken before the read: a forget heard meanwhile may be about this very row.
     const generation = this.known?.generation ?? 0;
     const { rows } = await this.pool.query<{

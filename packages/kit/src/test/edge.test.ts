@@ -24,6 +24,12 @@ describe('edge helpers', () => {
     expect(edgeIdentity(realm, undefined, '10.0.0.1')).toEqual({ realmId: 3, realmUrl: 'http://sub.chat.test', clientIp: '10.0.0.1' });
     const secret = 'test-internal-secret-0123456789';
     expect(verifyIdentity(secret, signIdentity(secret, edgeIdentity(realm, user)))).toMatchObject({ realmId: 3, userId: 9 });
+    // A browser session's caller carries its session through signing; an API key's has none.
+    const bySession = edgeIdentity(realm, user, '10.0.0.1', 'sid-1');
+    expect(bySession).toMatchObject({ userId: 9, sessionId: 'sid-1' });
+    expect(verifyIdentity(secret, signIdentity(secret, bySession))).toEqual(bySession);
+    expect(verifyIdentity(secret, signIdentity(secret, edgeIdentity(realm, user)))).not.toHaveProperty('sessionId');
+    expect(edgeIdentity(realm, undefined, undefined, 'sid-1')).not.toHaveProperty('sessionId');
   });
 
   it('signs the same token for the same identity and second, which verifies to that identity', () => {

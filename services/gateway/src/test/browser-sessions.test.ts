@@ -5,147 +5,14 @@
  * a forged cookie, a deactivation or a new password end it, never with a Basic challenge.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import vm from 'node:vm';
 import request from 'supertest';
-import { forgetCachedAuth, redisKeys } from '@chat/bus';
-import { errors } from '@chat/contracts';
-import { createApp, createLogger, endpoint, listen, type RunningServer, type ServiceHandle } from '@chat/kit';
-import { QueueStore } from '@chat/queues';
-import { seedRealm, setupTestEnv, startService, TEST_INTERNAL_SECRET, type SeededRealm, type ServiceProcess, type TestEnv } from '@chat/testing';
-import { start } from '../app';
+import { forgetCachedAuth } from '@chat/bus';
+import { browser as newBrowser, logIn, notLoggedIn, PASSWORD, person as newPerson, shellToken, useBrowserHarness } from './browser-harness';
 
-const PASSWORD = 'a quiet harbour at dawn 42';
-const SHELL = '<!doctype html><html><head><meta name="csrf-token" content="__CSRF_TOKEN__">' +
-  '<script type="module" src="/static/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
-
-interface Seen {
-  url: string;
-  identity: { userId?: number; realmId: number };
-}
-
-/**
- * Every service but users: answers API paths with what it was told, and files as the uploads
- * service does (a 401 with its Basic challenge to anyone without a user).
- */
-async function startStandIn(seen: Seen[]): Promise<RunningServer> {
-  const { app } = createApp({
-    service: 'stand-in',
-    log: createLogger('stand-in', 'silent'),
-    internalSecret: TEST_INTERNAL_SECRET,
-    api: (r) => {
-      r.all('/{*path}', endpoint(({ identity, req }) => {
-        seen.push({ url: req.originalUrl, identity });
-        return { identity, url: req.originalUrl };
-      }, { auth: 'optional' }));
-    },
-    site: (r) => {
-      r.get('/{*path}', (req, res) => {
-        seen.push({ url: req.originalUrl, identity: req.identity! });
-        if (req.identity?.userId === undefined) throw errors.notLoggedIn();
-        res.type('text/plain').send(`file for ${req.identity.userId}`);
-      });
-    },
-  });
-  return listen(app, { host: '127.0.0.1', port: 0 });
-}
-
-let env: TestEnv;
-let realm: SeededRealm;
-let users: ServiceProcess;
-let standIn: RunningServer;
-let gateway: ServiceHandle;
-let store: QueueStore;
-let dist: string;
-const seen: Seen[] = [];
-
-beforeAll(async () => {
-  env = await setupTestEnv();
-  realm = await seedRealm(env.db);
-  await seedRealm(env.db, 'other');
-  dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
-  writeFileSync(path.join(dist, 'index.html'), SHELL);
-  [users, standIn] = await Promise.all([startService('users', env.env), startStandIn(seen)]);
-  const urls = Object.fromEntries(['MESSAGING', 'EVENTS', 'UPLOADS', 'PUSH'].map((s) => [`${s}_URL`, standIn.url]));
-  gateway = await start({
-    ...env.env, ...urls, USERS_URL: users.url, PORT: '0', EXTERNAL_HOST: 'chat.test', WEB_DIST_DIR: dist,
-    EVENTS_HEARTBEAT_SECONDS: '0.5', EVENTS_ACK_BATCH_MS: '10', RATE_LIMIT_PER_MINUTE: '1000',
-  });
-  store = new QueueStore(env.redis, env.prefix);
-  // Session users are kept in process only once the forget channel is heard.
-  const channel = redisKeys(env.prefix).authForgetChannel();
-  for (let i = 0; Number(((await env.redis.pubsub('NUMSUB', channel)) as [string, number])[1]) < 1; i++) {
-    if (i > 100) throw new Error('the gateway never subscribed to forgets');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}, 180_000);
-
-afterAll(async () => {
-  await gateway?.stop();
-  await users?.stop();
-  await standIn?.close(100);
-  await env?.close();
-  rmSync(dist, { recursive: true, force: true });
-});
-
-/** A browser: its own cookie jar, sent by hand so a test can leave a cookie out. */
-function browser() {
-  const jar = new Map<string, string>();
-  const keep = (res: request.Response) => {
-    for (const c of ([] as string[]).concat(res.headers['set-cookie'] ?? [])) {
-      const pair = c.split(';')[0]!;
-      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-    }
-    return res;
-  };
-  const cookie = (without: string[] = []) => [...jar].filter(([k]) => !without.includes(k)).map(([k, v]) => `${k}=${v}`).join('; ');
-  const send = (req: request.Test, opts: { without?: string[]; host?: string } = {}) => {
-    if (opts.host) req.set('Host', opts.host);
-    return req.set('Cookie', cookie(opts.without)).then(keep);
-  };
-  return {
-    jar,
-    get: (p: string, opts?: { without?: string[]; host?: string }) => send(request(gateway.url).get(p), opts),
-    form: (p: string, form: Record<string, string>) => send(request(gateway.url).post(p).type('form').send(form)),
-    json: (method: 'post' | 'patch' | 'delete', p: string, form: Record<string, string>, csrf?: string, opts?: { without?: string[] }) => {
-      const req = request(gateway.url)[method](p).type('form').send(form);
-      if (csrf !== undefined) req.set('X-CSRFToken', csrf);
-      return send(req, opts);
-    },
-  };
-}
-type Browser = ReturnType<typeof browser>;
-
-/** Logs in on the users service's real page, through the gateway; resolves to where it sends the browser. */
-async function logIn(b: Browser, email: string, next?: string): Promise<string> {
-  const form = await b.get(next === undefined ? '/login/' : `/login/?next=${encodeURIComponent(next)}`);
-  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(form.text)![1]!;
-  const res = await b.form('/accounts/login/', { csrfmiddlewaretoken: token, username: email, password: PASSWORD, ...(next === undefined ? {} : { next }) });
-  expect(res.status).toBe(303);
-  return res.headers.location!;
-}
-
-/** The shell served at `/`, and the CSRF token it carries. */
-async function shellToken(b: Browser): Promise<string> {
-  const shell = await b.get('/');
-  expect(shell.status).toBe(200);
-  return /<meta name="csrf-token" content="([^"]+)">/.exec(shell.text)![1]!;
-}
-
-let n = 0;
-/** A person with a password, made by the owner through the API. */
-async function person(): Promise<{ id: number; email: string; apiKey: string }> {
-  const email = `browser${++n}@chat.test`;
-  const res = await request(gateway.url).post('/api/v1/users').auth(realm.owner.email, realm.owner.apiKey).type('form')
-    .send({ email, full_name: `Browser ${n}`, password: PASSWORD });
-  expect(res.body).toMatchObject({ result: 'success' });
-  const row = await env.db.user.findUniqueOrThrow({ where: { id: res.body.user_id } });
-  return { id: row.id, email, apiKey: row.apiKey };
-}
-
-const notLoggedIn = { result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' };
+const h = useBrowserHarness();
+const browser = () => newBrowser(h);
+const person = () => newPerson(h);
 
 describe('the shell and /json with the session of the login page', () => {
   it('lands on / after login, whose shell carries a token that /json and the logout form accept', async () => {
@@ -169,7 +36,7 @@ describe('the shell and /json with the session of the login page', () => {
     const sent = await b.json('post', '/json/messages?topic=lunch', { content: 'hello' }, token);
     expect(sent.status).toBe(200);
     // Forwarded as its /api/v1 twin, with the same identity an API key gives.
-    expect(sent.body).toMatchObject({ url: '/api/v1/messages?topic=lunch', identity: { userId: me.id, realmId: realm.realmId, email: me.email, role: 400, isBot: false } });
+    expect(sent.body).toMatchObject({ url: '/api/v1/messages?topic=lunch', identity: { userId: me.id, realmId: h.realm.realmId, email: me.email, role: 400, isBot: false } });
 
     const out = await b.form('/accounts/logout/', { csrfmiddlewaretoken: token });
     expect(out.status).toBe(303);
@@ -186,7 +53,7 @@ describe('the shell and /json with the session of the login page', () => {
     const b = browser();
     await logIn(b, me.email);
     const token = await shellToken(b);
-    const before = seen.length;
+    const before = h.seen.length;
     const missing = await b.json('post', '/json/messages', { content: 'x' });
     expect(missing.status).toBe(403);
     expect(missing.body).toEqual({ result: 'error', msg: 'CSRF error: CSRF token missing.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
@@ -198,10 +65,10 @@ describe('the shell and /json with the session of the login page', () => {
     const other = browser();
     await logIn(other, me.email);
     const otherToken = await shellToken(other);
-    const stolen = await request(gateway.url).post('/json/messages').type('form').send({ content: 'x' }).set('X-CSRFToken', otherToken)
+    const stolen = await request(h.gateway.url).post('/json/messages').type('form').send({ content: 'x' }).set('X-CSRFToken', otherToken)
       .set('Cookie', `sessionid=${b.jar.get('sessionid')}; csrftoken=${other.jar.get('csrftoken')}`);
     expect(stolen.body).toMatchObject({ code: 'CSRF_FAILED', msg: 'CSRF error: CSRF token incorrect.' });
-    expect(seen.length).toBe(before);
+    expect(h.seen.length).toBe(before);
     // Safe methods need none.
     expect((await b.get('/json/messages?anchor=newest')).status).toBe(200);
   });
@@ -212,14 +79,14 @@ describe('the shell and /json with the session of the login page', () => {
     await logIn(b, me.email);
     const sid = decodeURIComponent(b.jar.get('sessionid')!);
     for (const cookie of [`sessionid=${encodeURIComponent(`${sid.slice(0, -3)}abc`)}`, `sessionid=${sid.slice(2, sid.lastIndexOf('.'))}`, '']) {
-      const res = await request(gateway.url).get('/json/users/me').set('Cookie', cookie);
+      const res = await request(h.gateway.url).get('/json/users/me').set('Cookie', cookie);
       expect({ cookie, status: res.status, body: res.body, challenge: res.headers['www-authenticate'] }).toEqual({ cookie, status: 401, body: notLoggedIn, challenge: undefined });
     }
     const elsewhere = await b.get('/json/users/me', { host: 'other.chat.test' });
     expect(elsewhere.status).toBe(401);
     expect(elsewhere.headers['www-authenticate']).toBeUndefined();
     // /json takes only the session: an API key there does not count.
-    const basic = await request(gateway.url).get('/json/users/me').auth(me.email, me.apiKey);
+    const basic = await request(h.gateway.url).get('/json/users/me').auth(me.email, me.apiKey);
     expect(basic.status).toBe(401);
     expect(basic.headers['www-authenticate']).toBeUndefined();
     expect((await b.get('/json/users/me')).status).toBe(200);
@@ -234,12 +101,12 @@ describe('the shell and /json with the session of the login page', () => {
     expect((await b2.get('/json/users/me')).status).toBe(200);
     // Behind every cache's back the gateway still knows the person for a few seconds; the
     // forget message the users service sends after such a change drops what it keeps.
-    await env.db.user.update({ where: { id: gone.id }, data: { isActive: false } });
+    await h.env.db.user.update({ where: { id: gone.id }, data: { isActive: false } });
     expect((await b1.get('/json/messages')).status).toBe(200);
-    await forgetCachedAuth(env.redis, env.prefix, [gone.apiKey]);
+    await forgetCachedAuth(h.env.redis, h.env.prefix, [gone.apiKey]);
     expect((await b1.get('/json/messages')).body).toEqual(notLoggedIn);
     // Through the users service itself: the new password ends the older session.
-    const change = await request(gateway.url).patch('/api/v1/settings').auth(changed.email, changed.apiKey).type('form')
+    const change = await request(h.gateway.url).patch('/api/v1/settings').auth(changed.email, changed.apiKey).type('form')
       .send({ old_password: PASSWORD, new_password: 'another calm harbour 77' });
     expect(change.body).toMatchObject({ result: 'success' });
     expect((await b2.get('/json/users/me')).status).toBe(401);
@@ -249,7 +116,7 @@ describe('the shell and /json with the session of the login page', () => {
 
 describe('the long-poll and /json/register with the session', () => {
   const spec = (userId: number) => ({
-    userId, realmId: realm.realmId, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
+    userId, realmId: h.realm.realmId, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
     applyMarkdown: true, clientGravatar: true, idleTimeoutSecs: 600, clientName: 'test',
   });
 
@@ -261,9 +128,9 @@ describe('the long-poll and /json/register with the session', () => {
     const registered = await b.json('post', '/json/register', { event_types: '["message"]' }, token);
     expect(registered.body).toMatchObject({ url: '/api/v1/register', identity: { userId: me.id } });
 
-    const q = await store.create(spec(me.id));
+    const q = await h.store.create(spec(me.id));
     const poll = b.get(`/json/events?queue_id=${q}&last_event_id=-1`);
-    setTimeout(() => void store.append(q, [{ type: 'message', text: 'hi' }]), 100);
+    setTimeout(() => void h.store.append(q, [{ type: 'message', text: 'hi' }]), 100);
     expect((await poll).body).toMatchObject({ result: 'success', queue_id: q, events: [{ type: 'message', id: 0 }] });
 
     // A poll held while the session ends finishes its wait; the next one is refused.
@@ -282,14 +149,14 @@ describe('the long-poll and /json/register with the session', () => {
     const b = browser();
     await logIn(b, me.email);
     const token = await shellToken(b);
-    const q = await store.create(spec(me.id));
+    const q = await h.store.create(spec(me.id));
     expect((await b.json('delete', '/json/events', { queue_id: q })).status).toBe(403);
     expect((await b.json('delete', '/json/events', { queue_id: q }, token)).body).toMatchObject({ result: 'success' });
     expect((await b.get(`/json/events?queue_id=${q}&last_event_id=-1&dont_block=true`)).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 
   it('counts /json in the metrics by route', async () => {
-    const text = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
+    const text = await (await fetch(`${h.gateway.metricsUrl}/metrics`)).text();
     expect(text).toMatch(/http_request_duration_seconds_count\{service="gateway",method="GET",route="\/json\/users\/\*",status="200"\} [1-9]/);
     expect(text).toMatch(/http_request_duration_seconds_count\{service="gateway",method="GET",route="\/json\/events",status="200"\} [1-9]/);
   });
@@ -306,21 +173,21 @@ describe('files with the session cookie', () => {
       const res = await b.get(file);
       expect({ file, status: res.status, text: res.text }).toEqual({ file, status: 200, text: `file for ${me.id}` });
     }
-    const anonymous = await request(gateway.url).get(files[0]!);
+    const anonymous = await request(h.gateway.url).get(files[0]!);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toBeUndefined();
-    const stale = await request(gateway.url).get(files[0]!).set('Cookie', 'sessionid=s:nothing.forged');
+    const stale = await request(h.gateway.url).get(files[0]!).set('Cookie', 'sessionid=s:nothing.forged');
     expect(stale.status).toBe(401);
     expect(stale.headers['www-authenticate']).toBeUndefined();
     // API clients keep HTTP Basic, challenge included.
-    expect((await request(gateway.url).get(files[0]!).auth(me.email, me.apiKey)).text).toBe(`file for ${me.id}`);
-    expect((await request(gateway.url).get(files[0]!).auth(me.email, 'x'.repeat(32))).headers['www-authenticate']).toBe('Basic realm="chat"');
+    expect((await request(h.gateway.url).get(files[0]!).auth(me.email, me.apiKey)).text).toBe(`file for ${me.id}`);
+    expect((await request(h.gateway.url).get(files[0]!).auth(me.email, 'x'.repeat(32))).headers['www-authenticate']).toBe('Basic realm="chat"');
   });
 });
 
 describe('/ without a session', () => {
   it('hands the whole address, fragment included, to the login page, which comes back to it', async () => {
-    const res = await request(gateway.url).get('/?welcome=1');
+    const res = await request(h.gateway.url).get('/?welcome=1');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text).toContain('<noscript><p><a href="/login/">');

@@ -8,7 +8,7 @@ describe('IdentityTokens', () => {
 
   afterEach(() => jest.restoreAllMocks());
 
-  it('gives the token signing would give, reusing it only for the same user, realm, address and second', () => {
+  it('gives the token signing would give, reusing it only for the same user, realm, address, session and second', () => {
     const now = jest.spyOn(Date, 'now').mockReturnValue(1_800_000_000_400);
     const tokens = new IdentityTokens(TEST_INTERNAL_SECRET);
     const identity = edgeIdentity(realm, user, '10.0.0.1');
@@ -27,6 +27,11 @@ describe('IdentityTokens', () => {
     const later = tokens.sign(edgeIdentity(otherRealm, user, '10.0.0.2'), user, otherRealm);
     expect(later).not.toBe(first);
     expect(later).toBe(signIdentity(TEST_INTERNAL_SECRET, there));
+    // A person's browser sessions share one kept user object: each session gets its own token.
+    const a = edgeIdentity(otherRealm, user, '10.0.0.2', 'session-a');
+    const b = edgeIdentity(otherRealm, user, '10.0.0.2', 'session-b');
+    expect(verifyIdentity(TEST_INTERNAL_SECRET, tokens.sign(a, user, otherRealm))).toMatchObject({ sessionId: 'session-a' });
+    expect(verifyIdentity(TEST_INTERNAL_SECRET, tokens.sign(b, user, otherRealm))).toMatchObject({ sessionId: 'session-b' });
     // No user: nothing to key on, always signed.
     const anonymous = edgeIdentity(realm, undefined, '10.0.0.1');
     expect(tokens.sign(anonymous, undefined, realm)).toBe(signIdentity(TEST_INTERNAL_SECRET, anonymous));

@@ -1,6 +1,6 @@
 import { ApiError, errors, type Identity } from '@chat/contracts';
 import { redisKeys } from '@chat/bus';
-import { LoginFailureLimiter } from '@chat/kit';
+import { keepBrowserSession, LoginFailureLimiter } from '@chat/kit';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
 import { forgetCachedAuth } from '../lib/auth-cache';
@@ -113,10 +113,16 @@ type PasswordServices = Pick<Services, 'db' | 'redis' | 'config'>;
 /**
  * A new password ends the person's browser sessions: the pages compare the session's
  * fingerprint on every request, and the gateways, which keep session users in memory for a few
- * seconds (ADR 0036), are told to drop them.
+ * seconds (ADR 0036), are told to drop them. `keepSession`, the session the person changed it
+ * from, is kept (kit's keepBrowserSession). Its record is rewritten after the new hash is
+ * stored and before the gateways are told: a gateway that still keeps the old row re-reads it
+ * when a record disagrees with it, so the kept session is never refused for want of the forget.
  */
-async function storePasswordHash(services: PasswordServices, userId: number, passwordHash: string): Promise<void> {
+async function storePasswordHash(services: PasswordServices, userId: number, passwordHash: string, keepSession?: string): Promise<void> {
   const user = await services.db.user.update({ where: { id: userId }, data: { passwordHash }, select: { apiKey: true } });
+  if (keepSession !== undefined) {
+    await keepBrowserSession(services.redis, redisKeys(services.config.REDIS_PREFIX).pageSession(keepSession), userId, passwordHash);
+  }
   await forgetCachedAuth(services, user.apiKey);
 }
 
@@ -145,7 +151,15 @@ export async function checkOwnPasswordChange(
   return { userId: me.id, passwordHash: await hashPassword(newPassword) };
 }
 
-/** Stores a hash checkOwnPasswordChange made. */
-export async function doStorePasswordHash(services: PasswordServices, change: { userId: number; passwordHash: string }): Promise<void> {
-  await storePasswordHash(services, change.userId, change.passwordHash);
+/**
+ * Stores a hash checkOwnPasswordChange made. `fromSession`: the browser session the change came
+ * from (the identity's `sessionId`), which stays logged in, as on the family's server; every
+ * other session of the person ends. From an API key, every session ends.
+ */
+export async function doStorePasswordHash(
+  services: PasswordServices,
+  change: { userId: number; passwordHash: string },
+  fromSession?: string,
+): Promise<void> {
+  await storePasswordHash(services, change.userId, change.passwordHash, fromSession);
 }

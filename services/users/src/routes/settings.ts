@@ -32,7 +32,7 @@ export function settingsRoutes(router: Router, services: Services): void {
       const actor = actorFromIdentity(identity);
       const newEmail = email === undefined ? null : await checkEmailChange(services, actor, email);
       await doUpdateOwnSettings(services, actor, change);
-      if (password) await doStorePasswordHash(services, password);
+      if (password) await doStorePasswordHash(services, password, identity.sessionId);
       if (newEmail !== null) await doStartEmailChange(services, actor, newEmail);
     }),
   );
