@@ -14,6 +14,7 @@ import { RealmResolver } from './realms';
 import { Authenticator, type AuthedRequest, type AuthUser } from './auth';
 import type { Services } from './context';
 import { Forwarder } from './proxy';
+import { fileLoginRedirect } from './login-redirect';
 import { KnownKeys } from './known-keys';
 import { IdentityTokens } from './tokens';
 import { deleteEvents } from './events';
@@ -148,7 +149,10 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     const { user, realm, identity } = await admit(req, res, rule, via);
     if (user && limiter) await consumeRateLimit(limiter, user.userId, res);
     const target = via === 'json' ? API_PREFIX + url.slice(JSON_PREFIX.length) : url;
-    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), target);
+    // A browser's file request with no login (no Authorization header, no good session): the
+    // service's 401, if it answers one, leads to the login page as on the family's server.
+    const toLogin = via === 'file' && !user && !req.headers.authorization ? fileLoginRedirect(req, url) : undefined;
+    forwarder.forward(req, res, rule.service, tokens.sign(identity, user, realm), String(req.id), target, toLogin);
   };
 
   /** The shell's session: the same checks as /json's. */

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { errors, IDENTITY_HEADER, REQUEST_ID_HEADER, type ServiceName } from '@chat/contracts';
 import { basicChallengeOmitted, isInternalHeader, sendError, type Logger } from '@chat/kit';
+import type { LoginRedirect } from './login-redirect';
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus what we replace. */
 const HOP_HEADERS = new Set([
@@ -23,8 +24,14 @@ export class Forwarder {
     private readonly timeoutMs: number,
   ) {}
 
-  /** `url`: the request's path and query as it arrived (express's `originalUrl`). */
-  forward(req: http.IncomingMessage, res: http.ServerResponse, service: Exclude<ServiceName, 'gateway'>, identityToken: string, requestId: string, url: string): void {
+  /**
+   * `url`: the request's path and query as it arrived (express's `originalUrl`). `onUnauthorized`:
+   * a browser's file request without a login, whose 401 turns into the way to the login page.
+   */
+  forward(
+    req: http.IncomingMessage, res: http.ServerResponse, service: Exclude<ServiceName, 'gateway'>, identityToken: string, requestId: string, url: string,
+    onUnauthorized?: LoginRedirect,
+  ): void {
     const target = this.upstreams[service];
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -50,12 +57,22 @@ export class Forwarder {
     // A browser's request (admit marked it): a service's 401 loses its Basic challenge too.
     const dropChallenge = basicChallengeOmitted(res);
     upstream.on('response', (answer) => {
+      const status = answer.statusCode ?? 502;
+      const toLogin = status === 401 ? onUnauthorized : undefined;
+      if (toLogin?.location) {
+        // The service's body is not needed; read it off so its socket goes back to the pool.
+        answer.resume();
+        res.writeHead(302, { location: toLogin.location, vary: 'Accept', 'cache-control': 'no-store', 'content-length': '0' });
+        return void res.end();
+      }
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
         if (name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value;
       }
       if (dropChallenge) delete out['www-authenticate'];
-      res.writeHead(answer.statusCode ?? 502, out);
+      // A 401 kept for a browser (an <img> asking) is so because of its Accept (login-redirect.ts).
+      if (toLogin) Object.assign(out, { vary: 'Accept', 'cache-control': 'no-store' });
+      res.writeHead(status, out);
       answer.pipe(res);
     });
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));

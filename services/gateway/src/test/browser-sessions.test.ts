@@ -2,13 +2,18 @@
  * Browser sessions at the gateway (ADR 0036), with the real users service as a process behind
  * it: a person logs in on the real login page, and with that cookie alone the web app's shell,
  * `/json/...` (CSRF checked), the long-poll and files work; logging out, another realm's host,
- * a forged cookie, a deactivation or a new password end it, never with a Basic challenge.
+ * a forged cookie, a deactivation or a new password end it, never with a Basic challenge; a
+ * browser opening a file with no login is sent to the login page.
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import request from 'supertest';
 import { forgetCachedAuth } from '@chat/bus';
 import { browser as newBrowser, logIn, notLoggedIn, PASSWORD, person as newPerson, shellToken, useBrowserHarness } from './browser-harness';
+
+/** What Chromium sends when it navigates to a page, and for an <img>. */
+const NAVIGATE = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
+const IMG = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 
 const h = useBrowserHarness();
 const browser = () => newBrowser(h);
@@ -173,15 +178,64 @@ describe('files with the session cookie', () => {
       const res = await b.get(file);
       expect({ file, status: res.status, text: res.text }).toEqual({ file, status: 200, text: `file for ${me.id}` });
     }
-    const anonymous = await request(h.gateway.url).get(files[0]!);
+    // An <img> without a login (not sent to the login page, below): refused, with no Basic.
+    const anonymous = await request(h.gateway.url).get(files[0]!).set('Accept', IMG);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toBeUndefined();
-    const stale = await request(h.gateway.url).get(files[0]!).set('Cookie', 'sessionid=s:nothing.forged');
+    const stale = await request(h.gateway.url).get(files[0]!).set('Accept', IMG).set('Cookie', 'sessionid=s:nothing.forged');
     expect(stale.status).toBe(401);
     expect(stale.headers['www-authenticate']).toBeUndefined();
     // API clients keep HTTP Basic, challenge included.
     expect((await request(h.gateway.url).get(files[0]!).auth(me.email, me.apiKey)).text).toBe(`file for ${me.id}`);
     expect((await request(h.gateway.url).get(files[0]!).auth(me.email, 'x'.repeat(32))).headers['www-authenticate']).toBe('Basic realm="chat"');
+  });
+});
+
+describe('a browser opening a file with no login', () => {
+  const get = (file: string, headers: Record<string, string> = {}) => request(h.gateway.url).get(file).set(headers).redirects(0);
+  const answer = (res: request.Response) => ({
+    status: res.status, location: res.headers.location, vary: res.headers.vary, cache: res.headers['cache-control'], challenge: res.headers['www-authenticate'],
+  });
+  const toLogin = (location: string) => ({ status: 302, location, vary: 'Accept', cache: 'no-store', challenge: undefined });
+
+  it('goes to the login page with the file as next (uploads, thumbnails, downloads), and comes back to it', async () => {
+    const cases = [
+      ['/user_uploads/2/ab/notes.txt', '/login/?next=/user_uploads/2/ab/notes.txt'],
+      ['/user_uploads/thumbnail/2/ab/photo.png/840x560.webp', '/login/?next=/user_uploads/thumbnail/2/ab/photo.png/840x560.webp'],
+      // Quoted as Django's redirect_to_login quotes the full path: `/` bare, the rest escaped.
+      ['/user_uploads/download/2/ab/n%C3%B6tes%20(1).txt?x=1&y=2', '/login/?next=/user_uploads/download/2/ab/n%25C3%25B6tes%2520%281%29.txt%3Fx%3D1%26y%3D2'],
+    ] as const;
+    for (const [file, location] of cases) {
+      expect({ file, ...answer(await get(file, { Accept: NAVIGATE })) }).toEqual({ file, ...toLogin(location) });
+      expect(new URL(location, 'http://x').searchParams.get('next')).toBe(file);
+    }
+    const [file, location] = cases[0];
+    // No Accept at all prefers neither: sent there too, as the family's test client is; so is a
+    // stale cookie (a spectator, as on the family's server), and HEAD.
+    expect(answer(await get(file))).toEqual(toLogin(location));
+    expect(answer(await get(file, { Accept: NAVIGATE, Cookie: 'sessionid=s:nothing.forged' }))).toEqual(toLogin(location));
+    expect(answer(await request(h.gateway.url).head(file).redirects(0))).toEqual(toLogin(location));
+    // The login page follows next back to the file, which the new session opens.
+    const me = await person();
+    const b = browser();
+    expect(await logIn(b, me.email, cases[2][0])).toBe(cases[2][0]);
+    expect((await b.get(file)).text).toBe(`file for ${me.id}`);
+  });
+
+  it('keeps the 401 for an <img>, for an avatar not asked as a page, and for API clients', async () => {
+    // An <img> prefers an image to a page: no redirect (the family answers a 403 picture).
+    expect(answer(await get('/user_uploads/2/ab/photo.png', { Accept: IMG }))).toEqual({ status: 401, location: undefined, vary: 'Accept', cache: 'no-store', challenge: undefined });
+    // Avatars follow the family's middleware: a page request only, next form-encoded.
+    expect(answer(await get('/avatar/7', { Accept: NAVIGATE }))).toEqual(toLogin('/login/?next=%2Favatar%2F7'));
+    expect(answer(await get('/avatar/7/medium?s=50', { Accept: NAVIGATE }))).toEqual(toLogin('/login/?next=%2Favatar%2F7%2Fmedium'));
+    for (const accept of [IMG, '*/*']) expect((await get('/avatar/7', { Accept: accept })).status).toBe(401);
+    // Realm icons and emoji are public on the family's server: a service's 401 there stays.
+    expect((await get('/user_avatars/2/realm/icon.png', { Accept: NAVIGATE })).status).toBe(401);
+    // An Authorization header is an API client's: its 401 envelope, challenge and all.
+    const wrong = await get('/user_uploads/2/ab/notes.txt', { Accept: NAVIGATE, Authorization: `Basic ${Buffer.from(`nobody@chat.test:${'x'.repeat(32)}`).toString('base64')}` });
+    expect({ status: wrong.status, code: wrong.body.code, challenge: wrong.headers['www-authenticate'] }).toEqual({ status: 401, code: 'INVALID_API_KEY', challenge: 'Basic realm="chat"' });
+    // Other methods are not redirected.
+    expect((await request(h.gateway.url).post('/user_uploads/2/ab/notes.txt').set('Accept', NAVIGATE).redirects(0)).status).not.toBe(302);
   });
 });
 
