@@ -209,6 +209,14 @@ export type BotAvatarRouting = {
   bot_avatar: { key: string; realm_url: string };
 };
 
+// --- Uploads --------------------------------------------------------------------------------
+
+/**
+ * For no client (`users: []`): the uploads service made an image's thumbnails, or found it no
+ * image after all. The messaging service re-renders the messages that show it loading.
+ */
+export type ThumbnailsEvent = { type: 'thumbnails'; path_id: string };
+
 // --- The outbox -----------------------------------------------------------------------------
 
 /** Routing fields the fan-out understands on any event (docs/events.md, Other events). */
@@ -235,6 +243,7 @@ export interface OutboxEvents {
   user_topic: { event: UserTopicEvent; routing: FanoutRouting };
   realm_user: { event: RealmUserEvent; routing: FanoutRouting & Partial<NewUserRouting> };
   realm_bot: { event: RealmBotEvent; routing: FanoutRouting & Partial<BotAvatarRouting> };
+  thumbnails: { event: ThumbnailsEvent; routing: FanoutRouting };
 }
 
 export type OutboxType = keyof OutboxEvents;

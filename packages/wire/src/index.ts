@@ -21,3 +21,4 @@ export * from './onboarding';
 export * from './topics';
 export * from './server-facts';
 export * from './traffic';
+export * from './thumbnails';

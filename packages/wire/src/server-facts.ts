@@ -5,6 +5,7 @@
 import { FEATURE_LEVEL, SERVER_EMOJI_DATA_PATH, SERVER_VERSION, SYSTEM_GROUPS } from '@chat/contracts';
 import { STREAM_GROUP_SETTINGS } from './streams';
 import { PRESENCE_TIMES } from './presence';
+import { THUMBNAIL_FORMATS } from './thumbnails';
 
 /**
  * The version keys, under both names: the family's clients read `zulip_*`, ours `svc_*`.
@@ -119,8 +120,8 @@ export function serverFacts(opts: ServerFactsOptions): Record<string, unknown> {
     server_max_deactivated_realm_deletion_days: null,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
-    // No thumbnails are generated: clients fall back to the originals.
-    server_thumbnail_formats: [] as unknown[],
+    // What the uploads service makes of every image (its thumbnail job reads the same list).
+    server_thumbnail_formats: THUMBNAIL_FORMATS.map((f) => ({ ...f })),
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_needs_upgrade: false,

@@ -100,6 +100,16 @@ it('applies capabilities: bulk deletion, linkifiers, fallbacks and the empty top
   expect(old[0]).not.toHaveProperty('message_ids');
 });
 
+it('passes over an event for no client (read by other services’ consumers) and delivers the rest of its batch', async () => {
+  const q = await queueOf(realm.member2);
+  await env.db.$transaction(async (tx) => {
+    await recordEvent(tx, { realmId: realm.realmId, type: 'thumbnails', users: [], event: { type: 'thumbnails', path_id: '1/ab/x/y.png' } });
+    await recordEvent(tx, { realmId: realm.realmId, type: 'realm_user', users: [realm.member2.id], event: { type: 'realm_user', op: 'update', person: { user_id: 9, full_name: 'After' } } });
+  });
+  const events = await drain(q, realm.member2.id);
+  expect(events.map((e) => e.type)).toEqual(['realm_user']);
+});
+
 it('keeps the order of a burst and numbers each queue\'s events from 0', async () => {
   const q = await queueOf(realm.moderator);
   for (let i = 0; i < 40; i++) {

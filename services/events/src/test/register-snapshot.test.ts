@@ -144,7 +144,10 @@ it('gives every realm setting its default on a fresh realm, group settings as sy
     server_typing_started_expiry_period_milliseconds: 15000,
     server_typing_stopped_wait_period_milliseconds: 5000,
     server_typing_started_wait_period_milliseconds: 10000,
-    server_thumbnail_formats: [],
+    server_thumbnail_formats: [
+      { name: '840x560-anim.webp', max_width: 840, max_height: 560, format: 'webp', animated: true },
+      { name: '840x560.webp', max_width: 840, max_height: 560, format: 'webp', animated: false },
+    ],
     server_needs_upgrade: false,
     server_web_public_streams_enabled: true,
     server_can_summarize_topics: false,

@@ -1,6 +1,6 @@
 /** Who may read a message, and who hears about changes to it. */
 import type { Db, Message, Tx, UserMessage } from '@chat/db';
-import { errors } from '@chat/contracts';
+import { apiFlagNames, errors } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import { streamAccessOf } from './streams-access';
 import { activeSubscriberIds } from './stream-dicts';
@@ -42,4 +42,14 @@ export async function messageAudience(tx: Tx, messageIds: number[], streamIds: A
   }
   const active = await tx.user.findMany({ where: { id: { in: [...ids] }, isActive: true }, select: { id: true } });
   return active.map((u) => u.id).sort((a, b) => a - b);
+}
+
+/**
+ * Each recipient's flags for a message, for an update_message event (its `user_flags` routing):
+ * the API's flag names of their copy, or ['read'] for those who read it through channel history.
+ */
+export async function recipientFlags(tx: Tx, messageId: number, users: number[]): Promise<Record<string, string[]>> {
+  const copies = await tx.userMessage.findMany({ where: { messageId, userId: { in: users } }, select: { userId: true, flags: true } });
+  const byUser = new Map(copies.map((c) => [c.userId, apiFlagNames(BigInt(c.flags))]));
+  return Object.fromEntries(users.map((id) => [String(id), byUser.get(id) ?? ['read']]));
 }

@@ -1,9 +1,13 @@
 import type { Db, Tx } from '@chat/db';
+import { linkedPathIds } from '@chat/contracts';
 import type { MentionableUser, RenderContext } from './types';
+import { loadUploadPreviews } from './upload-previews';
 
 export function emptyRenderContext(realmUrl: string): RenderContext {
   return {
     realmUrl,
+    inlineImagePreview: true,
+    uploadPreviews: new Map(),
     usersByName: new Map(),
     usersById: new Map(),
     groupsByName: new Map(),
@@ -20,7 +24,9 @@ const EMOJI_SYNTAX = /:([\w+-]+):/g;
 
 /**
  * Everything `source` can refer to, looked up in the realm: users and groups named in mention
- * syntax, channels named in link syntax that the author may see, custom emoji, linkifiers.
+ * syntax, channels named in link syntax that the author may see, custom emoji, linkifiers, and
+ * the uploaded images it links to that the author may read (with the realm's
+ * `inline_image_preview`), looked up only when it links to an upload.
  */
 export async function loadRenderContext(
   db: Db | Tx, realmId: number, realmUrl: string, source: string, authorId?: number,
@@ -40,7 +46,8 @@ export async function loadRenderContext(
   const groupNames = [...source.matchAll(GROUP_SYNTAX)].map((m) => m[1].trim().toLowerCase());
   const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
   const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
-  const [users, groups, streams, emoji, linkers] = await Promise.all([
+  const uploads = authorId === undefined ? [] : linkedPathIds(source);
+  const [users, groups, streams, emoji, linkers, previews] = await Promise.all([
     names.size || ids.size
       ? db.$queryRawUnsafe<MentionableUser[]>(
           `SELECT id, full_name AS "fullName", email FROM users
@@ -70,6 +77,7 @@ export async function loadRenderContext(
       : [],
     emojiNames.length ? customEmoji(db, realmId, emojiNames) : [],
     heldLinkifiers ?? linkifiers(db, realmId),
+    uploads.length ? loadUploadPreviews(db, realmId, authorId!, uploads) : null,
   ]);
   for (const u of users) {
     ctx.usersById.set(u.id, u);
@@ -80,6 +88,10 @@ export async function loadRenderContext(
   for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
   for (const e of emoji) ctx.realmEmoji.set(e.name, e);
   ctx.linkifiers = linkers;
+  if (previews) {
+    ctx.inlineImagePreview = previews.enabled;
+    ctx.uploadPreviews = previews.previews;
+  }
   return ctx;
 }
 

@@ -4,6 +4,7 @@ import type { CoreRule, InlineRule, Md, Token } from './md-types';
 import { envOf, type Linkifier, type RenderEnv } from './types';
 import { channelLink, groupMention, userMention } from './mentions';
 import { emojiName, textWithEmoji } from './emoji';
+import { inlineImages } from './inline-images';
 import { escapeHtml } from './urls';
 
 const IMAGE_LINK = /\.(png|jpe?g|gif|webp|bmp|tiff?)(\?.*)?$/i;
@@ -137,6 +138,7 @@ export function installDialect(md: Md): void {
   md.inline.ruler.before('escape', 'inline_math', inlineMath);
   md.inline.ruler.before('autolink', 'time', timeTag);
   md.core.ruler.push('text_rewrites', textRewrites);
+  md.core.ruler.push('inline_images', inlineImages);
 
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -149,8 +151,16 @@ export function installDialect(md: Md): void {
     const token = tokens[idx];
     const [lang, ...rest] = token.info.trim().split(/\s+/);
     switch ((lang ?? '').toLowerCase()) {
-      case 'quote':
-        return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
+      case 'quote': {
+        // Rendered apart, so the previews' rule learns it is inside a quote from env.
+        const e = envOf(env);
+        e.quoteDepth++;
+        try {
+          return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
+        } finally {
+          e.quoteDepth--;
+        }
+      }
       case 'spoiler':
         return (
           `<div class="spoiler-block"><div class="spoiler-header">\n${rest.length ? md.render(rest.join(' '), env) : ''}</div>` +

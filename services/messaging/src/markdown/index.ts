@@ -35,6 +35,8 @@ export function renderMarkdown(source: string, ctx: RenderContext): RenderResult
     hasLink: false,
     hasImage: false,
     hasAttachment: false,
+    quoteDepth: 0,
+    previewedUrls: new Set(),
   };
   const isMeMessage = /^\/me(\s|$)/.test(source) && !source.includes('\n');
   let html = parser.render(isMeMessage ? source.slice(3).trimStart() || ' ' : source, env as unknown as Record<string, unknown>).trimEnd();

@@ -1,3 +1,5 @@
+import type { UploadPreview } from './upload-previews';
+
 export interface MentionableUser {
   id: number;
   fullName: string;
@@ -28,6 +30,10 @@ export interface Linkifier {
 
 export interface RenderContext {
   realmUrl: string;
+  /** The realm's `inline_image_preview`: uploaded images linked from a message are shown. */
+  inlineImagePreview: boolean;
+  /** Uploaded images the source links to that the author may read, by path id (upload-previews.ts). */
+  uploadPreviews: Map<string, UploadPreview>;
   /** Keyed by lower-cased full name; several users may share a name. */
   usersByName: Map<string, MentionableUser[]>;
   usersById: Map<number, MentionableUser>;
@@ -47,6 +53,10 @@ export interface RenderEnv {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  /** Inside a ```quote block (rendered apart): no previews there, as in a > quote. */
+  quoteDepth: number;
+  /** Links already previewed: each URL once per message, nested renders included. */
+  previewedUrls: Set<string>;
 }
 
 export interface RenderResult {

@@ -1,13 +1,16 @@
 /**
  * The messaging service's reader of the domain streams (consumer group `messaging`): it turns
- * the event of a new account into the onboarding messages (actions/onboarding.ts). Delivery is
- * at least once; the actions are idempotent per (user, kind), so a redelivered or claimed entry
- * sends nothing twice.
+ * the event of a new account into the onboarding messages (actions/onboarding.ts), and the
+ * uploads service's `thumbnails` event into re-rendered messages that showed the image loading
+ * (actions/thumbnail-renders.ts). Delivery is at least once; the onboarding actions are
+ * idempotent per (user, kind) and a re-render changes only messages still showing a placeholder,
+ * so a redelivered or claimed entry does nothing twice.
  */
 import { CONSUMER_GROUPS, StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { doOnboardNewUser, newUserNotice } from '../actions/onboarding';
+import { doRefreshThumbnailPreviews } from '../actions/thumbnail-renders';
 
 /** Consumer group of this service on the partition streams: one per kind of consumer, not per replica. */
 export const MESSAGING_GROUP = CONSUMER_GROUPS.messaging;
@@ -33,6 +36,7 @@ export interface OnboardingConsumerOptions {
 export async function startOnboardingConsumer(services: Services, o: OnboardingConsumerOptions): Promise<StreamConsumer> {
   const attempts = new Map<string, number>();
   const handle = async (entry: StreamEntry) => {
+    if (isOutboxType(entry, 'thumbnails')) return void (await doRefreshThumbnailPreviews(services, entry.realmId, entry.payload.event.path_id));
     const notice = isOutboxType(entry, 'realm_user') ? newUserNotice(entry.payload) : null;
     if (notice) await doOnboardNewUser(services, notice);
   };
@@ -43,8 +47,9 @@ export async function startOnboardingConsumer(services: Services, o: OnboardingC
     consumer: o.consumer,
     blockMs: o.blockMs ?? 1000,
     minReadIntervalMs: READ_INTERVAL_MS,
-    // Only a new account's event is parsed; every other is acknowledged unread (ADR 0021).
-    select: (heads) => heads.map((h) => h.type === 'realm_user'),
+    // Only a new account's event and a finished thumbnail are parsed; every other is
+    // acknowledged unread (ADR 0021).
+    select: (heads) => heads.map((h) => h.type === 'realm_user' || h.type === 'thumbnails'),
     ...(o.partitions ? { partitions: o.partitions } : {}),
     ...(o.claimIdleMs ? { claimIdleMs: o.claimIdleMs } : {}),
     onError: (err) => services.log.warn({ err }, 'messaging: stream consumer error'),

@@ -2,6 +2,8 @@ import type { Tx } from '@chat/db';
 import { recordEvent } from '@chat/bus';
 import { errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
+import { THUMBNAIL_IMAGE_TYPES } from '@chat/wire';
+import { readImageSize } from '../workers/thumbnails';
 import { checkUploadWithinQuotaLocked } from './quota';
 
 type AttachmentRow = {
@@ -66,15 +68,20 @@ export interface NewAttachment {
   contentType: string;
 }
 
-/** Records a stored file as the uploader's attachment and announces it to them. */
+/**
+ * Records a stored file as the uploader's attachment and announces it to them. An image of a
+ * thumbnailed type has its size read from its header first, as the family does at upload: a
+ * message that links it before the thumbnail exists shows it loading at that size.
+ */
 export async function doCreateAttachment(services: Services, input: NewAttachment) {
+  const size = THUMBNAIL_IMAGE_TYPES.has(input.contentType) ? await readImageSize(services.storage, input.pathId, input.size) : null;
   const attachment = await services.db.$transaction(async (tx) => {
     await checkUploadWithinQuotaLocked(tx, input.realmId, input.size);
     // Messages sent before this moment cannot contain the new link: access checks that look
     // for linking messages need only look above this id.
     const [{ max }] = await tx.$queryRawUnsafe<Array<{ max: number | null }>>('SELECT max(id) AS max FROM messages');
     const a = await tx.attachment.create({
-      data: { ...input, size: BigInt(input.size), messageIdFloor: max ?? 0 },
+      data: { ...input, size: BigInt(input.size), messageIdFloor: max ?? 0, imageWidth: size?.width ?? null, imageHeight: size?.height ?? null },
     });
     await notifyAttachment(tx, input.realmId, input.ownerId, 'add', a.id);
     return a;

@@ -135,11 +135,15 @@ export class Fanout {
     });
     const { redis } = this.store;
     if (!isCluster(redis)) {
+      // An event for no client (one only other services' consumers read) has no set to read:
+      // SUNION without a key is an error.
       const pipeline = redis.pipeline();
-      for (const keys of keysOf) pipeline.sunion(...keys);
-      const results = (await pipeline.exec()) ?? [];
-      const targets = keysOf.map((_, i) => {
-        const [err, ids] = results[i] ?? [new Error('no reply')];
+      for (const keys of keysOf) if (keys.length) pipeline.sunion(...keys);
+      const results = keysOf.some((keys) => keys.length) ? ((await pipeline.exec()) ?? []) : [];
+      let next = 0;
+      const targets = keysOf.map((keys) => {
+        if (!keys.length) return [];
+        const [err, ids] = results[next++] ?? [new Error('no reply')];
         if (err) throw err;
         return ids as string[];
       });
