@@ -123,6 +123,11 @@ export function apiNarrow(terms: NarrowTerm[]): Narrow {
       const ids = leadingIds(t.operand);
       return { ...base, operand: t.operator === 'dm' ? ids : ids[0] ?? t.operand };
     }
+    // The hash writes a sender as `<id>-<name>`; the server takes the id (or an email).
+    if (t.operator === 'sender') {
+      const id = leadingId(t.operand);
+      return { ...base, operand: Number.isNaN(id) ? t.operand : id };
+    }
     if (t.operator === 'near' || t.operator === 'id' || t.operator === 'with') return { ...base, operand: t.operand };
     return { ...base, operand: t.operand };
   });

@@ -19,6 +19,11 @@ describe('the family hash format', () => {
     expect(apiNarrow([{ operator: 'channel', operand: '7-design' }])).toEqual([{ operator: 'channel', operand: 7 }]);
   });
 
+  it('sends a sender by id (the hash writes <id>-<name>), an email as it is', () => {
+    expect(apiNarrow([{ operator: 'sender', operand: '2-Iago' }])).toEqual([{ operator: 'sender', operand: 2 }]);
+    expect(apiNarrow([{ operator: 'sender', operand: 'iago@example.com' }])).toEqual([{ operator: 'sender', operand: 'iago@example.com' }]);
+  });
+
   it('writes dm id lists with bare commas, as the family links them', () => {
     expect(dmHash([7, 5], 'x')).toBe('#narrow/dm/5,7-group');
     expect(dmHash([5], 'Iago')).toBe('#narrow/dm/5-Iago');
