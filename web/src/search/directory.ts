@@ -18,6 +18,17 @@ export function directoryOf(s: AppState): SuggestContext {
     channelById: (id) => byId.get(id),
     userByEmail: (email) => person(byEmail.get(email.toLowerCase())),
     userById: (id) => person(s.users.get(id)),
+    userByName: (typed) => {
+      // The whole name, else the email's local part, else a name's first word: one person only.
+      const q = typed.toLowerCase().replace(/[+_]/g, ' ').trim();
+      const active = [...s.users.values()].filter((u) => u.is_active !== false);
+      for (const fits of [(u: (typeof active)[0]) => u.full_name.toLowerCase() === q, (u: (typeof active)[0]) => u.email.toLowerCase().split('@')[0] === q, (u: (typeof active)[0]) => u.full_name.toLowerCase().split(/[\s,]+/).includes(q)]) {
+        const found = active.filter(fits);
+        if (found.length === 1) return person(found[0]);
+        if (found.length > 1) return undefined;
+      }
+      return undefined;
+    },
     topics: (channelId) => {
       if (channelId !== undefined) return (s.topics[channelId]?.topics ?? []).map((t) => t.name);
       // Without a channel: topics of recent messages, newest first.

@@ -87,7 +87,13 @@ export interface Directory {
   channelById(id: number): { id: number; name: string } | undefined;
   userByEmail(email: string): { id: number; email: string; name: string } | undefined;
   userById(id: number): { id: number; email: string; name: string } | undefined;
+  /** A person typed by name rather than email (`sender:iago`), when only one fits. */
+  userByName?(name: string): { id: number; email: string; name: string } | undefined;
   selfId: number;
+}
+
+function person(dir: Directory, typed: string) {
+  return typed === 'me' ? dir.userById(dir.selfId) : dir.userByEmail(typed) ?? dir.userByName?.(typed);
 }
 
 function nameSlug(name: string): string {
@@ -105,12 +111,12 @@ export function toNarrowTerms(terms: SearchTerm[], dir: Directory): NarrowTerm[]
       }
       case 'sender':
       case 'dm-including': {
-        const u = t.operand === 'me' ? dir.userById(dir.selfId) : dir.userByEmail(t.operand);
+        const u = person(dir, t.operand);
         return { operator: t.operator, operand: u ? `${u.id}-${nameSlug(u.name)}` : t.operand, ...base };
       }
       case 'dm': {
         const emails = t.operand.split(',').map((e) => e.trim()).filter(Boolean);
-        const users = emails.map((e) => dir.userByEmail(e));
+        const users = emails.map((e) => person(dir, e));
         if (!users.length || users.some((u) => !u)) return { operator: 'dm', operand: t.operand, ...base };
         const ids = [...new Set(users.map((u) => u!.id))].sort((a, b) => a - b);
         const others = ids.filter((id) => id !== dir.selfId);

@@ -93,6 +93,15 @@ describe('to and from the hash', () => {
     expect(toNarrowTerms(parseQuery('dm:iago@example.com'), dir)).toEqual([{ operator: 'dm', operand: '5-Iago' }]);
     expect(toNarrowTerms(parseQuery('sender:me'), dir)).toEqual([{ operator: 'sender', operand: '1-Me-Myself' }]);
   });
+  it('takes a person typed by name when the directory can tell who it is', () => {
+    const named: Directory = { ...dir, userByName: (n) => users.find((u) => u.name.toLowerCase() === n.toLowerCase()) };
+    expect(toNarrowTerms(parseQuery('sender:iago lunch'), named)).toEqual([
+      { operator: 'sender', operand: '5-Iago' },
+      { operator: 'search', operand: 'lunch' },
+    ]);
+    expect(toNarrowTerms(parseQuery('dm:iago'), named)).toEqual([{ operator: 'dm', operand: '5-Iago' }]);
+    expect(toNarrowTerms(parseQuery('sender:nobody'), named)).toEqual([{ operator: 'sender', operand: 'nobody' }]);
+  });
   it('keeps what it cannot resolve', () => {
     expect(toNarrowTerms(parseQuery('channel:nowhere dm:who@x.y'), dir)).toEqual([
       { operator: 'channel', operand: 'nowhere' },
