@@ -6,8 +6,11 @@
 import type { UnreadMsgs } from '@chat/client';
 import { t } from '../i18n';
 import { channelHash, type NarrowTerm } from '../narrow/hash';
-import { useAppState, useReg } from '../state/store';
+import { store, useAppState, useReg } from '../state/store';
 import { channelUnread } from '../state/unread';
+import { describeTerm } from '../search/describe';
+import { directoryOf } from '../search/directory';
+import { fromNarrowTerms } from '../search/query';
 import type { NarrowInfo } from './narrowInfo';
 import { markViewRead } from './read';
 import { notify } from './view-state';
@@ -27,7 +30,43 @@ export function viewUnread(u: UnreadMsgs, info: NarrowInfo, selfId: number, load
   return loadedUnread;
 }
 
-function Title({ info }: { info: NarrowInfo }) {
+/** The terms a view's title does not already say (`has:reaction` in a channel, a sender in a search), in words. */
+function refinements(info: NarrowInfo, terms: NarrowTerm[]): string[] {
+  const shown = (t: NarrowTerm): boolean => {
+    if (t.negated) return false;
+    switch (info.kind) {
+      case 'channel':
+        return t.operator === 'channel';
+      case 'topic':
+        return t.operator === 'channel' || t.operator === 'topic';
+      case 'dm':
+        return t.operator === 'dm';
+      case 'search':
+        return t.operator === 'search';
+      case 'sender':
+        return t.operator === 'sender';
+      case 'dm-all':
+        return t.operator === 'is' && (t.operand === 'dm' || t.operand === 'private');
+      case 'starred':
+      case 'mentioned':
+      case 'unread':
+        return t.operator === 'is' && t.operand === info.kind;
+      default:
+        return false;
+    }
+  };
+  const rest = terms.filter((t) => !['near', 'with', 'id'].includes(t.operator) && !shown(t));
+  if (!rest.length) return [];
+  return fromNarrowTerms(rest, directoryOf(store.get())).map(describeTerm);
+}
+
+function Refinements({ info, terms }: { info: NarrowInfo; terms: NarrowTerm[] }) {
+  const parts = refinements(info, terms);
+  if (!parts.length) return null;
+  return <p className="narrow-description narrow-refinements">{parts.join(' · ')}</p>;
+}
+
+function Title({ info, terms }: { info: NarrowInfo; terms: NarrowTerm[] }) {
   const reg = useReg();
   const users = useAppState((s) => s.users);
   const name = (id: number) => users.get(id)?.full_name ?? t('feed.unknown_user');
@@ -48,10 +87,11 @@ function Title({ info }: { info: NarrowInfo }) {
             </>
           )}
         </h1>
-        {info.kind === 'channel' && description && (
+        {info.kind === 'channel' && description && !refinements(info, terms).length && (
           // The server's rendering of the channel's description.
           <div className="narrow-description rendered_markdown" dangerouslySetInnerHTML={{ __html: description }} />
         )}
+        <Refinements info={info} terms={terms} />
       </div>
     );
   }
@@ -68,6 +108,7 @@ function Title({ info }: { info: NarrowInfo }) {
   return (
     <div className="narrow-title-block">
       <h1 className="narrow-title">{text}</h1>
+      <Refinements info={info} terms={terms} />
     </div>
   );
 }
@@ -84,7 +125,7 @@ export function NarrowHeader({ info, terms, narrowKey, loadedUnread }: { info: N
   };
   return (
     <header className="narrow-header" data-testid="narrow-header">
-      <Title info={info} />
+      <Title info={info} terms={terms} />
       <div className="narrow-header-actions">
         {unread > 0 && (
           <button type="button" className="button" onClick={() => void markAll()} data-testid="mark-all-read">
