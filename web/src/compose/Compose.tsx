@@ -8,8 +8,10 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { errorText } from '../api';
 import { t } from '../i18n';
 import { channelHash, dmHash } from '../narrow/hash';
+import { currentView } from '../app/route';
 import { sendMessage } from '../state/actions';
-import { useReg } from '../state/store';
+import { pendingFor } from '../state/selectors';
+import { store, useReg } from '../state/store';
 import { useTimeFormat } from '../ui/time';
 import { ComposeBar, NoticeLine, useTargetLabel, type ComposeNotice } from './ComposeBar';
 import { MarkdownEditor } from './MarkdownEditor';
@@ -23,6 +25,13 @@ import { useUploads } from './Uploads';
 import '../styles/compose.css';
 
 export type { ComposeTarget } from './types';
+
+/** Whether the view on screen shows the message being sent (a channel's view shows its topics' messages). */
+function shownInView(localId: string): boolean {
+  const view = currentView();
+  if (view.kind === 'feed') return true;
+  return view.kind === 'narrow' && pendingFor(store.get(), view.terms).some((o) => o.localId === localId);
+}
 
 /** Whether a drop lands where the compose box takes files: the box itself or the message list. */
 function dropZone(el: EventTarget | null): boolean {
@@ -146,11 +155,10 @@ export function Compose({ target: viewTarget }: { target: ComposeTarget | null }
     if (uploads.busy) return;
     const content = compose.content.trim();
     const to = target!;
-    if (to.type === 'stream') sendMessage({ type: 'stream', to: to.streamId, topic: to.topic.trim(), content });
-    else sendMessage({ type: 'direct', to: to.to, content });
+    const localId = to.type === 'stream' ? sendMessage({ type: 'stream', to: to.streamId, topic: to.topic.trim(), content }) : sendMessage({ type: 'direct', to: to.to, content });
     clearCompose();
     // A message to a conversation not in view would vanish from sight: say where it went.
-    setNotice(sameConversation(to, viewTarget) ? null : { text: t('compose.sent_to', { where: label }), link: whereLink(to) });
+    setNotice(sameConversation(to, viewTarget) || shownInView(localId) ? null : { text: t('compose.sent_to', { where: label }), link: whereLink(to) });
     textareaRef.current?.focus();
   };
 
