@@ -3,6 +3,7 @@
  * administering one (subscribers), deleting messages, moving them within and out of a channel
  * and resolving topics, each beside the realm-wide permission it adds to.
  */
+import { Prisma } from '@chat/db';
 import type { SeededUser } from '@chat/testing';
 import { startHarness, type Harness } from './support';
 
@@ -68,7 +69,7 @@ describe('can_administer_channel_group', () => {
     await grant(mantua, { canAdministerChannelGroup: only(member) });
     expect((await unsubscribe()).body).toMatchObject({ result: 'success', removed: ['Mantua'] });
     await join(member2, 'Mantua');
-    await grant(mantua, { canAdministerChannelGroup: null });
+    await grant(mantua, { canAdministerChannelGroup: Prisma.DbNull });
   });
 });
 
@@ -89,7 +90,7 @@ describe('message deletion', () => {
     // Another channel's settings grant nothing here.
     const elsewhere = await send(member, 'Mantua', 'deletions');
     expect((await remove(member, elsewhere)).body.msg).toBe(refused);
-    await grant(verona, { canDeleteOwnMessageGroup: null, canDeleteAnyMessageGroup: null });
+    await grant(verona, { canDeleteOwnMessageGroup: Prisma.DbNull, canDeleteAnyMessageGroup: Prisma.DbNull });
   });
 });
 
@@ -103,10 +104,10 @@ describe('moving messages', () => {
     expect((await edit(member, id, { topic: 'new topic' })).body.result).toBe('success');
     // The setting may be everyone, so guests it names hold it.
     expect((await edit(guest, id, { topic: 'guest topic' })).body.result).toBe('success');
-    await grant(verona, { canMoveMessagesWithinChannelGroup: null, canAdministerChannelGroup: only(member2) });
+    await grant(verona, { canMoveMessagesWithinChannelGroup: Prisma.DbNull, canAdministerChannelGroup: only(member2) });
     expect((await edit(member, id, { topic: 'newer topic' })).body.msg).toBe(refused);
     expect((await edit(member2, id, { topic: 'newer topic' })).body.result).toBe('success');
-    await grant(verona, { canAdministerChannelGroup: null });
+    await grant(verona, { canAdministerChannelGroup: Prisma.DbNull });
   });
 
   it('takes can_move_messages_out_of_channel_group (or administering the old channel) for channel moves', async () => {
@@ -121,10 +122,10 @@ describe('moving messages', () => {
     expect((await edit(member, id, { stream_id: String(mantua) })).body.result).toBe('success');
     expect((await h.env.db.message.findUniqueOrThrow({ where: { id } })).streamId).toBe(mantua);
     // Back out of Mantua as its administrator.
-    await grant(mantua, { canMoveMessagesOutOfChannelGroup: null, canAdministerChannelGroup: only(member2) });
+    await grant(mantua, { canMoveMessagesOutOfChannelGroup: Prisma.DbNull, canAdministerChannelGroup: only(member2) });
     expect((await edit(member2, id, { stream_id: String(verona) })).body.result).toBe('success');
-    await grant(verona, { canMoveMessagesOutOfChannelGroup: null });
-    await grant(mantua, { canAdministerChannelGroup: null });
+    await grant(verona, { canMoveMessagesOutOfChannelGroup: Prisma.DbNull });
+    await grant(mantua, { canAdministerChannelGroup: Prisma.DbNull });
   });
 
   it('takes can_resolve_topics_group of either channel for resolving', async () => {
@@ -136,6 +137,6 @@ describe('moving messages', () => {
     expect((await edit(member, id, { topic: '✔ question', propagate_mode: 'change_all' })).body.result).toBe('success');
     // Resolving is not renaming.
     expect((await edit(member, id, { topic: 'other question' })).body.msg).toBe("You don't have permission to edit this message");
-    await grant(verona, { canResolveTopicsGroup: null });
+    await grant(verona, { canResolveTopicsGroup: Prisma.DbNull });
   });
 });

@@ -1,4 +1,5 @@
 /** Default channels: POST/DELETE /default_streams, PATCH /streams/{id} is_default_stream, archiving. */
+import { Prisma } from '@chat/db';
 import type { SeededUser } from '@chat/testing';
 import { outboxEvents, startHarness, type Harness } from './support';
 
@@ -112,7 +113,7 @@ describe('PATCH /streams/{id} is_default_stream', () => {
     try {
       expect((await patch(h.realm.moderator, news, { is_default_stream: 'true' })).body.msg).toBe('Must be an organization administrator');
     } finally {
-      await h.env.db.stream.update({ where: { id: news }, data: { canAdministerChannelGroup: null } });
+      await h.env.db.stream.update({ where: { id: news }, data: { canAdministerChannelGroup: Prisma.DbNull } });
     }
     expect(await stored()).toEqual([lobby]);
   });
