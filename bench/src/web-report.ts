@@ -23,7 +23,7 @@ export function webFigures(w: WebFigure): Record<string, number> {
     web_long_topic_scroll_heap_mb_start: t.heapMb.atStart,
     web_long_topic_scroll_heap_mb_end: t.heapMb.atEnd,
     web_long_topic_scroll_heap_mb_max: t.heapMb.max,
-    web_long_topic_scroll_heap_growth_ratio: Math.round((t.heapMb.atEnd / t.heapMb.atStart) * 1000) / 1000,
+    web_long_topic_scroll_heap_growth_mb: Math.round((t.heapMb.atEnd - t.heapMb.atStart) * 10) / 10,
     web_long_topic_dom_nodes_start: t.nodes.atStart,
     web_long_topic_dom_nodes_end: t.nodes.atEnd,
     web_long_topic_dom_nodes_max: t.nodes.max,
@@ -33,13 +33,14 @@ export function webFigures(w: WebFigure): Record<string, number> {
 /**
  * The web app's goals: its first load within 250 KB compressed, the first messages 1.5 s after
  * the login form is sent, another channel's messages 150 ms after the click, and a flat heap
- * while a long topic is scrolled from its start to its end (at most a tenth more at the end).
+ * while a long topic is scrolled from its start to its end: at most 5 MB more at the end, about
+ * what one sample differs from the next (rows being drawn) while nothing is kept.
  */
 export function webGoals(): Array<[string, string, (v: number) => boolean]> {
   return [
     ['web_first_load_bytes_compressed', '<= 256000 bytes (250 KB)', (v) => v <= 256_000],
     ['web_login_to_first_messages_p50_ms', '<= 1500 ms', (v) => v <= 1500],
     ['web_channel_switch_p50_ms', '<= 150 ms', (v) => v <= 150],
-    ['web_long_topic_scroll_heap_growth_ratio', '<= 1.1 (flat)', (v) => v <= 1.1],
+    ['web_long_topic_scroll_heap_growth_mb', '<= 5 MB (flat)', (v) => v <= 5],
   ];
 }
