@@ -38,6 +38,8 @@ export function useUploads(text: TextAccess): Uploads {
   const update = (key: number, patch: Partial<UploadItem> | null) => setItems((list) => (patch === null ? list.filter((i) => i.key !== key) : list.map((i) => (i.key === key ? { ...i, ...patch } : i))));
 
   const add = (files: File[]) => {
+    // The caret moves in the next frame: files added together follow one another from here.
+    let caret: number | null = null;
     for (const file of files) {
       const key = nextKey++;
       const name = fileName(file);
@@ -49,7 +51,9 @@ export function useUploads(text: TextAccess): Uploads {
       }
       const { value, start, end } = access.current.get();
       const placeholder = uniquePlaceholder(name, value);
-      const placed = insertPlaceholder(value, start, end, placeholder);
+      const at: number | null = caret;
+      const placed: { value: string; caret: number } = at === null ? insertPlaceholder(value, start, end, placeholder) : insertPlaceholder(value, at, at, placeholder);
+      caret = placed.caret;
       access.current.set(placed.value, placed.caret);
       const running = startUpload(file, name, (progress) => update(key, { progress }));
       setItems((list) => [...list, { key, name, progress: 0, cancel: running.cancel }]);
