@@ -22,6 +22,7 @@ export { usersAlertedBy } from './send-reads';
 import { readChannelSend, type SendReadings } from './send-reads';
 import type { SendResult } from './send-write';
 import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
+import { settlePendingPreviews } from './thumbnail-renders';
 
 export interface SendInput {
   type: string;
@@ -218,11 +219,12 @@ export async function doSendMessage(services: Services, actor: LoadedActor, plan
   const facts = await loadSendFacts(services.db, actor, plan);
   // The usual channel message needs no transaction: its rows and its event are one statement.
   if (!key && canWriteAlone(actor, plan, facts)) return writeMessageAlone(services.db, actor, plan, facts);
+  let result: SendResult;
   try {
-    return await services.db.$transaction(async (tx) => {
-      const result = await writeMessage(tx, actor, plan, facts);
-      if (key) await recordSendKey(tx, actor.userId, key, result.id, result);
-      return result;
+    result = await services.db.$transaction(async (tx) => {
+      const written = await writeMessage(tx, actor, plan, facts);
+      if (key) await recordSendKey(tx, actor.userId, key, written.id, written);
+      return written;
     });
   } catch (err) {
     // The same send, retried while the first was still in flight, committed first.
@@ -230,4 +232,8 @@ export async function doSendMessage(services: Services, actor: LoadedActor, plan
     if (first) return first;
     throw err;
   }
+  // An image shown loading may have got its thumbnail while this send was being written, its
+  // event finding no message yet (actions/thumbnail-renders.ts). The send stands either way.
+  await settlePendingPreviews(services, actor.realmId, plan.rendered.html).catch((err) => services.log.warn({ err }, 'could not settle image previews'));
+  return result;
 }

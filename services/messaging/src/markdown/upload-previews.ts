@@ -94,6 +94,17 @@ export function rewriteThumbnailPlaceholders(html: string, pathId: string, previ
   return rewritten === html ? html : rewritten.trim();
 }
 
+/** The uploads whose loading placeholder rendered HTML shows. */
+export function pendingPreviewPaths(html: string): string[] {
+  if (!html.includes('image-loading-placeholder')) return [];
+  const paths = new Set<string>();
+  for (const m of html.matchAll(PLACEHOLDER_BLOCK)) {
+    const pathId = uploadPathOfHref(m[1]!.replace(/&amp;/g, '&'));
+    if (pathId !== null) paths.add(pathId);
+  }
+  return [...paths];
+}
+
 /** Rows of the uploads a source links to, by path id. */
 export const PREVIEW_COLUMNS = `a.path_id AS "pathId", a.content_type AS "contentType", a.image_width AS width,
   a.image_height AS height, a.image_frames AS frames, a.thumbnails`;

@@ -7,6 +7,9 @@
 import { createRedis, keyspace, OutboxRelay, recordEvent } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import type { SeededUser } from '@chat/testing';
+import { createLogger } from '@chat/kit';
+import type { Services } from '../context';
+import { settlePendingPreviews } from '../actions/thumbnail-renders';
 import { LOADING_IMAGE_SRC } from '../markdown/upload-previews';
 import { startHarness, type Harness } from './support';
 
@@ -141,4 +144,16 @@ it('drops the loading preview of what turned out to be no image', async () => {
     await recordEvent(tx, { realmId: h.realm.realmId, type: 'thumbnails', users: [], event: { type: 'thumbnails', path_id: pathId } });
   });
   await eventually(async () => (await rendered(id)) === `<p><a href="/user_uploads/${pathId}">fake.png</a></p>`);
+});
+
+it('applies a thumbnail finished while the send was being written, whose event found no message', async () => {
+  const pathId = await upload(h.realm.member, 'racing.png');
+  const id = await send(h.realm.member, `[racing.png](/user_uploads/${pathId})`);
+  const html = await rendered(id);
+  expect(html).toContain('image-loading-placeholder');
+  // The job's change without its event: as if the event had been handled before the commit.
+  await h.env.db.attachment.update({ where: { pathId }, data: { thumbnails: [{ name: '840x560.webp', content_type: 'image/webp' }], imageFrames: 1 } });
+  const services = { db: h.env.db, log: createLogger('test', 'silent'), config: {} } as unknown as Services;
+  await settlePendingPreviews(services, h.realm.realmId, html);
+  expect(await rendered(id)).toContain(`src="/user_uploads/thumbnail/${pathId}/840x560.webp"`);
 });
