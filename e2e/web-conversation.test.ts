@@ -7,7 +7,7 @@
  * nothing.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { api, channelHash, createChannel, dmHash, newPerson, serverMessages, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
+import { api, channelHash, createChannel, dmHash, newPerson, screenshotsAfterEach, serverMessages, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
 import { channelLink, composeBox, composeForm, expectChannelUnread, expectOneMessage, go, messages, nav, openCompose, searchFor, send, tinyPng, until } from './lib/web-app';
 
 let site: WebSite;
@@ -30,13 +30,15 @@ afterAll(async () => {
   await site?.close();
 });
 
+screenshotsAfterEach(() => site);
+
 it('signs in through the login page and shows the channels and their messages', async () => {
   const context = await newPerson(site);
   const page = await signIn(context, { email: site.realm.member.email, password: PASSWORD });
+  hamlet = { context, page };
   expect(new URL(page.url()).pathname).toBe('/');
   await channelLink(page, CHANNEL).click();
   await expectOneMessage(page, 'The first tomatoes are ripe.');
-  hamlet = { context, page };
 });
 
 it('shows each person the other\'s messages live, in a channel and in a direct conversation', async () => {
@@ -89,6 +91,18 @@ it('shows reactions and edits to the other person as they happen', async () => {
   await edited.getByRole('button', { name: /reacted with/ }).waitFor();
 });
 
+it('tells the other person who is typing, and stops telling once they stop', async () => {
+  const dm = dmHash([site.realm.member.id, site.realm.member2.id]);
+  await go(hamlet.page, dm);
+  await go(othello.page, dm);
+  await openCompose(hamlet.page);
+  await composeBox(hamlet.page).pressSequentially('I am writing a long', { delay: 60 });
+  const notice = othello.page.getByRole('status').filter({ hasText: /King Hamlet is typing/ });
+  await notice.waitFor({ timeout: 15_000 });
+  await composeBox(hamlet.page).fill('');
+  await notice.waitFor({ state: 'detached', timeout: 25_000 });
+});
+
 it('counts what a person has not read and clears the count once they have read it', async () => {
   await go(hamlet.page, '#inbox');
   for (const content of ['Two more plants have fruit.', 'And the basil is flowering.']) {
@@ -104,7 +118,7 @@ it('counts what a person has not read and clears the count once they have read i
   await expectChannelUnread(hamlet.page, CHANNEL, 0, 2_000);
 });
 
-it('delivers an uploaded file to both people, and search finds its message', async () => {
+it('delivers an uploaded file to both people, and search finds its message with the match highlighted', async () => {
   const here = channelHash(channelId, CHANNEL, 'photos');
   await go(hamlet.page, here);
   await go(othello.page, here);
@@ -116,7 +130,7 @@ it('delivers an uploaded file to both people, and search finds its message', asy
   await composeForm(hamlet.page).getByRole('button', { name: 'Send', exact: true }).click();
   for (const page of [hamlet.page, othello.page]) {
     const row = await expectOneMessage(page, 'A ripe tomato from the south bed.');
-    const href = await row.getByRole('link', { name: 'ripe-tomato.png' }).getAttribute('href');
+    const href = await row.getByRole('link', { name: 'ripe-tomato.png' }).first().getAttribute('href');
     // The file opens with the browser's session alone.
     const file = await page.request.get(href!);
     expect(file.status()).toBe(200);
@@ -126,8 +140,21 @@ it('delivers an uploaded file to both people, and search finds its message', asy
 
   await searchFor(othello.page, 'tomato');
   await until(() => othello.page.evaluate(() => location.hash), (h) => h.startsWith('#narrow/search/'), 10_000, 'the search view');
-  await messages(othello.page, 'A ripe tomato from the south bed.').first().waitFor();
   await othello.page.getByRole('heading', { name: /tomato/ }).first().waitFor();
+  // The server's highlighting of the match is shown.
+  const found = messages(othello.page, 'A ripe tomato from the south bed.').first();
+  await found.locator('.highlight').filter({ hasText: /^tomato$/i }).first().waitFor();
+});
+
+it('shows the uploaded image\'s preview in the message to both people, once its thumbnail is made', async () => {
+  for (const page of [hamlet.page, othello.page]) {
+    await go(page, channelHash(channelId, CHANNEL, 'photos'));
+    const row = await expectOneMessage(page, 'A ripe tomato from the south bed.');
+    // The server's preview block: a loading placeholder until the thumbnail exists, then it.
+    const image = row.locator('.message_inline_image img:not(.image-loading-placeholder)').first();
+    await image.waitFor({ timeout: 30_000 });
+    await until(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)), (w) => w > 0, 15_000, 'the preview loaded');
+  }
 });
 
 it('loses and repeats nothing across a restart of the gateway and of the events service', async () => {
@@ -161,8 +188,3 @@ it('loses and repeats nothing across a restart of the gateway and of the events 
   const stored = await serverMessages(site, site.realm.admin, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'restarts' }]);
   expect(stored.map((m) => m.content)).toEqual(all);
 });
-
-// Not yet shown by the app or the server; each becomes a test above once it is.
-it.todo('tells the other person who is typing ("King Hamlet is typing…" under the conversation)');
-it.todo('highlights the search\'s match in the results (the server\'s match_content)');
-it.todo('shows an uploaded image\'s preview in the message to both people (the server renders no inline image for uploads)');

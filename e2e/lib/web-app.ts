@@ -34,9 +34,12 @@ export async function expectChannelUnread(page: Page, name: string, n: number, t
   await until(() => channelUnread(page, name), (v) => v === n, timeout, `unread count of #${name}`);
 }
 
-/** The message list of the view (a feed of articles, one per message). */
+/**
+ * The message list of the view (articles, one per message). By its test id: its role has
+ * moved (log, feed, region) as the list's accessibility was worked out.
+ */
 export function messageLog(page: Page): Locator {
-  return page.getByRole('feed', { name: 'Messages' });
+  return page.getByTestId('message-list');
 }
 
 /** The messages (sent, not pending) whose text contains `text`. */

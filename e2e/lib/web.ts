@@ -85,6 +85,20 @@ export async function setPasswords(site: WebSite, people: Array<{ email: string;
   })));
 }
 
+/**
+ * With WEB_E2E_SHOTS=<folder>, a screenshot of every open page after each test (named by the
+ * test), to see what the app showed when one failed.
+ */
+export function screenshotsAfterEach(site: () => WebSite | undefined): void {
+  const dir = process.env.WEB_E2E_SHOTS;
+  if (!dir) return;
+  afterEach(async () => {
+    const name = (expect.getState().currentTestName ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 80);
+    const pages = site()?.browser.contexts().flatMap((c) => c.pages()) ?? [];
+    await Promise.all(pages.map((p, i) => p.screenshot({ path: path.join(dir, `${name}-${i}.png`) }).catch(() => undefined)));
+  });
+}
+
 /** A person's own browser: a context of its own (cookies, storage), as on another machine. */
 export async function newPerson(site: WebSite): Promise<BrowserContext> {
   const context = await site.browser.newContext({ baseURL: site.url, viewport: { width: 1280, height: 900 } });
