@@ -40,10 +40,11 @@ export function MainView({ view }: { view: View }) {
       return <WithCompose><InboxView /></WithCompose>;
     case 'recent':
       return <WithCompose><RecentView /></WithCompose>;
+    // These two lay out their own compose box under their lists.
     case 'drafts':
-      return <WithCompose><DraftsView /></WithCompose>;
+      return <DraftsView />;
     case 'scheduled':
-      return <WithCompose><ScheduledView /></WithCompose>;
+      return <ScheduledView />;
     case 'organization':
       return (
         <Suspense fallback={null}>
