@@ -28,7 +28,7 @@ export function Reactions({ message, selfId }: { message: Message; selfId: numbe
         const who = reactorNames(g, selfId, nameOf, t('feed.you'), t('feed.and'));
         const label = t('feed.reacted_with', { names: who, emoji: g.name });
         return (
-          <button key={g.key} type="button" className={`reaction${g.mine ? ' mine' : ''}`} aria-pressed={g.mine} aria-label={label} title={label}
+          <button key={g.key} type="button" className={`reaction${g.mine ? ' mine' : ''}`} aria-pressed={g.mine} aria-label={t('feed.reaction_name', { count: g.userIds.length, label })} title={label}
             onClick={() => void toggleReaction(message, { name: g.name, code: g.code, type: g.type as 'unicode_emoji' })}>
             <Glyph group={g} />
             <span className="reaction-count">{g.userIds.length}</span>

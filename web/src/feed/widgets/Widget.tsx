@@ -69,7 +69,7 @@ function Poll({ message, selfId }: { message: Message; selfId: number }) {
     void sendWidgetEvent(message.id, ev);
   };
   return (
-    <section className="widget poll-widget" aria-label={t('feed.poll')}>
+    <section className="widget poll-widget" aria-label={poll.question ? t('feed.poll_named', { question: poll.question }) : t('feed.poll')}>
       <div className="widget-heading">
         <div className="widget-title poll-question">{poll.question || <span className="muted">{t('feed.poll_no_question')}</span>}</div>
         {mine && <TitleEditor value={poll.question} label={t('feed.poll_edit_question')} onSave={(q) => void sendWidgetEvent(message.id, questionEvent(q))} />}
@@ -115,7 +115,7 @@ function Todo({ message, selfId }: { message: Message; selfId: number }) {
     void sendWidgetEvent(message.id, ev);
   };
   return (
-    <section className="widget todo-widget" aria-label={t('feed.todo')}>
+    <section className="widget todo-widget" aria-label={t('feed.todo_named', { title: todo.title || t('feed.todo_default_title') })}>
       <div className="widget-heading">
         <div className="widget-title todo-title">{todo.title || t('feed.todo_default_title')}</div>
         {mine && <TitleEditor value={todo.title} label={t('feed.todo_edit_title')} onSave={(v) => void sendWidgetEvent(message.id, titleEvent(v))} />}

@@ -47,6 +47,10 @@ export const feed = {
   'feed.add_reaction': 'Add a reaction',
   'feed.reactions': 'Reactions',
   'feed.reacted_with': '{names} reacted with :{emoji}:',
+  /** A reaction button's name: its visible count first, then who reacted. */
+  'feed.reaction_name': '{count}, {label}',
+  'feed.poll_named': 'Poll: {question}',
+  'feed.todo_named': 'To-do list: {title}',
   'feed.you': 'You',
   'feed.and': 'and',
   'feed.quote_reply': 'Quote and reply',
