@@ -112,6 +112,21 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
     // Only the rows are watched: the anchor follows every scroll.
   }, [rows]);
 
+  // The list's own height changes (the compose box opens, a notice shows under it): a reader
+  // at the bottom stays there.
+  useEffect(() => {
+    const el = parent.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      if (el.clientHeight === height) return;
+      height = el.clientHeight;
+      if (atBottom.current && positioned.current && rowsRef.current.length) virtualizer.scrollToIndex(rowsRef.current.length, { align: 'end' });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [rows.length > 0, virtualizer]);
+
   const checkRead = () => {
     const el = parent.current;
     if (!el || !positioned.current || !canMarkRead(terms) || !shouldMarkReadOnScroll(reg, terms) || isReadingPaused(narrowKey)) return;
