@@ -3,6 +3,7 @@
  * "New direct message", and the last notice (a message sent elsewhere, one scheduled).
  */
 import { t } from '../i18n';
+import { Icon } from '../ui/Icon';
 import { useAppState } from '../state/store';
 import { openCompose } from './state';
 import type { ComposeTarget } from './types';
@@ -54,11 +55,14 @@ export function ComposeBar({ target, notice, onDismiss }: { target: ComposeTarge
             {t('compose.placeholder', { to: label })}
           </button>
         )}
-        <button type="button" className="button" onClick={() => openCompose({ type: 'stream', streamId: channelId, topic: '' })} data-testid="compose-new-topic">
-          {t('compose.new_topic')}
+        {/* On a phone, beside the reply button, these two show as icons (their words stay for screen readers). */}
+        <button type="button" className={`button compose-bar-new${target && label ? ' iconic' : ''}`} onClick={() => openCompose({ type: 'stream', streamId: channelId, topic: '' })} title={t('compose.new_topic')} data-testid="compose-new-topic">
+          <Icon name="hash" className="compose-bar-icon" />
+          <span className="compose-bar-label">{t('compose.new_topic')}</span>
         </button>
-        <button type="button" className="button" onClick={() => openCompose({ type: 'direct', to: [] })} data-testid="compose-new-dm">
-          {t('compose.new_dm')}
+        <button type="button" className={`button compose-bar-new${target && label ? ' iconic' : ''}`} onClick={() => openCompose({ type: 'direct', to: [] })} title={t('compose.new_dm')} data-testid="compose-new-dm">
+          <Icon name="at" className="compose-bar-icon" />
+          <span className="compose-bar-label">{t('compose.new_dm')}</span>
         </button>
       </div>
     </div>

@@ -135,8 +135,11 @@ export function SearchBox({ view, onDone }: { view: View; onDone?: () => void })
         }}
         onBlur={() => setTimeout(() => {
           setOpen(false);
-          // Left without searching: the box shows the narrow again.
-          if (document.activeElement !== input.current) setText(queryOf(viewRef.current));
+          // Left without searching: the box shows the narrow again (and on a phone folds away).
+          if (document.activeElement !== input.current) {
+            setText(queryOf(viewRef.current));
+            onDone?.();
+          }
         }, 150)}
         onKeyDown={onKeyDown}
         data-testid="search-input"
