@@ -131,7 +131,12 @@ async function pollForever(id: number): Promise<void> {
     abortReason = null;
     const watchdog = setTimeout(giveUpPoll, pollDeadlineMs());
     try {
-      const { events } = await api.getEvents(queueId, lastEventId, { signal: abort.signal });
+      // Back from a failure, the first poll asks not to wait (dont_block), so the
+      // "reconnecting" notice goes as soon as the server answers, not at its next heartbeat.
+      const quick = store.get().status !== 'live';
+      const { events } = quick
+        ? await api.call<{ events: ClientEvent[] }>('GET', '/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: true }, { signal: abort.signal })
+        : await api.getEvents(queueId, lastEventId, { signal: abort.signal });
       clearTimeout(watchdog);
       if (id !== loopId) return;
       delay = 500;

@@ -8,7 +8,7 @@ import { store, type OutboxItem } from '../../state/store';
 
 type Answer = unknown | Error;
 const answers: { register: Answer[]; events: Answer[] } = { register: [], events: [] };
-const calls: { register: number; events: Array<{ queueId: string; lastEventId: number }> } = { register: 0, events: [] };
+const calls: { register: number; events: Array<{ queueId: string; lastEventId: number; dontBlock?: boolean }> } = { register: 0, events: [] };
 const toLogin = jest.fn();
 
 function next(list: Answer[], signal?: AbortSignal): Promise<unknown> {
@@ -26,6 +26,11 @@ jest.mock('../../api', () => ({
     },
     getEvents: (queueId: string, lastEventId: number, opts?: { signal?: AbortSignal }) => {
       calls.events.push({ queueId, lastEventId });
+      return next(answers.events, opts?.signal);
+    },
+    // The poll that does not wait (dont_block), the first after a failure.
+    call: (_method: string, _path: string, params: { queue_id: string; last_event_id: number; dont_block?: boolean }, opts?: { signal?: AbortSignal }) => {
+      calls.events.push({ queueId: params.queue_id, lastEventId: params.last_event_id, dontBlock: params.dont_block });
       return next(answers.events, opts?.signal);
     },
   },
@@ -120,6 +125,8 @@ it('shows reconnecting while the server is unreachable, and retries with growing
   // The third poll answered: live again, and polling on.
   expect(calls.events.length).toBe(4);
   expect(store.get().status).toBe('live');
+  // Polls after a failure do not wait, so the notice goes as soon as the server answers; then the long-poll resumes.
+  expect(calls.events.map((c) => !!c.dontBlock)).toEqual([false, true, true, false]);
 });
 
 it('gives up a poll the server never answers, and polls again', async () => {
