@@ -188,7 +188,15 @@ async function main() {
     if (runs('web')) {
       console.log('the web app in Chromium: first load, login, channel switches, a long topic scrolled');
       await settled('web');
-      m.web = await measureWeb(db, site, url, realm.id, realm.owner, users, plan.web);
+      // Last, and on its own: a browser that cannot start or an app that does not draw must not
+      // cost the run the figures the other phases measured. Its error goes in the report.
+      try {
+        m.web = await measureWeb(db, site, url, realm.id, realm.owner, users, plan.web);
+      } catch (err) {
+        console.error(`  the web phase failed: ${(err as Error).stack ?? err}`);
+        m.webError = String((err as Error).message ?? err).slice(0, 2000);
+        if (only?.length === 1) throw err;
+      }
     }
   } catch (err) {
     for (const p of cluster?.processes ?? []) if (p.output().trim()) console.error(`--- ${p.label}:\n${p.output().slice(-3000)}`);

@@ -18,6 +18,8 @@ export interface Measurements {
   /** How long each phase waited for earlier work to finish (settle.ts). */
   settled?: Settled[];
   web?: WebFigure;
+  /** Why the web phase measured nothing, when it failed (the other phases' figures stand). */
+  webError?: string;
 }
 
 export interface Goal {
