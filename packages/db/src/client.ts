@@ -5,6 +5,10 @@ import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/client';
 import { databaseUrl } from './url';
 
+/** How long an interactive transaction may wait for a pooled connection, and may run. */
+export const TRANSACTION_WAIT_MS = 10_000;
+export const TRANSACTION_TIMEOUT_MS = 15_000;
+
 export type Db = PrismaClient;
 /** The client handed to `db.$transaction(async (tx) => ...)`. */
 export type Tx = Prisma.TransactionClient;
@@ -33,7 +37,11 @@ export function createDb(url: string = databaseUrl(), opts: CreateDbOptions = {}
   // An idle connection that fails (the server restarted, an operator killed it) leaves the pool;
   // the next query opens a new one. Without a listener the error would end the process.
   pool.on('error', () => undefined);
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // Prisma gives up on an interactive transaction that waits 2 s for a connection or runs 5 s,
+  // answering the request with a 500. A saturated host (a burst, a noisy neighbour, a test run
+  // on two cores) reaches both without anything being wrong; waiting longer is the better answer,
+  // and the gateway's upstream timeout still bounds what a client waits.
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }), transactionOptions: { maxWait: TRANSACTION_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS } });
   pools.set(db, pool);
   return db;
 }
