@@ -1,20 +1,18 @@
 /**
  * The web app's end-to-end harness: a cluster of the real services on a test database (mail
  * written to a folder), headless Debian Chromium with one browser context per person (separate
- * cookies, as two people on two machines), passwords set with the administrator's command line,
- * and sign-in through the real login page. The app is found by roles and accessible names
- * (web-app.ts), which it must have anyway for accessibility.
+ * cookies, as two people on two machines), passwords stored as the administrator's command
+ * line stores them, and sign-in through the real login page. The app is found by roles and
+ * accessible names (web-app.ts), which it must have anyway for accessibility.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { seedRealm, setupTestEnv, startCluster, type Cluster, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { hashPassword } from '../../services/users/src/lib/passwords';
 import { CHROMIUM, ensureChromium } from './browser';
 import { waitForApp } from './web-app';
-
-const root = path.resolve(__dirname, '../..');
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-dev-shm-usage',
@@ -65,24 +63,15 @@ export async function startWebSite(opts: { env?: Record<string, string> } = {}):
 }
 
 /**
- * Gives a person a login password with the administrator's command line (`npm run manage --
- * set-password`), on the site's database. Several run at once.
+ * Gives people login passwords as `npm run manage -- set-password` stores them (the users
+ * service's own hash), written in this process: the command line's start-up (compiling, then
+ * checking migrations) took about ten seconds a person on a loaded machine.
  */
 export async function setPasswords(site: WebSite, people: Array<{ email: string; password: string }>): Promise<void> {
-  const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-  await Promise.all(people.map(({ email, password }) => new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, 'services/users/src/cli/main.ts', 'set-password', '--email', email, '--password-stdin'], {
-      cwd: root,
-      env: { ...process.env, ...site.env.env, LOG_LEVEL: 'warn' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.stdin.end(`${password}\n`);
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`set-password ${email} exited ${code}:\n${output}`))));
-  })));
+  for (const { email, password } of people) {
+    const { count } = await site.env.db.user.updateMany({ where: { realmId: site.realm.realmId, email }, data: { passwordHash: await hashPassword(password) } });
+    if (count !== 1) throw new Error(`no one with the address ${email} to give a password`);
+  }
 }
 
 /**
