@@ -15,10 +15,14 @@ export interface TimeFormat {
 
 export function timeFormat(twentyFour: boolean, timeZone?: string): TimeFormat {
   const opts: Intl.DateTimeFormatOptions = { hour: twentyFour ? '2-digit' : 'numeric', minute: '2-digit', hour12: !twentyFour, ...(timeZone ? { timeZone } : {}) };
+  // One formatter each, made once: toLocaleString with options builds a new one per call,
+  // which showed as a good part of drawing a page of messages (two times a row).
+  const short = new Intl.DateTimeFormat(undefined, opts);
+  const long = new Intl.DateTimeFormat(undefined, { ...opts, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
   return {
     twentyFour,
-    time: (ts) => new Date(ts * 1000).toLocaleTimeString(undefined, opts),
-    full: (ts) => new Date(ts * 1000).toLocaleString(undefined, { ...opts, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }),
+    time: (ts) => short.format(new Date(ts * 1000)),
+    full: (ts) => long.format(new Date(ts * 1000)),
   };
 }
 
@@ -57,9 +61,12 @@ export function useNow(): number {
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
 export function relativeTime(ts: number, at: number, lang?: string): string {
   const diff = ts - at;
-  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  let rtf = relativeFormats.get(lang ?? '');
+  if (!rtf) relativeFormats.set(lang ?? '', (rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' })));
   const abs = Math.abs(diff);
   if (abs < 60) return rtf.format(0, 'second');
   if (abs < 3600) return rtf.format(Math.round(diff / 60), 'minute');
