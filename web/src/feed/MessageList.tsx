@@ -13,10 +13,10 @@ import type { NarrowTerm } from '../narrow/hash';
 import { loadNarrow } from '../state/actions';
 import { isInGroup } from '../state/permissions';
 import { pendingFor, shouldMarkReadOnScroll } from '../state/selectors';
-import { useAppState, useReg } from '../state/store';
+import { useAppState } from '../state/store';
 import { anyLayerOpen, isTypingTarget } from '../ui/focus';
 import { useTimeFormat } from '../ui/time';
-import { FeedContext, type FeedContextValue } from './context';
+import { FeedContext, useRowReg, type FeedContextValue } from './context';
 import { EmptyState } from './EmptyState';
 import { MessageRow, PendingRow } from './MessageRow';
 import { canMarkRead, narrowInfo } from './narrowInfo';
@@ -27,7 +27,7 @@ import { registerList, selectBy, selectFirst, selectLast, selectMessage, selectN
 const EDGE_PX = 300;
 
 export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: NarrowTerm[] }) {
-  const reg = useReg();
+  const reg = useRowReg();
   const narrow = useAppState((s) => s.narrows[narrowKey]);
   const messagesById = useAppState((s) => s.messages);
   const outbox = useAppState((s) => pendingFor(s, terms));

@@ -88,7 +88,8 @@ export function enhance(root: HTMLElement, ctx: RenderContext, hasAlertWord: boo
   for (const el of root.querySelectorAll<HTMLElement>('.spoiler-header')) {
     el.setAttribute('role', 'button');
     el.tabIndex = 0;
-    el.setAttribute('aria-expanded', 'false');
+    // Run again on the same content (new settings), an opened spoiler stays open.
+    el.setAttribute('aria-expanded', String(!!el.closest('.spoiler-block')?.classList.contains('spoiler-open')));
     if (!el.textContent?.trim() && !el.querySelector('.spoiler-label')) {
       const label = document.createElement('span');
       label.className = 'spoiler-label';

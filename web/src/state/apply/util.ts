@@ -37,8 +37,10 @@ export function mapWhere<T extends Record<string, unknown>>(list: readonly T[], 
   let changed = false;
   const out = list.map((x) => {
     if (!set.has(x[key])) return x;
-    changed = true;
-    return update(x);
+    const y = update(x);
+    // An update that keeps the row keeps the list, so views watching it do not redraw.
+    if (y !== x) changed = true;
+    return y;
   });
   return changed ? out : (list as T[]);
 }
