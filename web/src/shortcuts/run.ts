@@ -164,6 +164,9 @@ export function onKeyDown(e: KeyboardEvent): void {
   if (OWN_KEYS.has(e.key) && isControl(e.target)) return;
   const action = actionFor(e);
   if (!action) return;
+  // Inside the compose box (on its buttons, say) a letter must not reply elsewhere or open
+  // another box: that would carry the text being written to another conversation.
+  if (action !== 'escape' && e.target instanceof Element && e.target.closest('.compose')) return;
   if (runAction(action)) e.preventDefault();
 }
 
