@@ -1,11 +1,17 @@
 /**
  * The menus of a channel and of a topic in the sidebar: mute, pin, color, mark as read,
- * unsubscribe and the channel's settings; mute, unmute, follow and mark as read for a topic.
+ * unsubscribe and the channel's settings; mute, unmute, follow, mark as read, resolve and copy
+ * its link for a topic.
  */
 import { useState } from 'react';
 import type { Subscription } from '@chat/client';
 import { t } from '../i18n';
-import { channelSlug, type NarrowTerm } from '../narrow/hash';
+import { api } from '../api';
+import { channelHash, channelSlug, type NarrowTerm } from '../narrow/hash';
+import { toggledResolved } from '../feed/permissions';
+import { canResolveTopic } from '../state/permissions';
+import { RESOLVED_PREFIX } from '../state/selectors';
+import { useAppState, useReg } from '../state/store';
 import { Dialog } from '../ui/Dialog';
 import { MenuButton, type MenuItem } from '../ui/Menu';
 import { attempt, markNarrowRead, setSubscriptionProperty, setTopicPolicy, unsubscribe } from './actions';
@@ -75,7 +81,18 @@ function ColorDialog({ sub, onClose }: { sub: Subscription; onClose: () => void 
   );
 }
 
+async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without clipboard access (an insecure origin), the link is shown to copy by hand.
+    window.prompt(t('nav.topic.copy_link'), text);
+  }
+}
+
 export function TopicMenu({ streamId, channelName, topic, policy, channelMuted }: { streamId: number; channelName: string; topic: string; policy: number; channelMuted: boolean }) {
+  const reg = useReg();
+  const lastId = useAppState((s) => s.topics[streamId]?.topics.find((x) => x.name.toLowerCase() === topic.toLowerCase())?.max_id);
   const run = (action: () => Promise<unknown>) => void attempt(action, showSidebarError);
   const items: MenuItem[] = [];
   if (policy === POLICY.followed) items.push({ label: t('nav.topic.unfollow'), onSelect: () => run(() => setTopicPolicy(streamId, topic, POLICY.inherit)) });
@@ -86,6 +103,14 @@ export function TopicMenu({ streamId, channelName, topic, policy, channelMuted }
   } else if (policy === POLICY.muted) items.push({ label: t('nav.topic.unmute'), onSelect: () => run(() => setTopicPolicy(streamId, topic, POLICY.inherit)) });
   else items.push({ label: t('nav.topic.mute'), onSelect: () => run(() => setTopicPolicy(streamId, topic, POLICY.muted)) });
   items.push({ label: t('nav.topic.mark_read'), onSelect: () => run(() => markNarrowRead([{ operator: 'channel', operand: channelSlug(streamId, channelName) }, { operator: 'topic', operand: topic }])) });
+  // Resolving renames the whole topic through one of its messages (its newest known one).
+  if (lastId !== undefined && canResolveTopic(reg, streamId)) {
+    items.push({
+      label: topic.startsWith(RESOLVED_PREFIX) ? t('nav.topic.unresolve') : t('nav.topic.resolve'),
+      onSelect: () => run(() => api.updateMessage(lastId, { topic: toggledResolved(topic), propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: true })),
+    });
+  }
+  items.push({ label: t('nav.topic.copy_link'), onSelect: () => void copyText(new URL(channelHash(streamId, channelName, topic), location.href).href) });
   return (
     <MenuButton label={t('nav.topic.menu', { name: topic })} items={items} className="row-menu" align="end">
       <Icon name="more" size={14} />
