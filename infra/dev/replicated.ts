@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startCluster } from '@chat/testing';
+import { developmentPassword, ensureDevelopmentPasswords } from './accounts';
 import { developmentSecret, prepareDevelopmentDatabase } from './prepare';
 
 const root = path.resolve(__dirname, '../..');
@@ -33,6 +34,11 @@ async function main(): Promise<void> {
   );
   console.log(`${replicas} replicas of every service behind nginx. Gateway: ${cluster.url}`);
   for (const p of cluster.processes) console.log(`  ${p.service.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}/metrics`);
+  const password = developmentPassword(dataDir);
+  const accounts = await ensureDevelopmentPasswords(databaseUrl, password);
+  console.log(`Open ${cluster.url}/ in a browser and sign in as one of:`);
+  for (const a of accounts) console.log(`  ${a.email.padEnd(28)} ${a.role.padEnd(14)} ${a.fullName}`);
+  console.log(`with the development password: ${password}`);
   console.log('Press Ctrl-C to stop.');
   let stopping = false;
   const stop = () => {
