@@ -18,6 +18,7 @@ import { showSidebarError, useSidebarError } from '../sidebar/errors';
 import { useApplyTheme } from '../ui/theme';
 import { useUserSetting } from '../ui/settings';
 import { Header } from './Header';
+import { ViewErrorBoundary } from './ErrorBoundary';
 import { MainView } from './MainView';
 import '../styles/nav.css';
 
@@ -94,7 +95,9 @@ function Frame({ status }: { status: string }) {
       <Sidebar view={view} id="left-sidebar" />
       <main className="main" id="main" tabIndex={-1}>
         <ErrorBar />
-        <MainView view={view} />
+        <ViewErrorBoundary resetKey={location.hash}>
+          <MainView view={view} />
+        </ViewErrorBoundary>
       </main>
       {rightOpen && <BuddyList view={view} id="right-sidebar" />}
       {drawerOpen && <button type="button" className="drawer-backdrop" aria-label={t('nav.close_drawer')} onClick={() => { setLeftOpen(false); setRightOpen(false); }} />}

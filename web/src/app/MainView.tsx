@@ -1,5 +1,5 @@
 /** Chooses what the main column shows for the current view. */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import type { View } from '../narrow/hash';
 import { NarrowView } from '../feed/NarrowView';
 import { Compose } from '../compose/Compose';
@@ -8,12 +8,13 @@ import { ScheduledView } from '../compose/ScheduledView';
 
 import { InboxView } from '../views/Inbox';
 import { RecentView } from '../views/Recent';
+import { lazyScreen } from './lazy';
 
 // Organization administration is rarely opened: its code loads only then.
-const AdminView = lazy(() => import('../admin/AdminView'));
+const AdminView = lazyScreen(() => import('../admin/AdminView'));
 
 // Personal settings are a chunk of their own, fetched when first opened.
-const SettingsView = lazy(() => import('../settings/SettingsView'));
+const SettingsView = lazyScreen(() => import('../settings/SettingsView'));
 
 /**
  * Views that are not a narrow still have the compose box under them, so `c`, `x` and every

@@ -3,7 +3,8 @@
  * (loaded on first use), moving, deleting (confirmed), edit history, read receipts; and the
  * full-size image view. A dialog whose message is deleted meanwhile closes.
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyScreen } from '../app/lazy';
 import { t } from '../i18n';
 import { useAppState } from '../state/store';
 import { Dialog } from '../ui/Dialog';
@@ -13,7 +14,7 @@ import { MoveDialog } from './dialogs/MoveDialog';
 import { ReceiptsDialog } from './dialogs/ReceiptsDialog';
 import { closeDialog, setFeedView, useFeedView } from './view-state';
 
-const EmojiPicker = lazy(() => import('../emoji/EmojiPicker'));
+const EmojiPicker = lazyScreen(() => import('../emoji/EmojiPicker'));
 
 export function FeedDialogs() {
   const dialog = useFeedView((s) => s.dialog);

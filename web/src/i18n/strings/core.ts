@@ -3,6 +3,7 @@ export const core = {
   'app.connecting': 'Connecting…',
   'app.reconnecting': 'Reconnecting to the server…',
   'app.fatal': 'Something went wrong: {error}',
+  'app.view_failed': 'This view could not be shown: {error}',
   'app.reload': 'Reload',
   'nav.inbox': 'Inbox',
   'nav.recent': 'Recent conversations',
