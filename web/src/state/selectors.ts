@@ -263,10 +263,15 @@ export function pendingFor(s: AppState, terms: NarrowTerm[]): OutboxItem[] {
   return memo(pendingCache, s.outbox, JSON.stringify(terms), [s.messages, s.reg?.user_id], () => buildPending(s, terms));
 }
 
+const NOTHING_PENDING: OutboxItem[] = [];
+
 function buildPending(s: AppState, terms: NarrowTerm[]): OutboxItem[] {
+  if (!s.outbox.length) return NOTHING_PENDING;
   const selfId = s.reg?.user_id ?? 0;
   const relevant = terms.filter((t) => t.operator !== 'near' && t.operator !== 'with');
-  return s.outbox.filter((o) => o.messageId === undefined || !s.messages.has(o.messageId)).filter((o) => matchesNarrow(pendingMessage(o, selfId), relevant, selfId) === true);
+  const found = s.outbox.filter((o) => o.messageId === undefined || !s.messages.has(o.messageId)).filter((o) => matchesNarrow(pendingMessage(o, selfId), relevant, selfId) === true);
+  // Nothing pending stays the same empty list, so the view does not rebuild its rows for it.
+  return found.length ? found : NOTHING_PENDING;
 }
 
 // --- People -----------------------------------------------------------------------------------
