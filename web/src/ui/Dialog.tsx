@@ -29,12 +29,25 @@ export function Dialog({ title, hideTitle, onClose, children, className, anchor,
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   const [pos, setPos] = useState<{ top: number; left: number } | null>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  /** A body that scrolls takes focus, so keys can scroll it (its content may have no control). */
+  const [scrolls, setScrolls] = useState(false);
+
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (!body || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setScrolls(body.scrollHeight > body.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(body);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     const release = layerOpened();
     const before = document.activeElement as HTMLElement | null;
     const root = ref.current!;
-    const first = focusables(root).find((el) => !el.classList.contains('dialog-close')) ?? focusables(root)[0] ?? root;
+    const first = focusables(root).find((el) => !el.classList.contains('dialog-close') && !el.classList.contains('dialog-body')) ?? focusables(root)[0] ?? root;
     first.focus();
     return () => {
       release();
@@ -78,7 +91,7 @@ export function Dialog({ title, hideTitle, onClose, children, className, anchor,
           <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'dialog-title'}>{title}</h2>
           <button type="button" className="dialog-close icon-button" onClick={onClose} aria-label={t('ui.close')}>×</button>
         </div>
-        <div className="dialog-body">{children}</div>
+        <div className="dialog-body" ref={bodyRef} tabIndex={scrolls ? 0 : undefined}>{children}</div>
         {footer && <div className="dialog-footer">{footer}</div>}
       </div>
     </div>,
