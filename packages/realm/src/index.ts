@@ -7,3 +7,4 @@ export * from './access';
 export * from './system-bots';
 export * from './group-membership';
 export * from './group-setting-values';
+export * from './email-gateway';
