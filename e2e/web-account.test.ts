@@ -7,7 +7,7 @@
  * session in the other.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { api, channelHash, createChannel, linkInMail, newPerson, screenshotsAfterEach, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
+import { channelHash, clientFor, createChannel, linkInMail, newPerson, screenshotsAfterEach, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
 import { channelLink, expectOneMessage, go, waitForApp } from './lib/web-app';
 import { axeViolations, describeViolations } from './lib/web-axe';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await setPasswords(site, [member, member2, iago].map((u) => ({ email: u.email, password: PASSWORD })));
   channelId = await createChannel(site, iago, CHANNEL, [member, member2, iago], 'Apples, pears and plums');
   for (const content of ['The Bramleys are ready to pick.', 'We need ladders for the tall trees.', 'Cider pressing is on Sunday.']) {
-    await api(site, member2, 'POST', '/messages', { type: 'stream', to: channelId, topic: TOPIC, content });
+    await clientFor(site, member2).sendMessage({ type: 'stream', to: channelId, topic: TOPIC, content });
   }
 }, 300_000);
 

@@ -7,7 +7,7 @@
  * nothing.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { api, channelHash, createChannel, dmHash, newPerson, screenshotsAfterEach, serverMessages, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
+import { channelHash, clientFor, createChannel, dmHash, newPerson, screenshotsAfterEach, serverMessages, setPasswords, signIn, startWebSite, type WebSite } from './lib/web';
 import { channelLink, composeBox, composeForm, expectChannelUnread, expectOneMessage, go, messages, nav, openCompose, searchFor, send, tinyPng, until } from './lib/web-app';
 
 let site: WebSite;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   const { member, member2, admin } = site.realm;
   await setPasswords(site, [member, member2].map((u) => ({ email: u.email, password: PASSWORD })));
   channelId = await createChannel(site, admin, CHANNEL, [member, member2, admin], 'Where the web app is tried');
-  await api(site, admin, 'POST', '/messages', { type: 'stream', to: channelId, topic: TOPIC, content: 'The first tomatoes are ripe.' });
+  await clientFor(site, admin).sendMessage({ type: 'stream', to: channelId, topic: TOPIC, content: 'The first tomatoes are ripe.' });
 }, 300_000);
 
 afterAll(async () => {
@@ -106,7 +106,7 @@ it('tells the other person who is typing, and stops telling once they stop', asy
 it('counts what a person has not read and clears the count once they have read it', async () => {
   await go(hamlet.page, '#inbox');
   for (const content of ['Two more plants have fruit.', 'And the basil is flowering.']) {
-    await api(site, site.realm.admin, 'POST', '/messages', { type: 'stream', to: channelId, topic: TOPIC, content });
+    await clientFor(site, site.realm.admin).sendMessage({ type: 'stream', to: channelId, topic: TOPIC, content });
   }
   await expectChannelUnread(hamlet.page, CHANNEL, 2);
   await channelLink(hamlet.page, CHANNEL).click();

@@ -3,6 +3,7 @@
  * realm chosen by the Host header as any client's would be.
  */
 import http from 'node:http';
+import { ChatClient } from '@chat/client';
 
 export interface Account {
   id: number;
@@ -75,6 +76,34 @@ export function call<T = Record<string, unknown>>(site: Site, auth: string, meth
     req.on('error', reject);
     req.end(withQuery ? undefined : encoded);
   });
+}
+
+/**
+ * The shared API client (packages/client) as `account`, for the bench's set-up and its web
+ * phase. Its calls go over this module's keep-alive agent with the realm's Host header, which
+ * fetch cannot send. The load cells keep `call`: they record each answer's status, size and
+ * time to the last byte, which the client's success-or-throw calls do not expose.
+ */
+export function clientFor(site: Site, account: Pick<Account, 'auth'>): ChatClient {
+  const target = new URL(site.url);
+  const viaAgent = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const url = new URL(String(input));
+      const body = typeof init.body === 'string' ? init.body : undefined;
+      const headers: Record<string, string | number> = { ...(init.headers as Record<string, string>), host: site.host, authorization: account.auth };
+      if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+      const req = http.request({ host: target.hostname, port: target.port, agent, method: init.method ?? 'GET', path: url.pathname + url.search, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status }));
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return new ChatClient({ baseUrl: site.url, auth: { kind: 'none' }, fetch: viaAgent as typeof fetch });
 }
 
 /** A request that must succeed. */

@@ -9,7 +9,7 @@ import type { Db } from '@chat/db';
 import { flagBit } from '@chat/contracts';
 import type { Page, Request } from 'playwright-core';
 import { hashPassword } from '../../services/users/src/lib/passwords';
-import { must, summary, type Account, type Site } from './api';
+import { clientFor, summary, type Account, type Site } from './api';
 import { firstMessagesAt, heapAfterGc, launchFor, newVisit, probeFirstMessages, switchChannel } from './web-browser';
 
 export interface WebPlan {
@@ -83,7 +83,7 @@ async function channelIdOf(db: Db, realmId: number, name: string): Promise<numbe
 async function prepare(db: Db, site: Site, realmId: number, owner: Account, viewer: Account, others: Account[], plan: WebPlan): Promise<void> {
   const principals = [viewer, ...others].map((u) => u.id);
   for (const name of [...SWITCH_CHANNELS, LONG_CHANNEL]) {
-    await must(site, owner.auth, 'POST', '/users/me/subscriptions', { subscriptions: [{ name, description: 'the web phase' }], principals });
+    await clientFor(site, owner).call('POST', '/users/me/subscriptions', { subscriptions: [{ name, description: 'the web phase' }], principals });
   }
   const senders = others.map((u) => u.id);
   for (const name of SWITCH_CHANNELS) {

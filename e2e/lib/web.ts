@@ -9,6 +9,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ChatClient, type Narrow } from '@chat/client';
 import { seedRealm, setupTestEnv, startCluster, type Cluster, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import { hashPassword } from '../../services/users/src/lib/passwords';
 import { CHROMIUM, ensureChromium } from './browser';
@@ -114,33 +115,27 @@ export function basic(email: string, key: string): string {
   return `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 }
 
-/** An API call as `user` (form-encoded, non-strings JSON-encoded); throws unless it succeeds. */
-export async function api<T = any>(site: WebSite, user: SeededUser, method: string, urlPath: string, params: Record<string, unknown> = {}): Promise<T> {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-  const withQuery = method === 'GET' || method === 'DELETE';
-  const res = await fetch(`${site.url}/api/v1${urlPath}${withQuery && [...body].length ? `?${body}` : ''}`, {
-    method,
-    headers: { authorization: basic(user.email, user.apiKey) },
-    ...(withQuery ? {} : { body }),
-  });
-  const json = (await res.json()) as any;
-  if (json.result !== 'success') throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
-  return json as T;
+/** The shared API client (packages/client) as `user`, with the user's API key. */
+export function clientFor(site: WebSite, user: SeededUser): ChatClient {
+  return new ChatClient({ baseUrl: site.url, auth: { kind: 'basic', email: user.email, apiKey: user.apiKey } });
+}
+
+/** An API call as `user` through the shared client; throws (ApiError) unless it succeeds. */
+export function api<T = any>(site: WebSite, user: SeededUser, method: string, urlPath: string, params: Record<string, unknown> = {}): Promise<T> {
+  return clientFor(site, user).call<T>(method, urlPath, params);
 }
 
 /** A public channel with these subscribers, made by `by`; resolves with its id. */
 export async function createChannel(site: WebSite, by: SeededUser, name: string, members: SeededUser[], description = ''): Promise<number> {
-  await api(site, by, 'POST', '/users/me/subscriptions', { subscriptions: [{ name, description }], principals: members.map((m) => m.id) });
-  const { stream_id } = await api<{ stream_id: number }>(site, by, 'GET', '/get_stream_id', { stream: name });
+  const client = clientFor(site, by);
+  await client.call('POST', '/users/me/subscriptions', { subscriptions: [{ name, description }], principals: members.map((m) => m.id) });
+  const { stream_id } = await client.call<{ stream_id: number }>('GET', '/get_stream_id', { stream: name });
   return stream_id;
 }
 
 /** The messages of a narrow as the API has them (for counting what the server stored). */
-export async function serverMessages(site: WebSite, user: SeededUser, narrow: Array<{ operator: string; operand: unknown }>): Promise<Array<{ id: number; content: string }>> {
-  const { messages } = await api<{ messages: Array<{ id: number; content: string }> }>(site, user, 'GET', '/messages', {
-    anchor: 'newest', num_before: 1000, num_after: 0, narrow, apply_markdown: false,
-  });
+export async function serverMessages(site: WebSite, user: SeededUser, narrow: Narrow): Promise<Array<{ id: number; content: string }>> {
+  const { messages } = await clientFor(site, user).getMessages({ anchor: 'newest', num_before: 1000, num_after: 0, narrow, apply_markdown: false });
   return messages;
 }
 
