@@ -39,7 +39,7 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
   const messages = useMemo(() => (narrow?.ids ?? []).map((id) => messagesById.get(id)).filter((m): m is Message => !!m), [narrow?.ids, messagesById]);
   // Messages being sent belong after the newest message, so only once the list reaches it.
   const pending = useMemo(() => (narrow?.foundNewest ? outbox : []), [outbox, narrow?.foundNewest]);
-  const rows = useMemo(() => buildRows(messages, pending), [messages, pending]);
+  const rows = useMemo(() => buildRows(messages, pending, reg.user_id), [messages, pending, reg.user_id]);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
@@ -227,7 +227,7 @@ export function MessageList({ narrowKey, terms }: { narrowKey: string; terms: Na
                   ) : row.kind === 'message' ? (
                     <MessageRow row={row} selected={selection.id === row.message.id} />
                   ) : (
-                    <PendingRow item={row.item} />
+                    <PendingRow row={row} />
                   )}
                 </div>
               );

@@ -9,7 +9,6 @@ import type { Message } from '@chat/client';
 import { t } from '../i18n';
 import { discardSend, retrySend } from '../state/actions';
 import { canSeeEditHistory } from '../state/permissions';
-import type { OutboxItem } from '../state/store';
 import { Avatar } from '../ui/Avatar';
 import { UserName } from '../ui/UserName';
 import { useTimeFormat } from '../ui/time';
@@ -21,7 +20,7 @@ import { messageHash } from './quote';
 import { Reactions } from './Reactions';
 import { RecipientBar } from './RecipientBar';
 import { Rendered } from './Rendered';
-import type { MessageRowData } from './rows';
+import type { MessageRowData, PendingRowData } from './rows';
 import { selectMessage } from './selection';
 import { openDialog, reveal, useFeedView } from './view-state';
 import { channelName } from './actions';
@@ -146,18 +145,31 @@ export const MessageRow = memo(MessageRowImpl, (a, b) =>
   a.selected === b.selected && a.row.message === b.row.message && a.row.grouped === b.row.grouped && a.row.recipientBar === b.row.recipientBar && a.row.newDay === b.row.newDay,
 );
 
-export function PendingRow({ item }: { item: OutboxItem }) {
+export function PendingRow({ row }: { row: PendingRowData }) {
+  const { item } = row;
+  const { selfId } = useFeed();
   return (
-    <article className="message pending" data-local-id={item.localId} aria-busy={!item.failed}>
-      <div className="message-content">{item.params.content}</div>
-      {item.failed ? (
-        <div className="send-failed" role="alert">
-          {t('feed.failed', { error: item.failed })} <button type="button" className="button" onClick={() => retrySend(item.localId)}>{t('feed.retry')}</button>{' '}
-          <button type="button" className="button" onClick={() => discardSend(item.localId)}>{t('feed.discard')}</button>
-        </div>
-      ) : (
-        <div className="sending">{t('feed.sending')}</div>
-      )}
-    </article>
+    <>
+      {row.recipientBar && <RecipientBar message={row.recipientBar} selfId={selfId} />}
+      <article className={`message pending${row.grouped ? ' grouped' : ''}`} data-local-id={item.localId} aria-busy={!item.failed}>
+        {!row.grouped && (
+          <header className="message-header">
+            <span className="avatar-button" aria-hidden="true">
+              <Avatar userId={selfId} size={32} />
+            </span>
+            <UserName userId={selfId} className="sender" />
+          </header>
+        )}
+        <div className="message-content">{item.params.content}</div>
+        {item.failed ? (
+          <div className="send-failed" role="alert">
+            {t('feed.failed', { error: item.failed })} <button type="button" className="button" onClick={() => retrySend(item.localId)}>{t('feed.retry')}</button>{' '}
+            <button type="button" className="button" onClick={() => discardSend(item.localId)}>{t('feed.discard')}</button>
+          </div>
+        ) : (
+          <div className="sending">{t('feed.sending')}</div>
+        )}
+      </article>
+    </>
   );
 }

@@ -1,11 +1,11 @@
 /** The bar above each conversation's messages: channel › topic, or the people of a direct message, each a link to narrow there. */
-import type { Message } from '@chat/client';
 import { t } from '../i18n';
 import { channelHash, dmHash } from '../narrow/hash';
 import { useAppState } from '../state/store';
 import { dmUserIds } from './quote';
+import type { RecipientOf } from './rows';
 
-export function RecipientBar({ message, selfId, highlight = false }: { message: Message; selfId: number; highlight?: boolean }) {
+export function RecipientBar({ message, selfId, highlight = false }: { message: RecipientOf; selfId: number; highlight?: boolean }) {
   const sub = useAppState((s) => (message.type === 'stream' ? s.reg?.subscriptions.find((x) => x.stream_id === message.stream_id) : undefined));
   const users = useAppState((s) => s.users);
   if (message.type === 'stream') {

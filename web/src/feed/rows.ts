@@ -21,6 +21,21 @@ export interface MessageRowData {
 export interface PendingRowData {
   kind: 'pending';
   item: OutboxItem;
+  /** Its conversation as a recipient bar draws it, when it differs from the row before. */
+  recipientBar: RecipientOf | null;
+  /** Right after the person's own message (sent or pending) in the same conversation. */
+  grouped: boolean;
+}
+
+/** What a recipient bar needs of a message: a sent one, or a pending one's conversation. */
+export type RecipientOf = Pick<Message, 'type' | 'stream_id' | 'subject' | 'display_recipient' | 'match_subject'>;
+
+/** A message still being sent, as a conversation (its DM people include the sender). */
+export function pendingRecipient(item: OutboxItem, selfId: number): RecipientOf {
+  const p = item.params;
+  if (p.type === 'stream') return { type: 'stream', stream_id: p.to, subject: p.topic, display_recipient: '' };
+  const ids = [...new Set([...p.to, selfId])].sort((a, b) => a - b);
+  return { type: 'private', display_recipient: ids.map((id) => ({ id, full_name: '', email: '', is_mirror_dummy: false })) } as unknown as RecipientOf;
 }
 
 export type Row = MessageRowData | PendingRowData;
@@ -38,7 +53,7 @@ export function dayKey(ts: number): string {
   return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
 }
 
-export function buildRows(messages: readonly Message[], pending: readonly OutboxItem[] = []): Row[] {
+export function buildRows(messages: readonly Message[], pending: readonly OutboxItem[] = [], selfId = 0): Row[] {
   const rows: Row[] = new Array(messages.length);
   let prev: Message | undefined;
   let prevKey = '';
@@ -55,7 +70,17 @@ export function buildRows(messages: readonly Message[], pending: readonly Outbox
     prevKey = key;
     prevDay = day;
   }
-  for (const item of pending) rows.push({ kind: 'pending', item });
+  // Pending messages follow the sent ones; each is grouped under the person's own sender line
+  // when it continues their conversation, and gets its own bar when it starts another.
+  let prevOwn = !!prev && prev.sender_id === selfId && !prev.is_me_message && prevDay === dayKey(Date.now() / 1000);
+  for (const item of pending) {
+    const recipient = pendingRecipient(item, selfId);
+    const key = conversationKey(recipient);
+    const sameConversation = rows.length > 0 && key === prevKey;
+    rows.push({ kind: 'pending', item, recipientBar: sameConversation ? null : recipient, grouped: sameConversation && prevOwn });
+    prevKey = key;
+    prevOwn = true;
+  }
   return rows;
 }
 

@@ -1,5 +1,6 @@
 import type { Message } from '@chat/client';
-import { buildRows, conversationKey, firstUnreadIndex, indexNear, indexOfMessage, type MessageRowData } from '../rows';
+import type { OutboxItem } from '../../state/store';
+import { buildRows, conversationKey, firstUnreadIndex, indexNear, indexOfMessage, type MessageRowData, type PendingRowData } from '../rows';
 
 const day = (d: number, h = 12) => Math.floor(new Date(2026, 0, d, h).getTime() / 1000);
 
@@ -66,5 +67,31 @@ describe('message rows', () => {
     const rows = buildRows(many);
     expect(rows).toHaveLength(10_000);
     expect(Date.now() - start).toBeLessThan(500);
+  });
+});
+
+describe('pending rows', () => {
+  const SELF = 10;
+  const pendingTo = (localId: string, params: OutboxItem['params']): OutboxItem => ({ localId, queueId: null, params, timestamp: Date.now() / 1000 });
+
+  it('are grouped under the person’s own last message in the same conversation', () => {
+    const rows = buildRows([msg(1, { sender_id: SELF, subject: 'Greetings', timestamp: Date.now() / 1000 })], [pendingTo('a', { type: 'stream', to: 1, topic: 'greetings', content: 'x' })], SELF);
+    const p = rows[1] as PendingRowData;
+    expect(p.kind).toBe('pending');
+    expect(p.grouped).toBe(true);
+    expect(p.recipientBar).toBeNull();
+  });
+
+  it('get a sender line after someone else’s message, and a bar of their own in another conversation', () => {
+    const pending = [
+      pendingTo('a', { type: 'stream', to: 1, topic: 'greetings', content: 'x' }),
+      pendingTo('b', { type: 'stream', to: 1, topic: 'GREETINGS', content: 'y' }),
+      pendingTo('c', { type: 'direct', to: [11], content: 'z' }),
+    ];
+    const rows = buildRows([msg(1, { sender_id: 11, timestamp: Date.now() / 1000 })], pending, SELF).slice(1) as PendingRowData[];
+    expect(rows.map((r) => r.grouped)).toEqual([false, true, false]);
+    expect(rows.map((r) => r.recipientBar === null)).toEqual([false, true, false]);
+    expect(rows[2]!.recipientBar).toMatchObject({ type: 'private' });
+    expect(conversationKey(rows[2]!.recipientBar!)).toBe('d:10,11');
   });
 });
