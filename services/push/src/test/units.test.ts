@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { decodeStandardBase64, tokenIdFromBytes, tokenIdOfToken, tokenIdToBase64 } from '../lib/codec';
 import { encryptPayload, isSupportedPushKey } from '../lib/crypto';
 import { realmUrl } from '../lib/realms';
-import { notificationContent, pushTrigger, type RecipientFacts } from '../workers/triggers';
+import { pushTrigger, type RecipientFacts } from '@chat/notify';
+import { notificationContent } from '../workers/content';
 import { clientDecrypt, newPushKey, tokenIdOf } from './support';
 
 describe('payload encryption (cryptosystem 0x31)', () => {

@@ -1,7 +1,7 @@
 import { StreamConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
+import { ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
-import { ActiveClients } from './active-clients';
 import { DeviceHolders, listsAnyOf, type Holders } from './device-holders';
 import { handleUserDeactivated } from './legacy-registration';
 import { handleDeletion, handleFlags, handleNewMessage } from './messages';

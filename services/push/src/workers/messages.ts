@@ -1,9 +1,8 @@
-import { flagBit, TOPIC_VISIBILITY, type MessageObject, type OutboxPayload } from '@chat/contracts';
-import type { Db } from '@chat/db';
+import { flagBit, type MessageObject, type OutboxPayload } from '@chat/contracts';
+import { pushTrigger, subscriptionsOf, topicPolicies, type ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
 import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
-import { pushTrigger, truncatedContent, type RecipientFacts } from './triggers';
-import type { ActiveClients } from './active-clients';
+import { truncatedContent } from './content';
 
 /** What a notification is made of: the message payload the messaging service writes (see docs/push.md). */
 export type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream_id' | 'sender_id' | 'user_flags' | 'raw_content' | 'topic'>;
@@ -11,13 +10,6 @@ export type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 
 type WireMessage = MessageObject;
 
 const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
-
-/** The trigger rules' names for the stored topic visibility policies (INHERIT has no row). */
-const POLICIES: Record<number, RecipientFacts['topicPolicy']> = {
-  [TOPIC_VISIBILITY.MUTED]: 'muted',
-  [TOPIC_VISIBILITY.UNMUTED]: 'unmuted',
-  [TOPIC_VISIBILITY.FOLLOWED]: 'followed',
-};
 
 /**
  * `holders`: the users with a device or token (DeviceHolders); no one else can be notified, so
@@ -93,36 +85,6 @@ function buildNotice(
 
 function stripHtml(html: string): string {
   return html.replace(/<[^>]*>/g, ' ');
-}
-
-async function subscriptionsOf(db: Db, streamId: number, userIds: number[]) {
-  const rows = await db.subscription.findMany({
-    where: { streamId, userId: { in: userIds }, active: true },
-    select: { userId: true, pushNotifications: true, wildcardMentionsNotify: true, isMuted: true },
-  });
-  return new Map(rows.map((r) => [r.userId, r]));
-}
-
-/**
- * Followed and muted topics live in the messaging service's user_topics table (topic_key is
- * the lower-cased topic). A failing read (an older schema) counts as "no topic policies" rather
- * than holding up every notification.
- */
-async function topicPolicies(db: Db, streamId: number, topic: string, userIds: number[]) {
-  const out = new Map<number, RecipientFacts['topicPolicy']>();
-  try {
-    const rows = await db.$queryRawUnsafe<Array<{ user_id: number; visibility_policy: number }>>(
-      `SELECT user_id, visibility_policy FROM user_topics
-       WHERE stream_id = $1 AND topic_key = lower($2) AND user_id = ANY($3::int[])`,
-      streamId,
-      topic,
-      userIds,
-    );
-    for (const r of rows) if (POLICIES[r.visibility_policy]) out.set(r.user_id, POLICIES[r.visibility_policy]!);
-  } catch {
-    // Without the table, no user follows or mutes any topic.
-  }
-  return out;
 }
 
 /** update_message_flags: a message read on any client withdraws its notification everywhere. */

@@ -5,9 +5,10 @@ type Redis = ReturnType<typeof createRedis>;
 
 /**
  * Whether a user has a client in use right now: one of their event queues was polled within
- * the window. Such a user is likely to see a message on that client, so their notification
+ * the window. Such a user is likely to see a message on that client, so their push notification
  * waits a little (and is dropped if they read the message meanwhile), or is not sent at all if
- * they turned enable_online_push_notifications off.
+ * they turned enable_online_push_notifications off; and they get no missed-message email, which
+ * is for people away from every client (the family's "idle" receiver).
  */
 export class ActiveClients {
   private readonly store: QueueStore;

@@ -1,0 +1,3 @@
+export * from './triggers';
+export * from './facts';
+export { ActiveClients } from './active-clients';
