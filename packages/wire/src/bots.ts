@@ -1,16 +1,22 @@
 /**
  * The bot object of realm_bot events and register's realm_bots (for administrators every bot of
- * the realm, for others their own, deactivated ones included). Outgoing-webhook and embedded
- * bots, default channels of bots and their services do not exist here, so those fields are
- * always empty. The bot's API key is not part of it: register and events would hand every
- * administrator every bot's key; the owner reads it with GET /bots/{id}/api_key.
+ * the realm, for others their own, deactivated ones included). Embedded bots and default
+ * channels of bots do not exist here, so those fields are always empty; `services` lists an
+ * outgoing-webhook bot's service (botServices). The bot's API key is not part of it: register
+ * and events would hand every administrator every bot's key; the owner reads it with
+ * GET /bots/{id}/api_key.
  */
-import type { User } from '@chat/db';
+import type { BotService, User } from '@chat/db';
 import { avatarUrl, type AvatarRow } from './avatars';
 
 export type BotRow = AvatarRow & Pick<User, 'email' | 'fullName' | 'botType' | 'isActive' | 'botOwnerId'>;
 
-export function botObject(bot: BotRow, realmUrl: string) {
+/** An outgoing-webhook bot's services as the family lists them (its service token included, as there). */
+export function botServices(rows: Array<Pick<BotService, 'baseUrl' | 'interface' | 'token'>>): Array<Record<string, unknown>> {
+  return rows.map((s) => ({ base_url: s.baseUrl, interface: s.interface, token: s.token }));
+}
+
+export function botObject(bot: BotRow, realmUrl: string, services: Array<Record<string, unknown>> = []) {
   return {
     user_id: bot.id,
     email: bot.email,
@@ -22,6 +28,6 @@ export function botObject(bot: BotRow, realmUrl: string) {
     default_events_register_stream: null,
     default_all_public_streams: false,
     owner_id: bot.botOwnerId,
-    services: [] as unknown[],
+    services: services as unknown[],
   };
 }

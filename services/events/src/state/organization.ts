@@ -4,10 +4,10 @@
  * groups (messaging service), and the sections of features this cluster does not have yet, which
  * are honestly empty (docs/events.md, "Initial state").
  */
-import { isAdmin, isGuest, optionalActor } from '@chat/contracts';
+import { BOT_TYPE, isAdmin, isGuest, optionalActor } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, realmUserSettingsDefaults } from '@chat/realm';
-import { botObject, defaultStreamGroupsFrom, defaultStreamIdsFrom, realmDomainObject, realmEmojiMap } from '@chat/wire';
+import { botObject, botServices, defaultStreamGroupsFrom, defaultStreamIdsFrom, realmDomainObject, realmEmojiMap } from '@chat/wire';
 import { realmPeople } from './realm-people';
 import { registerRows } from './register-rows';
 import type { StateOptions, Want } from '.';
@@ -19,7 +19,11 @@ async function realmBots(db: Db, opts: StateOptions) {
   // From the realm's people (by id), which register has read or found current anyway.
   const { users } = (await realmPeople(db, opts)).rows;
   const admin = isAdmin(caller);
-  return users.filter((u) => u.isBot && (admin || u.botOwnerId === caller.userId)).map((b) => botObject(b, opts.identity.realmUrl));
+  const bots = users.filter((u) => u.isBot && (admin || u.botOwnerId === caller.userId));
+  // Only outgoing-webhook bots have services: most realms have none and skip the read.
+  const outgoing = bots.filter((b) => b.botType === BOT_TYPE.OUTGOING_WEBHOOK).map((b) => b.id);
+  const rows = outgoing.length ? await db.botService.findMany({ where: { botId: { in: outgoing } }, orderBy: { id: 'asc' } }) : [];
+  return bots.map((b) => botObject(b, opts.identity.realmUrl, botServices(rows.filter((r) => r.botId === b.id))));
 }
 
 /**

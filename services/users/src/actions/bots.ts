@@ -3,7 +3,7 @@ import { recordEvent, redisKeys } from '@chat/bus';
 import { BOT_TYPE, errors, ROLE, isAdmin, type Actor, isGuest } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { hasRealmPermission } from '@chat/realm';
-import { botObject } from '@chat/wire';
+import { botObject, botServices } from '@chat/wire';
 import type { Services } from '../context';
 import { fakeEmailDomain } from '../lib/emails';
 import { looksLikeImage } from '../lib/image-sniff';
@@ -12,15 +12,16 @@ import { accessBot } from './user-access';
 import { botAudience, doRegenerateApiKey } from './api-keys';
 import { doCreateAnnouncedUser } from './create-user';
 import { doChangeFullName } from './manage-users';
+import { checkInterfaceType, checkNewService, checkPayloadUrl, doAddService, doUpdateService, servicesByBot, type ServiceInput } from './bot-services';
 
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
 
-/** Bot types this server runs: generic bots and incoming webhooks (no outgoing services here). */
-const ALLOWED_BOT_TYPES: readonly number[] = [BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK];
+/** Bot types this server runs: generic bots, incoming and outgoing webhooks (no embedded bots). */
+const ALLOWED_BOT_TYPES: readonly number[] = [BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK, BOT_TYPE.OUTGOING_WEBHOOK];
 
 /** A bot in GET /bots: the bot object of realm_bot events and register (@chat/wire) with its username. */
-export function formatBot(bot: UserRow, realmUrl: string): Record<string, unknown> {
-  return { ...botObject(bot, realmUrl), username: bot.email };
+export function formatBot(bot: UserRow, realmUrl: string, services: Array<Record<string, unknown>> = []): Record<string, unknown> {
+  return { ...botObject(bot, realmUrl, services), username: bot.email };
 }
 
 /** Bots and guests cannot own or create bots. */
@@ -34,7 +35,8 @@ export async function listBots(services: Services, actor: Actor) {
     where: { realmId: actor.realmId, isBot: true, isActive: true, ...(isAdmin(actor) ? {} : { botOwnerId: actor.userId }) },
     orderBy: { id: 'asc' },
   });
-  return bots.map((b) => formatBot(b, actor.realmUrl));
+  const byBot = await servicesByBot(services.db, bots.filter((b) => b.botType === BOT_TYPE.OUTGOING_WEBHOOK).map((b) => b.id));
+  return bots.map((b) => formatBot(b, actor.realmUrl, byBot.get(b.id)));
 }
 
 /** How long a bot's avatar waits in Redis for the uploads service before it is given up. */
@@ -50,7 +52,7 @@ const BOT_AVATAR_HANDOVER_SECONDS = 86_400;
 export async function doCreateBot(
   services: Services,
   actor: Actor,
-  input: { fullName: string; shortName: string; botType?: number; avatar?: Buffer },
+  input: { fullName: string; shortName: string; botType?: number; avatar?: Buffer } & ServiceInput,
 ): Promise<Record<string, unknown>> {
   checkHumanMember(actor);
   const botType = input.botType ?? BOT_TYPE.GENERIC;
@@ -59,10 +61,11 @@ export async function doCreateBot(
   if (!shortName || !/^[A-Za-z0-9._-]+$/.test(shortName)) throw errors.badRequest('Bad name or username');
   const fullName = checkFullName(input.fullName);
   const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
+  const service = checkNewService(botType, shortName, input);
   if (input.avatar && !looksLikeImage(input.avatar)) throw errors.badImage();
   const handover = input.avatar ? redisKeys(services.config.REDIS_PREFIX).botAvatarHandover(randomBytes(18).toString('base64url')) : null;
   try {
-    return await createBot(services, actor, { fullName, email, botType, avatar: input.avatar && handover ? { key: handover, data: input.avatar } : null });
+    return await createBot(services, actor, { fullName, email, botType, service, avatar: input.avatar && handover ? { key: handover, data: input.avatar } : null });
   } catch (err) {
     // The bot was not created: nobody will come for the image.
     if (handover) await services.redis.del(handover).catch(() => undefined);
@@ -73,7 +76,13 @@ export async function doCreateBot(
 async function createBot(
   services: Services,
   actor: Actor,
-  input: { fullName: string; email: string; botType: number; avatar: { key: string; data: Buffer } | null },
+  input: {
+    fullName: string;
+    email: string;
+    botType: number;
+    service: Parameters<typeof doAddService>[2] | null;
+    avatar: { key: string; data: Buffer } | null;
+  },
 ): Promise<Record<string, unknown>> {
   const { fullName, email, botType } = input;
   return services.db.$transaction(async (tx) => {
@@ -100,11 +109,12 @@ async function createBot(
       botOwnerId: actor.userId,
       ...(input.avatar ? { avatarSource: 'U' as const } : {}),
     }, actor.realmUrl);
+    const service = input.service ? await doAddService(tx, bot.id, input.service) : null;
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'realm_bot',
       users: await botAudience(tx, actor.realmId, actor.userId),
-      event: { type: 'realm_bot', op: 'add', bot: botObject(bot, actor.realmUrl) },
+      event: { type: 'realm_bot', op: 'add', bot: botObject(bot, actor.realmUrl, service ? botServices([service]) : []) },
       ...(input.avatar ? { routing: { bot_avatar: { key: input.avatar.key, realm_url: actor.realmUrl } } } : {}),
     });
     const f = formatBot(bot, actor.realmUrl);
@@ -123,8 +133,10 @@ export async function doUpdateBot(
   services: Services,
   actor: Actor,
   botId: number,
-  input: { fullName?: string; botOwnerId?: number },
+  input: { fullName?: string; botOwnerId?: number; servicePayloadUrl?: string; serviceInterface?: number },
 ): Promise<Record<string, unknown>> {
+  const payloadUrl = input.servicePayloadUrl === undefined ? undefined : checkPayloadUrl(input.servicePayloadUrl, 'service_payload_url');
+  const serviceInterface = payloadUrl === undefined ? input.serviceInterface ?? 1 : checkInterfaceType(input.serviceInterface);
   return services.db.$transaction(async (tx) => {
     const bot = await accessBot(tx, actor, botId);
     if (input.fullName !== undefined && input.fullName.trim() !== '' && input.fullName !== bot.fullName) {
@@ -145,7 +157,7 @@ export async function doUpdateBot(
       const fresh = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
       const gained = after.filter((id) => !before.includes(id));
       if (gained.length) {
-        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: gained, event: { type: 'realm_bot', op: 'add', bot: botObject(fresh, actor.realmUrl) } });
+        await recordEvent(tx, { realmId: actor.realmId, type: 'realm_bot', users: gained, event: { type: 'realm_bot', op: 'add', bot: botObject(fresh, actor.realmUrl, (await servicesByBot(tx, [bot.id])).get(bot.id)) } });
       }
       const kept = after.filter((id) => before.includes(id));
       if (kept.length) {
@@ -159,9 +171,20 @@ export async function doUpdateBot(
         event: { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: owner.id } },
       });
     }
-    const fresh = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
-    const f = formatBot(fresh, actor.realmUrl);
-    return { full_name: fresh.fullName, avatar_url: f.avatar_url, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false, bot_owner_id: fresh.botOwnerId };
+    const current = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
+    if (payloadUrl !== undefined) await doUpdateService(tx, actor, current, payloadUrl, serviceInterface);
+    const f = formatBot(current, actor.realmUrl);
+    return {
+      full_name: current.fullName,
+      avatar_url: f.avatar_url,
+      // As the family answers: the service's settings as given (null when not changed).
+      service_interface: serviceInterface,
+      service_payload_url: payloadUrl ?? null,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      bot_owner_id: current.botOwnerId,
+    };
   });
 }
 

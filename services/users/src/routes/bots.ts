@@ -23,6 +23,9 @@ export function botRoutes(router: Router, services: Services): void {
         fullName: p.reqStr('full_name'),
         shortName: p.reqStr('short_name'),
         botType: p.int('bot_type'),
+        payloadUrl: p.str('payload_url'),
+        interfaceType: p.int('interface_type'),
+        serviceName: p.str('service_name'),
         ...(avatar ? { avatar: avatar.data } : {}),
       });
     }),
@@ -30,7 +33,12 @@ export function botRoutes(router: Router, services: Services): void {
   router.patch(
     '/bots/:bot_id',
     endpoint(async ({ p, identity }) =>
-      doUpdateBot(services, actorFromIdentity(identity), p.pathInt('bot_id'), { fullName: p.str('full_name'), botOwnerId: p.int('bot_owner_id') }),
+      doUpdateBot(services, actorFromIdentity(identity), p.pathInt('bot_id'), {
+        fullName: p.str('full_name'),
+        botOwnerId: p.int('bot_owner_id'),
+        servicePayloadUrl: p.str('service_payload_url'),
+        serviceInterface: p.int('service_interface'),
+      }),
     ),
   );
   router.delete(
