@@ -1,5 +1,5 @@
 import { recordEvent } from '@chat/bus';
-import { errors, checkAdmin, isAdmin, type Actor } from '@chat/contracts';
+import { errors, checkAdmin, checkNotBot, isAdmin, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { customProfileFieldObject, profileDataByUser, type ProfileData } from '@chat/wire';
 import type { Services } from '../context';
@@ -191,9 +191,9 @@ export async function doUpdateProfileData(
   target: { id: number; realmId: number; isBot: boolean },
   entries: Array<{ id: number; value: ProfileValue }>,
 ): Promise<void> {
-  const realmUserIds = async (ids: number[]) => {
-    const rows = await tx.user.findMany({ where: { id: { in: ids }, realmId: target.realmId, isActive: true, isBot: false }, select: { id: true } });
-    return new Set(rows.map((r) => r.id));
+  const realmUsers = async (ids: number[]) => {
+    const rows = await tx.user.findMany({ where: { id: { in: ids }, realmId: target.realmId }, select: { id: true, isActive: true, isBot: true } });
+    return new Map(rows.map((r) => [r.id, r]));
   };
   const planned: Array<{ field: Field; value: string | null }> = [];
   for (const entry of entries) {
@@ -202,7 +202,7 @@ export async function doUpdateProfileData(
       throw errors.badRequest('You are not allowed to change this field. Contact an administrator to update it.');
     }
     const empty = entry.value === null || entry.value === '' || (Array.isArray(entry.value) && entry.value.length === 0);
-    planned.push({ field, value: empty ? null : await checkFieldValue(field, entry.value, realmUserIds) });
+    planned.push({ field, value: empty ? null : await checkFieldValue(field, entry.value, realmUsers) });
   }
   for (const { field, value } of planned) {
     const existing = await tx.customProfileFieldValue.findUnique({ where: { userId_fieldId: { userId: target.id, fieldId: field.id } } });
@@ -225,6 +225,7 @@ export async function doUpdateProfileData(
 
 /** DELETE /users/me/profile_data: removes the caller's values of these fields. */
 export async function doRemoveOwnProfileData(services: Services, actor: Actor, fieldIds: number[]): Promise<void> {
+  checkNotBot(actor);
   await services.db.$transaction(async (tx) => {
     const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     await doUpdateProfileData(tx, actor, me, fieldIds.map((id) => ({ id, value: null })));
@@ -232,6 +233,8 @@ export async function doRemoveOwnProfileData(services: Services, actor: Actor, f
 }
 
 export async function doUpdateOwnProfileData(services: Services, actor: Actor, entries: Array<{ id: number; value: ProfileValue }>) {
+  // Profile data is about people: the family refuses bots on both of these endpoints.
+  checkNotBot(actor);
   await services.db.$transaction(async (tx) => {
     const me = await tx.user.findUniqueOrThrow({ where: { id: actor.userId } });
     await doUpdateProfileData(tx, actor, me, entries);

@@ -79,20 +79,27 @@ export interface FieldForValue {
 
 /**
  * Checks one value against its field's type; returns it as stored (text, or a JSON list of
- * user ids). `activeUserIds` answers which ids are people of the realm.
+ * user ids). `realmUsers` finds the realm's users among ids, active or not.
  */
 export async function checkFieldValue(
   field: FieldForValue,
   value: unknown,
-  realmUserIds: (ids: number[]) => Promise<Set<number>>,
+  realmUsers: (ids: number[]) => Promise<Map<number, { isActive: boolean; isBot: boolean }>>,
 ): Promise<string> {
   const name = field.name;
   if (field.fieldType === FIELD_TYPE.USER) {
     if (!Array.isArray(value)) throw errors.badRequest(`${name} is not a list`);
     if (!value.every((v) => Number.isSafeInteger(v))) throw errors.badRequest(`${name}[0] is not an integer`);
     const ids = [...new Set(value as number[])];
-    const found = await realmUserIds(ids);
-    for (const id of ids) if (!found.has(id)) throw errors.badRequest(`Invalid user ID: ${id}`);
+    const found = await realmUsers(ids);
+    // As the family: every unknown id named at once, then the first deactivated user or bot.
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length) throw errors.badRequest(`Invalid user IDs: ${unknown.join(', ')}`);
+    for (const id of ids) {
+      const user = found.get(id)!;
+      if (!user.isActive) throw errors.badRequest(`User with ID ${id} is deactivated`);
+      if (user.isBot) throw errors.badRequest(`User with ID ${id} is a bot`);
+    }
     return JSON.stringify(ids);
   }
   if (typeof value !== 'string') throw errors.badRequest(`${name} is not a string`);

@@ -9,7 +9,7 @@ import { EMAIL_VISIBILITY_VALUES } from './emails';
 export type SettingKind =
   | { kind: 'bool' }
   | { kind: 'int'; allowed?: readonly number[]; min?: number; max?: number }
-  | { kind: 'string'; allowed?: readonly string[]; check?: (v: string) => boolean };
+  | { kind: 'string'; allowed?: readonly string[]; check?: (v: string) => boolean; invalid?: (v: string) => string };
 
 const bool = { kind: 'bool' } as const;
 const intIn = (...allowed: number[]) => ({ kind: 'int', allowed }) as const;
@@ -83,7 +83,8 @@ export const SETTINGS: Record<string, SettingKind> = {
   emojiset: strIn(...EMOJISET_CHOICES.map((c) => c.key)),
   web_animate_image_previews: strIn('always', 'on_hover', 'never'),
   resolved_topic_notice_auto_read_policy: strIn('always', 'except_followed', 'never'),
-  notification_sound: { kind: 'string', allowed: NOTIFICATION_SOUNDS },
+  // The family names the refused sound rather than the parameter.
+  notification_sound: { kind: 'string', allowed: NOTIFICATION_SOUNDS, invalid: (v) => `Invalid notification sound '${v}'` },
   default_language: { kind: 'string', allowed: Object.keys(LANGUAGES) },
 };
 
@@ -110,6 +111,6 @@ export function parseSetting(name: string, raw: unknown): boolean | number | str
     }
     return n;
   }
-  if (spec.allowed && !spec.allowed.includes(value)) throw errors.invalidArgument(name);
+  if (spec.allowed && !spec.allowed.includes(value)) throw errors.invalidArgument(name, spec.invalid?.(value));
   return value;
 }

@@ -76,13 +76,18 @@ describe('custom profile fields', () => {
     expect(profile[String(ids.users)]).toEqual({ value: `[${h.realm.admin.id}]` });
     expect(profile[String(ids.choice)]).toEqual({ value: '1' });
 
+    const bot = await makeUser(h, ROLE.MEMBER, { botOwnerId: h.realm.member.id });
+    const gone = await makeUser(h, ROLE.MEMBER);
+    await h.db.user.update({ where: { id: gone.id }, data: { isActive: false } });
     const bad: Array<[unknown, number, string]> = [
       ['x'.repeat(51), ids.short, 'Team is too long (limit: 50 characters)'],
       ['x'.repeat(501), ids.long, 'Biography is too long (limit: 500 characters)'],
       ['7', ids.choice, "'7' is not a valid choice for 'Editor'."],
       ['1990-02-30', ids.date, 'Birthday is not a date'],
       ['not a url', ids.link, 'Homepage is not a URL'],
-      [[999999], ids.users, 'Invalid user ID: 999999'],
+      [[999999, h.realm.admin.id, 999998], ids.users, 'Invalid user IDs: 999999, 999998'],
+      [[h.realm.admin.id, gone.id], ids.users, `User with ID ${gone.id} is deactivated`],
+      [[bot.id], ids.users, `User with ID ${bot.id} is a bot`],
       ['x', ids.users, 'Mentor is not a list'],
       [[1], ids.short, 'Team is not a string'],
     ];
@@ -91,6 +96,12 @@ describe('custom profile fields', () => {
       expect([id, res.body.msg]).toEqual([id, msg]);
       expect(res.body.code).toBe('BAD_REQUEST');
     }
+    // Profile data is for people: a bot may neither set nor clear its own.
+    const asBot = h.as(bot);
+    expect((await asBot.patch('/users/me/profile_data').send({ data: JSON.stringify([{ id: ids.short, value: 'Bots' }]) })).body)
+      .toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' });
+    expect((await asBot.delete('/users/me/profile_data').send({ data: JSON.stringify([ids.short]) })).body.msg).toBe('This endpoint does not accept bot requests.');
+    expect(await h.db.customProfileFieldValue.count({ where: { userId: bot.id } })).toBe(0);
   });
 
   it('announces value changes with rendered_value to who can see the user', async () => {

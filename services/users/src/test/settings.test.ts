@@ -62,7 +62,7 @@ describe('PATCH /settings', () => {
       [{ email_notifications_batching_period_seconds: '0' }, 'Invalid email batching period: 0 seconds'],
       [{ timezone: 'Mars/Olympus' }, 'Not a recognized time zone'],
       [{ default_language: 'xx' }, 'Invalid default_language'],
-      [{ notification_sound: 'gong' }, 'Invalid notification_sound'],
+      [{ notification_sound: 'gong' }, "Invalid notification sound 'gong'"],
     ];
     for (const [body, msg] of bad) {
       const res = await me.patch('/settings').send(body);
