@@ -1,0 +1,3 @@
+export * from './framework';
+export * from './payload';
+export * from './registry';
