@@ -79,6 +79,14 @@ it('shows reactions and edits to the other person as they happen', async () => {
   await reaction.waitFor();
   expect(await reaction.textContent()).toContain('1');
 
+  // Any other emoji through the picker, found by its category as a person browses.
+  await theirs.hover();
+  await theirs.getByRole('button', { name: 'Add a reaction' }).click();
+  const picker = hamlet.page.getByTestId('emoji-picker');
+  await picker.getByRole('toolbar', { name: 'Emoji categories' }).getByRole('button', { name: 'Animals & Nature' }).click();
+  await picker.getByRole('group', { name: 'Animals & Nature' }).getByRole('option', { name: ':octopus:' }).click();
+  await (await expectOneMessage(othello.page, 'Saturday works for me.')).getByRole('button', { name: /King Hamlet reacted with :octopus:/ }).waitFor();
+
   const mine = await expectOneMessage(othello.page, 'Saturday works for me.');
   await mine.hover();
   await mine.getByRole('button', { name: 'Edit message' }).click();

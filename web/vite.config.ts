@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { emojiCategories } from './emoji-categories.ts';
 
 /**
  * The web app's build: content-hashed files under /static/app/ (the gateway serves them with a
@@ -7,7 +8,7 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   base: '/static/app/',
-  plugins: [react()],
+  plugins: [react(), emojiCategories()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -65,3 +65,53 @@ export function dedupeEmoji(list: readonly EmojiEntry[]): EmojiEntry[] {
   }
   return out;
 }
+
+export type SectionId = 'popular' | 'custom' | 'smileys' | 'people' | 'nature' | 'food' | 'activities' | 'travel' | 'objects' | 'symbols' | 'flags';
+
+export interface EmojiSection {
+  id: SectionId;
+  entries: EmojiEntry[];
+}
+
+/** The data set's category names, as the build's table (`virtual:emoji-categories`) gives them. */
+const CATEGORY_IDS: Record<string, SectionId> = {
+  'Smileys & Emotion': 'smileys', 'People & Body': 'people', 'Animals & Nature': 'nature', 'Food & Drink': 'food',
+  Activities: 'activities', 'Travel & Places': 'travel', Objects: 'objects', Symbols: 'symbols', Flags: 'flags',
+};
+
+const bare = (code: string) => code.replace(/-fe0f/g, '');
+
+/**
+ * What the picker shows when nothing is searched: the popular few, the realm's own (custom
+ * emoji and :zulip:), then each Unicode category in the data set's order. A Unicode emoji of
+ * the server's table that no category names goes with the symbols, so none is unreachable.
+ */
+export function emojiSections(list: readonly EmojiEntry[], categories: ReadonlyArray<readonly [string, string]>): EmojiSection[] {
+  const unicode = new Map<string, EmojiEntry>();
+  for (const e of list) if (e.type === 'unicode_emoji') unicode.set(bare(e.code), e);
+  const placed = new Set<string>();
+  const sections: EmojiSection[] = [
+    { id: 'popular', entries: POPULAR.map((c) => unicode.get(c)).filter((e): e is EmojiEntry => !!e) },
+    { id: 'custom', entries: list.filter((e) => e.type !== 'unicode_emoji') },
+  ];
+  for (const [name, codes] of categories) {
+    const id = CATEGORY_IDS[name];
+    if (!id) continue;
+    const entries: EmojiEntry[] = [];
+    for (const code of codes.split(' ')) {
+      const e = unicode.get(code);
+      if (e && !placed.has(code)) {
+        placed.add(code);
+        entries.push(e);
+      }
+    }
+    sections.push({ id, entries });
+  }
+  const rest = [...unicode].filter(([code]) => !placed.has(code)).map(([, e]) => e);
+  if (rest.length) {
+    const symbols = sections.find((s) => s.id === 'symbols');
+    if (symbols) symbols.entries.push(...rest);
+    else sections.push({ id: 'symbols', entries: rest });
+  }
+  return sections.filter((s) => s.entries.length > 0);
+}
