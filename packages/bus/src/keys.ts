@@ -105,8 +105,11 @@ export function redisKeys(prefix: string) {
     /** Push: a user's legacy tokens whose relay registration is not yet in step. */
     pushLegacyPending: (userId: number) => `${prefix}push:legacy-pending:${userId}`,
 
+    /** Messaging: a page's link preview (JSON, or null for none), named by a hash of its URL. */
+    urlPreview: (url: string) => `${prefix}url-preview:${createHash('sha256').update(url).digest('hex')}`,
+
     /**
-     * BullMQ prefix (queues of push, uploads and users). BullMQ's scripts touch many keys of one
+     * BullMQ prefix (queues of push, uploads, users and messaging). BullMQ's scripts touch many keys of one
      * queue: the braces put all of them in one slot on a cluster.
      */
     bullPrefix: () => `{${prefix}bull}`,

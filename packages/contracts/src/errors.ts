@@ -141,6 +141,10 @@ export const errors = {
   uploadQuotaExceeded: () =>
     new ApiError('REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.", 400),
   fileAccessDenied: () => new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403),
+  // The image proxy (/external_content/): a bad signature in the family's words, and an image
+  // it would not or could not pass on (docs/uploads.md).
+  invalidExternalContentUrl: () => new ApiError('BAD_REQUEST', 'Not a valid URL.', 403),
+  externalImageUnavailable: (why: string, status: number) => new ApiError('BAD_REQUEST', `Could not fetch the image: ${why}`, status),
   invalidAttachment: () => bad('Invalid attachment'),
   invalidUploadToken: () => bad('Invalid token'),
   exactlyOneAvatar: () => bad('You must upload exactly one avatar.'),

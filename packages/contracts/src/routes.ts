@@ -146,6 +146,8 @@ export const FILE_ROUTES: readonly RouteRule[] = [
   { pattern: /^\/$/, service: 'gateway', auth: 'none' },
   { pattern: /^\/static\/app\/.+$/, service: 'gateway', auth: 'none' },
   { pattern: /^\/user_uploads\/.+$/, service: 'uploads', auth: 'optional' },
+  // The image proxy (the family's camo path): external images of messages, signed by messaging.
+  { pattern: /^\/external_content\/[0-9a-f]+\/[0-9a-f]+$/, service: 'messaging', auth: 'optional' },
   // Realm export tarballs live below /user_avatars/ as on the family's server, but the users service writes them.
   { pattern: /^\/user_avatars\/exports\/.+$/, service: 'users', auth: 'optional' },
   { pattern: /^\/user_avatars\/.+$/, service: 'uploads', auth: 'optional' },

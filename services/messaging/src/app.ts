@@ -20,6 +20,9 @@ import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './workers/scheduled';
 import { startOnboardingConsumer } from './workers/onboarding';
 import { sweepSendKeys } from './actions/send-guarantees';
+import { externalContentRoutes } from './routes/external-content';
+import { setImageProxyKey } from './markdown/image-proxy';
+import { LinkPreviewJobs } from './workers/link-previews';
 
 export function mountRoutes(router: Router, services: Services): void {
   messageRoutes(router, services);
@@ -40,7 +43,10 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   const log = createLogger('messaging', config.LOG_LEVEL);
   const db = createDb(withShortQuerySettings(config.DATABASE_URL), { poolSize: config.DATABASE_POOL_SIZE });
   configureStatementGroups(db, config.SEND_STATEMENTS_IN_FLIGHT);
+  setImageProxyKey(config.IMAGE_PROXY_KEY);
   const services: Services = { db, log, config };
+  const linkPreviews = new LinkPreviewJobs(services);
+  services.linkPreviews = linkPreviews;
   const { app, state, metrics } = createApp({
     service: 'messaging',
     log,
@@ -49,6 +55,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await db.$queryRawUnsafe('SELECT 1');
     },
     api: (router) => mountRoutes(router, services),
+    site: (router) => externalContentRoutes(router, services),
   });
   registerSendMetrics(metrics, db);
   // The first query loads the query compiler and opens a connection (seconds): done before the
@@ -60,6 +67,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   sweep.unref();
   const delivery = config.SCHEDULED_DELIVERY ? new ScheduledDelivery(services, config.SCHEDULED_DELIVERY_POLL_MS) : null;
   delivery?.start();
+  if (config.URL_PREVIEW_WORKER) linkPreviews.startWorker();
   const redis = config.ONBOARDING_CONSUMER ? createRedis(config.REDIS_URL, { service: config.SERVICE_NAME, name: 'messaging', onError: (err) => log.warn({ err }, 'redis error') }) : null;
   const onboarding = redis
     ? await startOnboardingConsumer(services, {
@@ -77,6 +85,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await server.close(config.SHUTDOWN_GRACE_MS);
       await delivery?.stop();
       await onboarding?.stop();
+      await linkPreviews.close();
       redis?.disconnect();
       await db.$disconnect();
     },

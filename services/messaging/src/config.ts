@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
+import { baseConfigSchema, ConfigError, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
+import { parseNetworks } from './lib/outbound';
+import { derivedImageProxyKey } from './markdown/image-proxy';
 
 const bool = (fallback: 'true' | 'false') =>
   z
@@ -41,9 +43,40 @@ export const configSchema = baseConfigSchema.extend({
     .refine((v) => v === '' || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(v), {
       message: 'must be a domain name, such as chat.example.com',
     }),
+  /**
+   * Signs the image proxy's addresses (`/external_content/...`, the family's camo key). Must be
+   * set in production; elsewhere derived from INTERNAL_SECRET. Changing it breaks the external
+   * images of stored messages until they are rendered again.
+   */
+  IMAGE_PROXY_KEY: z.string().min(32).optional(),
+  /** Largest image the proxy passes on. */
+  IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Largest page (or oEmbed answer) the link preview job reads. */
+  URL_PREVIEW_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Deadline of one outside request (image or page, redirects included). */
+  EXTERNAL_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+  /**
+   * Non-public networks (comma-separated CIDR ranges) the image proxy and link previews may
+   * reach; none by default: private, loopback, link-local and other special addresses are refused.
+   */
+  EXTERNAL_FETCH_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        parseNetworks(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, { message: 'must be comma-separated CIDR ranges, such as 10.0.0.0/8,fd00::/8' }),
+  /** How long a page's preview (or that it has none) is kept in Redis. */
+  URL_PREVIEW_CACHE_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
+  /** Off: this replica does not run the link preview job (others still do). */
+  URL_PREVIEW_WORKER: bool('true'),
 });
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = z.infer<typeof configSchema> & { IMAGE_PROXY_KEY: string };
 
 /** The domain of incoming-mail addresses: EMAIL_GATEWAY_DOMAIN, else EXTERNAL_HOST without its port. */
 export function emailGatewayDomain(config: Pick<Config, 'EMAIL_GATEWAY_DOMAIN' | 'EXTERNAL_HOST'>): string {
@@ -53,5 +86,7 @@ export function emailGatewayDomain(config: Pick<Config, 'EMAIL_GATEWAY_DOMAIN' |
 }
 
 export function readConfig(overrides: Record<string, string | undefined> = {}): Config {
-  return loadConfig(configSchema, { ...process.env, ...overrides });
+  const config = loadConfig(configSchema, { ...process.env, ...overrides });
+  if (!config.IMAGE_PROXY_KEY && config.NODE_ENV === 'production') throw new ConfigError('Invalid configuration: IMAGE_PROXY_KEY must be set in production');
+  return { ...config, IMAGE_PROXY_KEY: config.IMAGE_PROXY_KEY ?? derivedImageProxyKey(config.INTERNAL_SECRET) };
 }

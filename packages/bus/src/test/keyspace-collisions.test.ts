@@ -60,6 +60,7 @@ const DESCRIBED: Described[] = [
   { builder: 'botAvatarHandover', args: ['Ab12'], parts: (p) => [`${p}bot-avatar:`, any] },
   { builder: 'pushDeviceHoldersVersion', args: [], parts: (p) => [`${p}push:device-holders:version`] },
   { builder: 'pushLegacyPending', args: [7], parts: (p) => [`${p}push:legacy-pending:`, digits] },
+  { builder: 'urlPreview', args: ['https://example.com/'], parts: (p) => [`${p}url-preview:`, hex] },
   // BullMQ stores `<prefix>:<queue>:<suffix>`.
   { builder: 'bullPrefix', args: [], parts: (p) => [`{${p}bull}`, ':', any], appended: ':push:wait' },
 ];

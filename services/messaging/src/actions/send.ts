@@ -218,7 +218,7 @@ export async function doSendMessage(services: Services, actor: LoadedActor, plan
   // locks only for the writes, a fixed number of statements whatever the recipient count.
   const facts = await loadSendFacts(services.db, actor, plan);
   // The usual channel message needs no transaction: its rows and its event are one statement.
-  if (!key && canWriteAlone(actor, plan, facts)) return writeMessageAlone(services.db, actor, plan, facts);
+  if (!key && canWriteAlone(actor, plan, facts)) return requestLinkPreviews(services, actor, plan, await writeMessageAlone(services.db, actor, plan, facts));
   let result: SendResult;
   try {
     result = await services.db.$transaction(async (tx) => {
@@ -235,5 +235,11 @@ export async function doSendMessage(services: Services, actor: LoadedActor, plan
   // An image shown loading may have got its thumbnail while this send was being written, its
   // event finding no message yet (actions/thumbnail-renders.ts). The send stands either way.
   await settlePendingPreviews(services, actor.realmId, plan.rendered.html).catch((err) => services.log.warn({ err }, 'could not settle image previews'));
+  return requestLinkPreviews(services, actor, plan, result);
+}
+
+/** A message with pages to preview gets them from the link preview job (actions/link-previews.ts). */
+async function requestLinkPreviews(services: Services, actor: LoadedActor, plan: SendPlan, result: SendResult): Promise<SendResult> {
+  if (plan.rendered.linksForPreview.length) await services.linkPreviews?.request({ messageId: result.id, realmId: actor.realmId, realmUrl: actor.realmUrl });
   return result;
 }

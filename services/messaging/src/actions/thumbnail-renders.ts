@@ -1,3 +1,4 @@
+import type { Tx } from '@chat/db';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
 import { pendingPreviewPaths, PREVIEW_COLUMNS, previewOf, rewriteThumbnailPlaceholders, type PreviewRow } from '../markdown/upload-previews';
@@ -49,30 +50,39 @@ export async function doRefreshThumbnailPreviews(services: Services, realmId: nu
       if (!m) return false;
       const rendered = rewriteThumbnailPlaceholders(m.rendered, pathId, preview);
       if (rendered === m.rendered) return false;
-      await tx.message.update({ where: { id }, data: { renderedContent: rendered } });
-      const audience = await messageAudience(tx, [id], [m.streamId]);
-      if (!audience.length) return true;
-      await recordEvent(tx, {
-        realmId,
-        type: 'update_message',
-        users: audience,
-        event: {
-          type: 'update_message',
-          user_id: null,
-          edit_timestamp: Math.floor(Date.now() / 1000),
-          message_id: id,
-          message_ids: [id],
-          rendering_only: true,
-          content: m.content,
-          rendered_content: rendered,
-        },
-        routing: { user_flags: await recipientFlags(tx, id, audience) },
-      });
+      await recordRenderingOnlyUpdate(tx, realmId, id, m.streamId, m.content, rendered);
       return true;
     });
     if (done) changed.push(id);
   }
   return changed;
+}
+
+/**
+ * A message's new HTML with nothing else changed (a thumbnail made, a link previewed), stored
+ * and sent as the family's `update_message` with `rendering_only` to everyone who has the
+ * message or may read it, with their flags. Inside the caller's transaction, the row locked.
+ */
+export async function recordRenderingOnlyUpdate(tx: Tx, realmId: number, id: number, streamId: number | null, content: string, rendered: string): Promise<void> {
+  await tx.message.update({ where: { id }, data: { renderedContent: rendered } });
+  const audience = await messageAudience(tx, [id], [streamId]);
+  if (!audience.length) return;
+  await recordEvent(tx, {
+    realmId,
+    type: 'update_message',
+    users: audience,
+    event: {
+      type: 'update_message',
+      user_id: null,
+      edit_timestamp: Math.floor(Date.now() / 1000),
+      message_id: id,
+      message_ids: [id],
+      rendering_only: true,
+      content,
+      rendered_content: rendered,
+    },
+    routing: { user_flags: await recipientFlags(tx, id, audience) },
+  });
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { Db, Tx } from '@chat/db';
 import { linkedPathIds } from '@chat/contracts';
 import type { MentionableUser, RenderContext } from './types';
-import { loadUploadPreviews } from './upload-previews';
+import { loadPreviewSettings, loadUploadPreviews, MAY_PREVIEW } from './upload-previews';
 
 export function emptyRenderContext(realmUrl: string): RenderContext {
   return {
     realmUrl,
-    inlineImagePreview: true,
+    inlineImagePreview: false,
     uploadPreviews: new Map(),
+    urlEmbedPreview: false,
+    urlEmbedData: new Map(),
     usersByName: new Map(),
     usersById: new Map(),
     groupsByName: new Map(),
@@ -47,7 +49,7 @@ export async function loadRenderContext(
   const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
   const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
   const uploads = authorId === undefined ? [] : linkedPathIds(source);
-  const [users, groups, streams, emoji, linkers, previews] = await Promise.all([
+  const [users, groups, streams, emoji, linkers, previews, settings] = await Promise.all([
     names.size || ids.size
       ? db.$queryRawUnsafe<MentionableUser[]>(
           `SELECT id, full_name AS "fullName", email FROM users
@@ -78,6 +80,7 @@ export async function loadRenderContext(
     emojiNames.length ? customEmoji(db, realmId, emojiNames) : [],
     heldLinkifiers ?? linkifiers(db, realmId),
     uploads.length ? loadUploadPreviews(db, realmId, authorId!, uploads) : null,
+    authorId !== undefined && MAY_PREVIEW.test(source) ? loadPreviewSettings(db, realmId, authorId) : null,
   ]);
   for (const u of users) {
     ctx.usersById.set(u.id, u);
@@ -88,10 +91,8 @@ export async function loadRenderContext(
   for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
   for (const e of emoji) ctx.realmEmoji.set(e.name, e);
   ctx.linkifiers = linkers;
-  if (previews) {
-    ctx.inlineImagePreview = previews.enabled;
-    ctx.uploadPreviews = previews.previews;
-  }
+  if (previews) ctx.uploadPreviews = previews;
+  if (settings) Object.assign(ctx, settings);
   return ctx;
 }
 

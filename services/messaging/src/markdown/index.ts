@@ -37,6 +37,7 @@ export function renderMarkdown(source: string, ctx: RenderContext): RenderResult
     hasAttachment: false,
     quoteDepth: 0,
     previewedUrls: new Set(),
+    linksForPreview: new Set(),
   };
   const isMeMessage = /^\/me(\s|$)/.test(source) && !source.includes('\n');
   let html = parser.render(isMeMessage ? source.slice(3).trimStart() || ' ' : source, env as unknown as Record<string, unknown>).trimEnd();
@@ -51,5 +52,6 @@ export function renderMarkdown(source: string, ctx: RenderContext): RenderResult
     hasLink: env.hasLink,
     hasImage: env.hasImage,
     hasAttachment: env.hasAttachment,
+    linksForPreview: [...env.linksForPreview],
   };
 }

@@ -1,15 +1,19 @@
 /**
- * Previews of uploaded images linked from a message, placed where the family's
- * InlineInterestingLinkProcessor places them: after the paragraph holding the link (after the
- * previews of that paragraph's earlier links), at the end of a tight list's item, or at the end
- * of the message for a link inside a heading, a table or emphasis. A paragraph that is nothing
- * but the bare link gives way to its preview. Links in quotes get none, each URL one, and a
- * message with more than 24 distinct links none at all. Only links to uploads the context
- * previews (images the author may read, in a realm with `inline_image_preview`) are concerned:
- * other images, external ones included, are not shown here.
+ * Previews of links, placed where the family's InlineInterestingLinkProcessor places them:
+ * uploaded images (upload-previews.ts), external images through the image proxy and YouTube
+ * videos go after the paragraph holding the link (after the previews of that paragraph's
+ * earlier links), at the end of a tight list's item, or at the end of the message for a link
+ * inside a heading, a table or emphasis; a paragraph that is nothing but the bare link to an
+ * image gives way to its preview. Page previews (embeds.ts), once the link preview job has read
+ * the page, go at the end of the message, and a YouTube or Vimeo link then shows the video's
+ * title. Links in quotes get none, each URL one, and a message with more than 24 distinct
+ * links none at all. Images need the realm's `inline_image_preview`, page previews its
+ * `inline_url_embed_preview`.
  */
 import type { CoreRule, StateCore, Token } from './md-types';
 import { envOf } from './types';
+import { embedHtml, imagePreviewHtml, isExternalLink, isImageLink, videoLinkText, youtubeId, youtubePreviewHtml } from './embeds';
+import { imageSrc } from './image-proxy';
 import { inlineImageHtml, uploadPathOfHref } from './upload-previews';
 
 /** The family's INLINE_PREVIEW_LIMIT_PER_MESSAGE. */
@@ -53,9 +57,9 @@ function findLinks(state: StateCore, quoted: boolean): FoundLink[] {
 export const inlineImages: CoreRule = (state) => {
   const env = envOf(state.env);
   const { ctx } = env;
-  if (!ctx.inlineImagePreview || ctx.uploadPreviews.size === 0) return;
+  if (!ctx.inlineImagePreview && !ctx.urlEmbedPreview) return;
   const links = findLinks(state, env.quoteDepth > 0);
-  if (new Set(links.filter((l) => !l.quoted).map((l) => l.href)).size > PREVIEW_LIMIT) return;
+  if (!links.length || new Set(links.filter((l) => !l.quoted).map((l) => l.href)).size > PREVIEW_LIMIT) return;
 
   const tokens = state.tokens;
   const after = new Map<number, Token[]>();
@@ -65,18 +69,10 @@ export const inlineImages: CoreRule = (state) => {
   const block = (html: string) => Object.assign(new state.Token('html_block', '', 0), { content: html });
   const push = (map: Map<number, Token[]>, at: number, t: Token) => map.set(at, [...(map.get(at) ?? []), t]);
 
-  for (const link of links) {
-    if (link.quoted || env.previewedUrls.has(link.href)) continue;
-    const pathId = uploadPathOfHref(link.href);
-    const preview = pathId === null ? undefined : ctx.uploadPreviews.get(pathId);
-    if (!preview) continue;
-    env.previewedUrls.add(link.href);
-    env.hasImage = true;
+  /** A preview after the link's paragraph (the family's get_inlining_information). */
+  const placeAfter = (link: FoundLink, html: Token, givesWay: boolean) => {
     const inline = tokens[link.inline]!;
     const children = inline.children!;
-    const text = linkText(children, link.child);
-    const title = text === null || text === link.href ? null : state.md.utils.escapeHtml(text);
-    const html = block(inlineImageHtml(state.md.utils.escapeHtml(link.href), title, preview));
     const nested = children.slice(0, link.child).reduce((n, c) => n + c.nesting, 0) > 0;
     const open = tokens[link.inline - 1];
     if (nested || open?.type !== 'paragraph_open') {
@@ -86,11 +82,53 @@ export const inlineImages: CoreRule = (state) => {
       let close = link.inline + 2;
       while (close < tokens.length && !(tokens[close]!.type === 'list_item_close' && tokens[close]!.level === open.level - 1)) close++;
       push(before, close, html);
-      if (bareLink(children, link.href)) inline.children = [];
+      if (givesWay && bareLink(children, link.href)) inline.children = [];
     } else {
       push(after, link.inline + 1, html);
-      if (bareLink(children, link.href)) [link.inline - 1, link.inline, link.inline + 1].forEach((i) => dropped.add(i));
+      if (givesWay && bareLink(children, link.href)) [link.inline - 1, link.inline, link.inline + 1].forEach((i) => dropped.add(i));
     }
+  };
+
+  for (const link of links) {
+    if (link.quoted || env.previewedUrls.has(link.href)) continue;
+    env.previewedUrls.add(link.href);
+    const children = tokens[link.inline]!.children!;
+    const text = linkText(children, link.child);
+    const title = text === null || text === link.href ? null : text;
+    const pathId = uploadPathOfHref(link.href);
+    if (pathId !== null) {
+      const preview = ctx.inlineImagePreview ? ctx.uploadPreviews.get(pathId) : undefined;
+      if (!preview) continue;
+      env.hasImage = true;
+      const escapedTitle = title === null ? null : state.md.utils.escapeHtml(title);
+      placeAfter(link, block(inlineImageHtml(state.md.utils.escapeHtml(link.href), escapedTitle, preview)), true);
+      continue;
+    }
+    if (ctx.inlineImagePreview && isImageLink(link.href, ctx.realmUrl)) {
+      env.hasImage = true;
+      placeAfter(link, block(imagePreviewHtml(link.href, title, imageSrc(link.href, ctx.realmUrl))), true);
+      continue;
+    }
+    const video = ctx.inlineImagePreview ? youtubeId(link.href) : null;
+    if (video !== null) {
+      env.hasImage = true;
+      placeAfter(link, block(youtubePreviewHtml(link.href, video)), false);
+    }
+    if (!ctx.urlEmbedPreview || !isExternalLink(link.href, ctx.realmUrl)) continue;
+    const data = ctx.urlEmbedData.get(link.href);
+    if (data === undefined) {
+      env.linksForPreview.add(link.href);
+      continue;
+    }
+    if (data === null) continue;
+    const retitled = ctx.inlineImagePreview ? videoLinkText(link.href, data) : null;
+    if (retitled !== null && text === link.href) children[link.child + 1]!.content = retitled;
+    // A YouTube link has its preview already; the page's data only gives it its title.
+    if (video !== null) continue;
+    const html = embedHtml(link.href, data, ctx.realmUrl);
+    if (html === null) continue;
+    if (html.includes('message_inline_image')) env.hasImage = true;
+    atEnd.push(block(html));
   }
   if (!after.size && !before.size && !atEnd.length) return;
   const out: Token[] = [];

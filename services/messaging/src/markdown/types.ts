@@ -1,3 +1,4 @@
+import type { UrlEmbedData } from './embeds';
 import type { UploadPreview } from './upload-previews';
 
 export interface MentionableUser {
@@ -34,6 +35,10 @@ export interface RenderContext {
   inlineImagePreview: boolean;
   /** Uploaded images the source links to that the author may read, by path id (upload-previews.ts). */
   uploadPreviews: Map<string, UploadPreview>;
+  /** The realm's `inline_url_embed_preview`, for a sender who is no bot: pages linked are previewed. */
+  urlEmbedPreview: boolean;
+  /** Pages' previews the link preview job read (null: nothing to show), by URL (embeds.ts). */
+  urlEmbedData: Map<string, UrlEmbedData | null>;
   /** Keyed by lower-cased full name; several users may share a name. */
   usersByName: Map<string, MentionableUser[]>;
   usersById: Map<number, MentionableUser>;
@@ -57,6 +62,8 @@ export interface RenderEnv {
   quoteDepth: number;
   /** Links already previewed: each URL once per message, nested renders included. */
   previewedUrls: Set<string>;
+  /** External links to preview whose page has not been read yet (urlEmbedData has no entry). */
+  linksForPreview: Set<string>;
 }
 
 export interface RenderResult {
@@ -69,6 +76,8 @@ export interface RenderResult {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  /** Pages the link preview job is to read, then render the message again with (workers/link-previews.ts). */
+  linksForPreview: string[];
 }
 
 /** markdown-it types `env` loosely; every rule of ours receives a RenderEnv. */

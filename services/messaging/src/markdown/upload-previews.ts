@@ -111,34 +111,46 @@ export const PREVIEW_COLUMNS = `a.path_id AS "pathId", a.content_type AS "conten
 
 /**
  * The previews of the uploads `pathIds` names that `authorId` may read (by the uploads service's
- * rule: their own, or linked from a message they can read), and whether the realm shows image
- * previews at all (`inline_image_preview`). A file the author cannot read stays a link: a
- * preview would show its size and type, and its readers' thumbnails would not load.
+ * rule: their own, or linked from a message they can read). A file the author cannot read stays
+ * a link: a preview would show its size and type, and its readers' thumbnails would not load.
  */
-export async function loadUploadPreviews(
-  db: Db | Tx, realmId: number, authorId: number, pathIds: string[],
-): Promise<{ enabled: boolean; previews: Map<string, UploadPreview> }> {
-  const [[realm], rows] = await Promise.all([
-    db.$queryRawUnsafe<Array<{ settings: unknown }>>('SELECT settings FROM realms WHERE id = $1', realmId),
-    db.$queryRawUnsafe<PreviewRow[]>(
-      `SELECT ${PREVIEW_COLUMNS} FROM attachments a
-        WHERE a.realm_id = $1 AND a.path_id = ANY($2::text[]) AND (a.owner_id = $3 OR EXISTS (
-          SELECT 1 FROM attachment_messages am JOIN messages m ON m.id = am.message_id LEFT JOIN streams st ON st.id = m.stream_id
-           WHERE am.attachment_id = a.id AND (
-                 (st.id IS NOT NULL AND NOT st.invite_only AND (SELECT role FROM users WHERE id = $3) <> $4)
-              OR EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = $3 AND um.message_id = m.id)
-              OR (st.history_public_to_subscribers AND EXISTS (
-                   SELECT 1 FROM subscriptions sub WHERE sub.user_id = $3 AND sub.stream_id = st.id AND sub.active)))))`,
-      realmId,
-      pathIds,
-      authorId,
-      ROLE.GUEST,
-    ),
-  ]);
+export async function loadUploadPreviews(db: Db | Tx, realmId: number, authorId: number, pathIds: string[]): Promise<Map<string, UploadPreview>> {
+  const rows = await db.$queryRawUnsafe<PreviewRow[]>(
+    `SELECT ${PREVIEW_COLUMNS} FROM attachments a
+      WHERE a.realm_id = $1 AND a.path_id = ANY($2::text[]) AND (a.owner_id = $3 OR EXISTS (
+        SELECT 1 FROM attachment_messages am JOIN messages m ON m.id = am.message_id LEFT JOIN streams st ON st.id = m.stream_id
+         WHERE am.attachment_id = a.id AND (
+               (st.id IS NOT NULL AND NOT st.invite_only AND (SELECT role FROM users WHERE id = $3) <> $4)
+            OR EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = $3 AND um.message_id = m.id)
+            OR (st.history_public_to_subscribers AND EXISTS (
+                 SELECT 1 FROM subscriptions sub WHERE sub.user_id = $3 AND sub.stream_id = st.id AND sub.active)))))`,
+    realmId,
+    pathIds,
+    authorId,
+    ROLE.GUEST,
+  );
   const previews = new Map<string, UploadPreview>();
   for (const row of rows) {
     const preview = previewOf(row);
     if (preview) previews.set(row.pathId, preview);
   }
-  return { enabled: realmPolicies(realm?.settings).inline_image_preview !== false, previews };
+  return previews;
+}
+
+/** Whether a source may get previews at all: it links somewhere (an upload, a URL, a path). */
+export const MAY_PREVIEW = /https?:\/\/|\/user_uploads\/|\]\(\/|www\./i;
+
+/**
+ * The realm's preview settings for a message by `authorId`: `inline_image_preview` (images and
+ * videos shown) and `inline_url_embed_preview` (pages previewed), the latter never for a bot's
+ * message, as the family's.
+ */
+export async function loadPreviewSettings(db: Db | Tx, realmId: number, authorId: number): Promise<{ inlineImagePreview: boolean; urlEmbedPreview: boolean }> {
+  const [row] = await db.$queryRawUnsafe<Array<{ settings: unknown; isBot: boolean | null }>>(
+    'SELECT r.settings, (SELECT u.is_bot FROM users u WHERE u.id = $2) AS "isBot" FROM realms r WHERE r.id = $1',
+    realmId,
+    authorId,
+  );
+  const policies = realmPolicies(row?.settings);
+  return { inlineImagePreview: policies.inline_image_preview !== false, urlEmbedPreview: policies.inline_url_embed_preview === true && row?.isBot !== true };
 }
