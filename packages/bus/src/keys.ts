@@ -82,6 +82,8 @@ export function redisKeys(prefix: string) {
     rateLimitPrefix: () => `${prefix}rl`,
     /** Key prefix of one login failure limiter (it appends `:<address or account>`). */
     loginFailurePrefix: (kind: LoginFailureKind, subject: LoginFailureSubject) => `${prefix}loginfail:${kind}:${subject}`,
+    /** Messaging: key prefix of an inbound mail limiter (it appends `:<envelope sender or realm id>`). */
+    inboundMailLimitPrefix: (subject: 'sender' | 'realm') => `${prefix}inmail:${subject}`,
 
     /** Uploads: lock on one tus upload, and the channel that asks its holder to release it. */
     tusLock: (uploadId: string) => `${prefix}tus:lock:${uploadId}`,

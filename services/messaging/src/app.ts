@@ -20,6 +20,7 @@ import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './workers/scheduled';
 import { startOnboardingConsumer } from './workers/onboarding';
 import { sweepSendKeys } from './actions/send-guarantees';
+import { startInboundMailIfEnabled } from './workers/inbound-mail';
 import { externalContentRoutes } from './routes/external-content';
 import { setImageProxyKey } from './markdown/image-proxy';
 import { LinkPreviewJobs } from './workers/link-previews';
@@ -76,12 +77,14 @@ export async function start(overrides: Record<string, string | undefined> = {}):
         consumer: config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`,
       })
     : null;
+  const inboundMail = await startInboundMailIfEnabled(services, overrides);
   return {
     url: server.url,
     metricsUrl: server.metricsUrl,
     port: server.port,
     async stop() {
       clearInterval(sweep);
+      await inboundMail?.stop();
       await server.close(config.SHUTDOWN_GRACE_MS);
       await delivery?.stop();
       await onboarding?.stop();
