@@ -49,7 +49,7 @@ export async function loadRenderContext(
   const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
   const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
   const uploads = authorId === undefined ? [] : linkedPathIds(source);
-  const [users, groups, streams, emoji, linkers, previews, settings] = await Promise.all([
+  const [users, groups, streams, emoji, linkers, previews, previewSettings] = await Promise.all([
     names.size || ids.size
       ? db.$queryRawUnsafe<MentionableUser[]>(
           `SELECT id, full_name AS "fullName", email FROM users
@@ -92,7 +92,7 @@ export async function loadRenderContext(
   for (const e of emoji) ctx.realmEmoji.set(e.name, e);
   ctx.linkifiers = linkers;
   if (previews) ctx.uploadPreviews = previews;
-  if (settings) Object.assign(ctx, settings);
+  if (previewSettings) Object.assign(ctx, previewSettings);
   return ctx;
 }
 
