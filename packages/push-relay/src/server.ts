@@ -131,7 +131,8 @@ export async function doUploadRealms(db: Db, endpoint: RelayEndpoint, realmUrl: 
     const url = realmUrl(r.stringId);
     return [{
       id: r.id,
-      host: new URL(url).host,
+      // Not parsed as a URL: a development host such as `sub.127.0.0.1:9991` is no valid one.
+      host: url.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, ''),
       url,
       name: r.name,
       org_type: orgType(r.settings),

@@ -11,6 +11,7 @@ import { RealmDirectory } from './lib/realms';
 import { createDeliveryQueue } from './workers/jobs';
 import { startDeliveryWorker } from './workers/worker';
 import { startMessageConsumer } from './workers/consumer';
+import { requestRealmUpload, scheduleRealmUploads } from './workers/relay-realms';
 import { apiRoutes } from './routes';
 
 export interface PushHandle extends ServiceHandle {
@@ -35,9 +36,10 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const relay = config.PUSH_RELAY_URL
     ? new RelayClient({
         url: config.PUSH_RELAY_URL,
-        id: config.PUSH_RELAY_ID,
-        key: config.PUSH_RELAY_KEY,
         timeoutMs: config.PUSH_RELAY_TIMEOUT_MS,
+        db,
+        // The relay does not know an organization: upload them; the refused job's retry follows.
+        onMissingRealm: () => void requestRealmUpload(services).catch((err) => log.warn({ err }, 'push: realm upload not queued')),
       })
     : undefined;
   const queue = createDeliveryQueue(bullRedis, keys.bullPrefix(), config);
@@ -55,6 +57,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     const worker = startDeliveryWorker(services, bullRedis);
     workers.push(worker);
     const consumer = await startMessageConsumer(services, consumerName);
+    if (relay) await scheduleRealmUploads(services);
     stops.push(() => consumer.stop(), () => worker.close());
   }
 

@@ -17,9 +17,11 @@ export const configSchema = baseConfigSchema.extend({
   METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.push),
   /** Base URL of the push relay ("bouncer"). Unset: push is not configured. */
   PUSH_RELAY_URL: optionalUrl,
-  /** Credentials this server presents to the relay (HTTP Basic), if the relay wants them. */
-  PUSH_RELAY_ID: z.string().default(''),
-  PUSH_RELAY_KEY: z.string().default(''),
+  /**
+   * How often the list of organizations is uploaded to the relay (it is also uploaded at start
+   * and when the relay reports one it does not know).
+   */
+  PUSH_RELAY_REALMS_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
   /** One relay request; past it the request counts as a network failure. */
   PUSH_RELAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** Attempts per delivery job (the first included) before it is given up. */

@@ -1,61 +1,50 @@
-import { errors, type ApiError } from '@chat/contracts';
+import type { Db } from '@chat/db';
+import {
+  MISSING_REMOTE_REALM,
+  readRelayServer,
+  realmUuid,
+  RelayError,
+  relayRequest,
+  userUuid,
+  type RelayBody,
+  type RelayCredentials,
+} from '@chat/push-relay';
+
+export { RelayError, type RelayFailureKind } from '@chat/push-relay';
 
 /**
- * HTTP client for the push relay ("bouncer"): the service that holds the FCM/APNs credentials
- * and turns our encrypted payloads into provider pushes. Wire format: docs/push.md.
- *
- * Failures are classified the way this API family reports them to clients:
- * - network: refused, reset, DNS, or no answer within the timeout -> FAILED_TO_CONNECT_BOUNCER;
- *   worth retrying.
- * - server: 5xx (and 408/429) -> INTERNAL_SERVER_ERROR_ON_BOUNCER; worth retrying.
- * - config: any other 4xx (bad credentials, unregistered server or organization, plan does not
- *   allow push) -> ADMIN_ACTION_REQUIRED; retrying will not help until an admin acts.
- * - rejected: a 4xx on a registration naming what is wrong with the client's data
- *   (INVALID_BOUNCER_PUBLIC_KEY, BAD_REQUEST, REQUEST_EXPIRED); recorded on the device.
+ * HTTP client for the push relay ("bouncer": the service that holds the FCM/APNs credentials and
+ * turns our encrypted payloads into provider pushes), in the request shapes of the family's relay
+ * (its `zilencer` app). Callers name organizations and people by our ids; this client turns them
+ * into the relay's `realm_uuid` / `user_uuid` and authenticates as this server (UUID and key from
+ * `npm run manage -- register-push-server`). Failure classes: RelayError. Wire format: docs/push.md.
  */
-export type RelayFailureKind = 'network' | 'server' | 'config' | 'rejected';
 
-export class RelayError extends Error {
-  constructor(
-    readonly kind: RelayFailureKind,
-    message: string,
-    readonly status?: number,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'RelayError';
-  }
+/** Codes with which the relay refuses a device registration because of the client's own data. */
+const REGISTRATION_REJECTIONS: ReadonlySet<string> = new Set(['INVALID_BOUNCER_PUBLIC_KEY', 'BAD_REQUEST', 'REQUEST_EXPIRED']);
 
-  get retryable(): boolean {
-    return this.kind === 'network' || this.kind === 'server';
-  }
+/** What the relay answers when asked to forget a token it does not hold: already the wanted outcome. */
+const TOKEN_DOES_NOT_EXIST = 'Token does not exist';
 
-  toApiError(): ApiError {
-    switch (this.kind) {
-      case 'network':
-        return errors.failedToConnectBouncer();
-      case 'server':
-        return errors.internalServerErrorOnBouncer();
-      default:
-        return errors.adminActionRequired();
-    }
-  }
-}
-
-/** Codes with which the relay refuses a registration because of the client's own data. */
-const REGISTRATION_REJECTIONS = new Set(['INVALID_BOUNCER_PUBLIC_KEY', 'BAD_REQUEST', 'REQUEST_EXPIRED']);
+/** Credentials are read again after this long, so a key rotated by the command line is picked up. */
+const CREDENTIALS_TTL_MS = 30_000;
 
 export interface RelayOptions {
   url: string;
-  id: string;
-  key: string;
   timeoutMs: number;
+  db: Db;
+  /** Called when the relay does not know an organization: the realm upload has to run. */
+  onMissingRealm?: () => void;
+}
+
+/** One of our people, as callers name them. */
+export interface RelayTarget {
+  realmId: number;
+  userId: number;
 }
 
 export interface RelayRegistration {
-  realm_id: number;
-  user_id: number;
-  device_id: number;
+  realmId: number;
   token_id: string;
   token_kind: string;
   bouncer_public_key: string;
@@ -72,14 +61,12 @@ export interface RelayPushRequest {
 }
 
 export interface RelayNotifyResult {
-  /** token_ids the provider reported as gone (app uninstalled, token expired). */
+  /** token_ids the relay no longer delivers to (unknown to it, or the provider reported them gone). */
   expired_token_ids: string[];
 }
 
 /** A plaintext notification to legacy tokens, in the relay's `remotes/push/notify` format. */
-export interface RelayLegacyNotification {
-  realm_id: number;
-  user_id: number;
+export interface RelayLegacyNotification extends RelayTarget {
   apns_payload: Record<string, unknown>;
   gcm_payload: Record<string, unknown>;
   gcm_options: { priority: 'high' | 'normal' };
@@ -92,13 +79,8 @@ export interface RelayLegacyResult {
   deleted: { android_devices: string[]; apple_devices: string[] };
 }
 
-/**
- * A legacy token as the relay records it (`remotes/push/register`). token_kind is the relay's
- * number for the provider: 1 APNs, 2 FCM.
- */
-export interface RelayLegacyToken {
-  realm_id: number;
-  user_id: number;
+/** A legacy token as the relay records it (`remotes/push/register`). token_kind: 1 APNs, 2 FCM. */
+export interface RelayLegacyToken extends RelayTarget {
   token: string;
   token_kind: 1 | 2;
   /** APNs only: the app's bundle id, the topic APNs needs. */
@@ -107,96 +89,122 @@ export interface RelayLegacyToken {
 
 export const LEGACY_TOKEN_KIND = { apns: 1, fcm: 2 } as const;
 
-/** What the relay answers when asked to forget a token it does not hold: already the wanted outcome. */
-const TOKEN_DOES_NOT_EXIST = 'Token does not exist';
-
 export class RelayClient {
+  private credentials: { value: RelayCredentials; at: number } | undefined;
+  private readonly realmUuids = new Map<number, string>();
+
   constructor(private readonly opts: RelayOptions) {}
 
   /** Records a legacy token for the user; the relay delivers `remotes/push/notify` only to tokens it holds. */
   async registerLegacy(token: RelayLegacyToken): Promise<void> {
-    await this.post('/api/v1/remotes/push/register', token, { registration: false });
+    const form: Record<string, string> = { ...(await this.person(token)), token: token.token, token_kind: String(token.token_kind) };
+    if (token.ios_app_id) form.ios_app_id = token.ios_app_id;
+    await this.post('/api/v1/remotes/push/register', { form });
   }
 
   async unregisterLegacy(token: Omit<RelayLegacyToken, 'ios_app_id'>): Promise<void> {
-    await this.post('/api/v1/remotes/push/unregister', token, { registration: false, absentOk: true });
+    const form = { ...(await this.person(token)), token: token.token, token_kind: String(token.token_kind) };
+    await this.post('/api/v1/remotes/push/unregister', { form }, { absentOkMessage: TOKEN_DOES_NOT_EXIST });
   }
 
   /** Forgets every legacy token of the user (deactivation). */
-  async unregisterAllLegacy(body: { realm_id: number; user_id: number }): Promise<void> {
-    await this.post('/api/v1/remotes/push/unregister/all', body, { registration: false });
+  async unregisterAllLegacy(target: RelayTarget): Promise<void> {
+    await this.post('/api/v1/remotes/push/unregister/all', { form: await this.person(target) });
   }
 
+  /**
+   * Hands a device's sealed registration to the relay. The relay keys it by organization and
+   * token_id; it needs no user or device of ours.
+   */
   async register(registration: RelayRegistration): Promise<void> {
-    await this.post('/api/v1/remotes/push/e2ee/register', registration, { registration: true });
+    const form = {
+      realm_uuid: await this.realmUuid(registration.realmId),
+      token_id: registration.token_id,
+      encrypted_push_registration: registration.encrypted_push_registration,
+      bouncer_public_key: registration.bouncer_public_key,
+    };
+    await this.post('/api/v1/remotes/push/e2ee/register', { form }, { rejections: REGISTRATION_REJECTIONS });
   }
 
-  async notify(body: { realm_id: number; user_id: number; push_requests: RelayPushRequest[] }): Promise<RelayNotifyResult> {
-    const res = await this.post('/api/v1/remotes/push/e2ee/notify', body, { registration: false });
-    return { expired_token_ids: strings(res.expired_token_ids) };
+  async notify(body: { realmId: number; push_requests: RelayPushRequest[] }): Promise<RelayNotifyResult> {
+    const json = { realm_uuid: await this.realmUuid(body.realmId), push_requests: body.push_requests.map(wirePushRequest) };
+    const res = await this.post('/api/v1/remotes/push/e2ee/notify', { json });
+    return { expired_token_ids: strings(res.delete_token_ids) };
   }
 
   async notifyLegacy(body: RelayLegacyNotification): Promise<RelayLegacyResult> {
-    const res = await this.post('/api/v1/remotes/push/notify', body, { registration: false });
+    const { realmId, userId, ...rest } = body;
+    const person = await this.person({ realmId, userId });
+    const json = { user_id: userId, user_uuid: person.user_uuid, realm_uuid: person.realm_uuid, ...rest };
+    const res = await this.post('/api/v1/remotes/push/notify', { json });
     // Older relays answer without deleted_devices: nothing to forget then.
     const deleted = (res.deleted_devices ?? {}) as Record<string, unknown>;
     return { deleted: { android_devices: strings(deleted.android_devices), apple_devices: strings(deleted.apple_devices) } };
   }
 
+  /** The relay's names for one of our people (form values: the relay reads user_id as JSON). */
+  private async person(target: RelayTarget): Promise<{ user_id: string; user_uuid: string; realm_uuid: string }> {
+    const realm = await this.realmUuid(target.realmId);
+    return { user_id: String(target.userId), user_uuid: userUuid(realm, target.userId), realm_uuid: realm };
+  }
+
+  private async realmUuid(realmId: number): Promise<string> {
+    let uuid = this.realmUuids.get(realmId);
+    if (!uuid) {
+      uuid = await realmUuid(this.opts.db, realmId);
+      this.realmUuids.set(realmId, uuid);
+    }
+    return uuid;
+  }
+
+  private async serverCredentials(): Promise<RelayCredentials> {
+    if (this.credentials && Date.now() - this.credentials.at < CREDENTIALS_TTL_MS) return this.credentials.value;
+    const server = await readRelayServer(this.opts.db);
+    if (!server?.registeredAt) {
+      throw new RelayError('config', 'this server is not registered with the push relay: run `npm run manage -- register-push-server`');
+    }
+    this.credentials = { value: { uuid: server.uuid, apiKey: server.apiKey }, at: Date.now() };
+    return this.credentials.value;
+  }
+
   private async post(
     path: string,
-    body: unknown,
-    how: { registration: boolean; absentOk?: boolean },
+    body: RelayBody,
+    extra: { absentOkMessage?: string; rejections?: ReadonlySet<string> } = {},
   ): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.opts.id || this.opts.key) {
-      headers.authorization = `Basic ${Buffer.from(`${this.opts.id}:${this.opts.key}`).toString('base64')}`;
-    }
-    let res: Response;
-    let text: string;
+    const credentials = await this.serverCredentials();
     try {
-      res = await fetch(`${this.opts.url}${path}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-      text = await res.text();
+      return await relayRequest({ url: this.opts.url, timeoutMs: this.opts.timeoutMs }, path, { credentials, body, ...extra });
     } catch (err) {
-      throw new RelayError('network', `push relay unreachable: ${describe(err)}`);
+      if (err instanceof RelayError && err.code === MISSING_REMOTE_REALM) this.opts.onMissingRealm?.();
+      // Refused credentials: read them again next time (an operator may just have registered).
+      if (err instanceof RelayError && err.status === 401) this.credentials = undefined;
+      throw err;
     }
-    const json = parseObject(text);
-    if (res.status >= 500 || res.status === 408 || res.status === 429) {
-      throw new RelayError('server', `push relay answered ${res.status}`, res.status);
-    }
-    if (how.absentOk && res.status === 400 && json?.msg === TOKEN_DOES_NOT_EXIST) return json;
-    if (res.status >= 400) {
-      const code = typeof json?.code === 'string' ? json.code : undefined;
-      const kind = how.registration && code && REGISTRATION_REJECTIONS.has(code) && res.status === 400 ? 'rejected' : 'config';
-      throw new RelayError(kind, `push relay refused the request (${res.status} ${code ?? ''})`.trim(), res.status, code);
-    }
-    if (!json || json.result !== 'success') {
-      throw new RelayError('server', `push relay answered ${res.status} without a success envelope`, res.status);
-    }
-    return json;
   }
+}
+
+/**
+ * One device's request in the relay's shape: APNs requests carry the HTTP headers the relay
+ * passes to APNs and an `aps` dictionary (a visible placeholder the app's notification service
+ * extension replaces after decrypting; for removals a silent background push); FCM ones only the
+ * priority. The token kind itself is not sent: the relay knows it from the registration.
+ */
+function wirePushRequest(r: RelayPushRequest): Record<string, unknown> {
+  if (r.token_kind === 'apns') {
+    const alert = (r.apns_priority ?? 10) === 10;
+    return {
+      token_id: r.token_id,
+      http_headers: { apns_priority: alert ? 10 : 5, apns_push_type: alert ? 'alert' : 'background' },
+      payload: {
+        ...r.payload,
+        aps: alert ? { 'mutable-content': 1, alert: { title: 'New notification' } } : { 'content-available': 1 },
+      },
+    };
+  }
+  return { token_id: r.token_id, fcm_priority: r.fcm_priority ?? 'high', payload: r.payload };
 }
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
-}
-
-function parseObject(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function describe(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return 'timed out';
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }

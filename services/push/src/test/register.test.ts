@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { seedRealm, setupTestEnv, type SeededRealm, type TestEnv } from '@chat/testing';
+import { userUuid } from '@chat/push-relay';
 import type { PushHandle } from '../app';
 import { TestRelay } from './relay-server';
 import {
@@ -8,6 +9,7 @@ import {
   keyFields,
   newPushKey,
   post,
+  sealedRegistration,
   startPush,
   streamEvents,
   tokenFields,
@@ -25,7 +27,8 @@ beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
   relay = await TestRelay.start();
-  push = await startPush(env, { PUSH_RELAY_URL: relay.url, PUSH_RELAY_ID: 'server-uuid', PUSH_RELAY_KEY: 'server-key' });
+  // Enough attempts for a registration to outlast a realm upload (the MISSING_REMOTE_REALM case).
+  push = await startPush(env, { PUSH_RELAY_URL: relay.url, PUSH_RETRY_ATTEMPTS: '6' });
 });
 
 afterAll(async () => {
@@ -124,16 +127,21 @@ describe('POST /mobile_push/register lifecycle', () => {
     expect(row.pushTokenKind).toBe('apns');
     expect(row.pendingPushTokenId).toBeNull();
 
-    const [reg] = relay.requestsTo('/remotes/push/e2ee/register').filter((r) => r.body.device_id === 10);
-    expect(reg!.authorization).toBe(`Basic ${Buffer.from('server-uuid:server-key').toString('base64')}`);
-    expect(reg!.body).toMatchObject({
-      realm_id: realm.realmId,
-      user_id: realm.member.id,
+    // In the relay's shape: a form naming the organization by its UUID, with this server's
+    // registered UUID and key; the relay opened the sealed registration and holds the APNs token.
+    const [reg] = relay.requestsTo('/remotes/push/e2ee/register').filter((r) => r.body.token_id === d.tokenId);
+    const server = await env.db.pushRelayServer.findUniqueOrThrow({ where: { id: 1 } });
+    const realmUuid = (await env.db.pushRelayRealm.findUniqueOrThrow({ where: { realmId: realm.realmId } })).uuid;
+    expect(reg!.authorization).toBe(`Basic ${Buffer.from(`${server.uuid}:${server.apiKey}`).toString('base64')}`);
+    expect(reg!.contentType).toBe('application/x-www-form-urlencoded');
+    expect(reg!.body).toEqual({
+      realm_uuid: realmUuid,
       token_id: d.tokenId,
-      token_kind: 'apns',
       bouncer_public_key: d.bouncerPublicKey,
       encrypted_push_registration: d.encryptedPushRegistration,
     });
+    expect(relay.e2eeDevices.get(`${realmUuid}:${d.tokenId}`)).toMatchObject({ kind: 'apns', token: d.token, iosAppId: 'org.example.app' });
+    expect(userUuid(realmUuid, realm.member.id)).not.toBe(userUuid(realmUuid, realm.member2.id));
 
     const events = await waitFor('device events', async () => {
       const all = (await streamEvents(env, realm.realmId, 'device')).filter((e) => (e.event as { device_id: number }).device_id === 10);
@@ -152,10 +160,11 @@ describe('POST /mobile_push/register lifecycle', () => {
     expect(events[2]!.event).toEqual({ type: 'device', op: 'update', device_id: 10, push_token_id: d.tokenId, pending_push_token_id: null });
 
     // The same registration again changes nothing and bothers nobody.
-    const before = relay.requests.length;
+    const pushRequests = () => relay.requests.filter((r) => r.path.includes('/remotes/push/')).length;
+    const before = pushRequests();
     expect((await register(fullRegistration(d))).body.result).toBe('success');
     await new Promise((r) => setTimeout(r, 200));
-    expect(relay.requests.length).toBe(before);
+    expect(pushRequests()).toBe(before);
   });
 
   it('rotates the key alone, and the token alone', async () => {
@@ -169,7 +178,7 @@ describe('POST /mobile_push/register lifecycle', () => {
     expect(row.pushTokenId).not.toBeNull(); // the token is untouched
 
     const token = `fcm:${randomBytes(20).toString('hex')}`;
-    const rotated = { ...d, tokenId: tokenIdOf(token), encryptedPushRegistration: randomBytes(90).toString('base64') };
+    const rotated = { ...d, token, tokenId: tokenIdOf(token), encryptedPushRegistration: sealedRegistration(token, 'fcm') };
     expect((await register({ device_id: 11, ...tokenFields(rotated) })).body.result).toBe('success');
     row = (await device(11))!;
     expect(Buffer.from(row.pushKey!).toString('base64')).toBe(next.pushKey); // the key is untouched
@@ -177,7 +186,7 @@ describe('POST /mobile_push/register lifecycle', () => {
       const r = await device(11);
       return r?.pendingPushTokenId === null && r.pushTokenId !== null && r;
     });
-    const sent = relay.requestsTo('/register').filter((r) => r.body.device_id === 11);
+    const sent = relay.requestsTo('/e2ee/register').filter((r) => [d.tokenId, rotated.tokenId].includes(r.body.token_id));
     expect(sent.map((r) => r.body.token_id)).toEqual([d.tokenId, rotated.tokenId]);
   });
 
@@ -194,8 +203,8 @@ describe('POST /mobile_push/register lifecycle', () => {
   });
 
   it('records why the relay refused a registration, and lets the client try again', async () => {
-    relay.script.push({ kind: 'status', status: 400, code: 'INVALID_BOUNCER_PUBLIC_KEY', msg: 'Invalid bouncer_public_key' });
-    const d = clientDevice(13);
+    // Sealed to a key that is not the relay's: the relay cannot open it and says so.
+    const d = { ...clientDevice(13), bouncerPublicKey: randomBytes(32).toString('base64') };
     expect((await register(fullRegistration(d))).body.result).toBe('success');
     await waitFor('failure recorded', async () => (await device(13))?.pushRegistrationErrorCode === 'INVALID_BOUNCER_PUBLIC_KEY');
     const events = await waitFor('failure event', async () =>
@@ -205,12 +214,43 @@ describe('POST /mobile_push/register lifecycle', () => {
     );
     expect(events.event).toEqual({ type: 'device', op: 'update', device_id: 13, push_registration_error_code: 'INVALID_BOUNCER_PUBLIC_KEY' });
 
-    const retry = { ...d, bouncerPublicKey: randomBytes(32).toString('base64') };
+    const retry = clientDevice(13);
     expect((await register(fullRegistration(retry))).body.result).toBe('success');
     await waitFor('registration after retry', async () => {
       const r = await device(13);
       return r?.pushTokenId !== null && r?.pushRegistrationErrorCode === null;
     });
+  });
+
+  it('records REQUEST_EXPIRED for a registration sealed too long ago, BAD_REQUEST for one that does not match its token_id', async () => {
+    const stale = clientDevice(17);
+    stale.encryptedPushRegistration = sealedRegistration(stale.token, 'fcm', Math.floor(Date.now() / 1000) - 2 * 24 * 3600);
+    expect((await register(fullRegistration(stale))).body.result).toBe('success');
+    await waitFor('expired recorded', async () => (await device(17))?.pushRegistrationErrorCode === 'REQUEST_EXPIRED');
+
+    const mismatched = clientDevice(18);
+    mismatched.encryptedPushRegistration = sealedRegistration('fcm:some-other-token', 'fcm');
+    expect((await register(fullRegistration(mismatched))).body.result).toBe('success');
+    await waitFor('invalid registration recorded', async () => (await device(18))?.pushRegistrationErrorCode === 'BAD_REQUEST');
+    expect((await device(18))!.pushTokenId).toBeNull();
+  });
+
+  it('uploads the organizations when the relay does not know one (MISSING_REMOTE_REALM), then registers', async () => {
+    const fresh = await seedRealm(env.db, 'newer');
+    const uploads = relay.requestsTo('/remotes/server/analytics').length;
+    const d = clientDevice(19);
+    const res = await post(push, fresh.realmId, fresh.member, '/mobile_push/register', fullRegistration(d));
+    expect(res.body.result).toBe('success');
+    const row = await waitFor('registered in the new organization', async () => {
+      const r = await env.db.pushDevice.findUnique({ where: { userId_deviceId: { userId: fresh.member.id, deviceId: 19n } } });
+      return r?.pushTokenId != null && r;
+    });
+    expect(row.pushRegistrationErrorCode).toBeNull();
+    const tries = relay.requestsTo('/e2ee/register').filter((r) => r.body.token_id === d.tokenId);
+    expect(tries.length).toBeGreaterThanOrEqual(2); // refused first, accepted after the upload
+    expect(relay.requestsTo('/remotes/server/analytics').length).toBeGreaterThan(uploads);
+    const freshUuid = (await env.db.pushRelayRealm.findUniqueOrThrow({ where: { realmId: fresh.realmId } })).uuid;
+    expect(relay.realms.has(freshUuid)).toBe(true);
   });
 
   it('retries a registration while the relay fails, with backoff', async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
   relay = await TestRelay.start();
-  push = await startPush(env, { PUSH_RELAY_URL: relay.url, PUSH_RELAY_ID: 'server-uuid', PUSH_RELAY_KEY: 'server-key' });
+  push = await startPush(env, { PUSH_RELAY_URL: relay.url });
 });
 
 afterAll(async () => {

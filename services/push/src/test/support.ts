@@ -4,13 +4,21 @@ import nacl from 'tweetnacl';
 import { keyspace, OutboxRelay } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
+import { createDb } from '@chat/db';
+import { doRegisterPushServer } from '@chat/push-relay';
 import { start, type PushHandle } from '../app';
+import { realmUrl } from '../lib/realms';
+import { RELAY_KEYS, RELAY_PUBLIC_KEY, seal } from './relay-shapes';
+import { TestRelay } from './relay-server';
 
 /**
  * Starts the push service on this test file's database and Redis prefix, with an outbox relay
  * beside it: in a deployment the events service runs the relay, and push reads what it publishes.
  */
 export async function startPush(env: TestEnv, overrides: Record<string, string> = {}): Promise<PushHandle> {
+  const relayUrl = overrides.PUSH_RELAY_URL;
+  const testRelay = TestRelay.at(relayUrl);
+  if (testRelay) await registerServer(env, testRelay.url);
   const push = await start({
     ...env.env,
     PORT: '0',
@@ -30,6 +38,21 @@ export async function startPush(env: TestEnv, overrides: Record<string, string> 
       await relay.stop();
     },
   };
+}
+
+/**
+ * Registers this test file's server with the test relay, as `npm run manage --
+ * register-push-server` does (the same function): the stored UUID and key are what the push
+ * service authenticates with, and the realm upload names the organizations seeded so far.
+ */
+export async function registerServer(env: TestEnv, relayUrl: string): Promise<void> {
+  const db = createDb(env.databaseUrl, { poolSize: 1 });
+  try {
+    const address = { scheme: 'https' as const, host: 'chat.example.com', rootRealm: '' };
+    await doRegisterPushServer(db, { relayUrl, hostname: 'chat.example.com', contactEmail: 'ops@example.org', timeoutMs: 5_000 }, (s) => realmUrl(address, s));
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** The test file's keys, with the partition count the services use when it is not set. */
@@ -80,10 +103,18 @@ export function clientDevice(deviceId: number, tokenKind: 'fcm' | 'apns' = 'fcm'
     token,
     tokenId: tokenIdOf(token),
     tokenKind,
-    bouncerPublicKey: randomBytes(32).toString('base64'),
-    // Stands in for the sealed box only the relay could open; we never look inside.
-    encryptedPushRegistration: randomBytes(120).toString('base64'),
+    bouncerPublicKey: RELAY_PUBLIC_KEY,
+    encryptedPushRegistration: sealedRegistration(token, tokenKind),
   };
+}
+
+/**
+ * What the app sends for the relay: `{token, token_kind, ios_app_id, timestamp}` as JSON in a
+ * sealed box to the relay's public key, Base64. Only the relay can open it; the server forwards it.
+ */
+export function sealedRegistration(token: string, tokenKind: 'fcm' | 'apns', timestamp = Math.floor(Date.now() / 1000)): string {
+  const plain = JSON.stringify({ token, token_kind: tokenKind, ios_app_id: tokenKind === 'apns' ? 'org.example.app' : null, timestamp });
+  return Buffer.from(seal(Buffer.from(plain), RELAY_KEYS.publicKey)).toString('base64');
 }
 
 export function fullRegistration(d: ClientDevice): Record<string, unknown> {

@@ -76,7 +76,7 @@ export async function syncLegacyToken(services: Services, relay: RelayClient, jo
         where: { userId_kind_token: { userId: job.userId, kind: job.kind, token: job.token } },
         select: { iosAppId: true },
       });
-      const base = { realm_id: job.realmId, user_id: job.userId, token: job.token, token_kind: LEGACY_TOKEN_KIND[job.kind] };
+      const base = { realmId: job.realmId, userId: job.userId, token: job.token, token_kind: LEGACY_TOKEN_KIND[job.kind] };
       if (row) await relay.registerLegacy({ ...base, ...(job.kind === 'apns' && row.iosAppId ? { ios_app_id: row.iosAppId } : {}) });
       else await relay.unregisterLegacy(base);
       if (mark !== null) await services.redis.eval(CLEAR_IF_UNCHANGED, 1, key, f, mark);

@@ -160,8 +160,8 @@ export async function pushToLegacyTokens(
 ): Promise<number> {
   if (!tokens.length) return 0;
   const { deleted } = await relay.notifyLegacy({
-    realm_id: target.realmId,
-    user_id: target.userId,
+    realmId: target.realmId,
+    userId: target.userId,
     ...payloads,
     android_devices: tokens.filter((t) => t.kind === 'fcm').map((t) => t.token),
     apple_devices: tokens.filter((t) => t.kind === 'apns').map((t) => t.token),

@@ -65,7 +65,7 @@ export async function pushToDevices(
       ? { apns_priority: urgency === 'alert' ? 10 : 5 }
       : { fcm_priority: urgency === 'alert' ? ('high' as const) : ('normal' as const) }),
   }));
-  const result = await relay.notify({ realm_id: target.realmId, user_id: target.userId, push_requests: requests });
+  const result = await relay.notify({ realmId: target.realmId, push_requests: requests });
   const expired = devices.filter((d) => result.expired_token_ids.includes(b64TokenId(d.tokenId)!));
   if (expired.length) await forgetExpiredTokens(services, target, expired);
   return devices.length - expired.length;

@@ -5,6 +5,7 @@ import { RelayError } from '../lib/relay';
 import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from './jobs';
 import { completeRegistration, failRegistration } from './registration';
 import { syncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from './legacy-registration';
+import { REALMS_JOB, uploadRealms } from './relay-realms';
 import { deliverNotification, deliverRemoval, type Progress } from './send';
 
 /**
@@ -36,9 +37,11 @@ async function processJob(services: Services, job: Job): Promise<void> {
       return withRetryPolicy(job, () => deliverRemoval(services, relay, job.data as RemoveJob, progressOf(job)));
     case 'legacy-sync':
       return withRetryPolicy(job, async () => void (await syncLegacyToken(services, relay, job.data as LegacySyncJob)));
+    case REALMS_JOB:
+      return uploadRealms(services);
     case 'legacy-unregister-all': {
       const data = job.data as LegacyUnregisterAllJob;
-      return withRetryPolicy(job, () => relay.unregisterAllLegacy({ realm_id: data.realmId, user_id: data.userId }));
+      return withRetryPolicy(job, () => relay.unregisterAllLegacy({ realmId: data.realmId, userId: data.userId }));
     }
     default:
       throw new UnrecoverableError(`unknown push job ${job.name}`);
@@ -74,9 +77,7 @@ async function processRegistration(services: Services, job: Job<RelayRegistratio
   const data = job.data;
   try {
     await services.relay!.register({
-      realm_id: data.realmId,
-      user_id: data.userId,
-      device_id: data.deviceId,
+      realmId: data.realmId,
       token_id: data.tokenId,
       token_kind: data.tokenKind,
       bouncer_public_key: data.bouncerPublicKey,

@@ -9,6 +9,7 @@ import { JWT_ALGORITHMS } from '../actions/jwt';
 import { doSetPassword } from '../actions/password-login';
 import { doSendPasswordReset } from '../actions/password-reset';
 import { sendPasswordResetMail } from './mail';
+import { registerPushServer } from './push-relay';
 import { realmSiteUrl, zuliprc } from './site';
 
 export type CliServices = Pick<Services, 'db' | 'redis' | 'config'> & Partial<Pick<Services, 'mail'>>;
@@ -172,6 +173,7 @@ export const COMMANDS: Record<string, Command> = {
       out(`Password reset link sent to ${user.deliveryEmail}`);
     },
   },
+  'register-push-server': registerPushServer,
   zuliprc: {
     usage: '--email <email> [--realm <string id>]',
     summary: "print a user's zuliprc (email, API key, site)",
