@@ -25,6 +25,8 @@ export const CONSUMER_GROUPS = {
   uploads: 'uploads',
   /** messaging service: the messages someone's joining sets off (welcome, signup, inviter). */
   messaging: 'messaging',
+  /** messaging service: new messages that trigger outgoing-webhook bots. */
+  outgoing_webhooks: 'outgoing_webhooks',
 } as const;
 
 /**

@@ -19,6 +19,7 @@ import { channelExtraRoutes } from './routes/channel-extras';
 import { messageExtraRoutes } from './routes/message-extras';
 import { ScheduledDelivery } from './workers/scheduled';
 import { startOnboardingConsumer } from './workers/onboarding';
+import { startOutgoingWebhooks } from './workers/outgoing-webhooks';
 import { sweepSendKeys } from './actions/send-guarantees';
 import { startInboundMailIfEnabled } from './workers/inbound-mail';
 import { externalContentRoutes } from './routes/external-content';
@@ -78,6 +79,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       })
     : null;
   const inboundMail = await startInboundMailIfEnabled(services, overrides);
+  const outgoingWebhooks = config.OUTGOING_WEBHOOKS ? await startOutgoingWebhooks(services) : null;
   return {
     url: server.url,
     metricsUrl: server.metricsUrl,
@@ -88,6 +90,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
       await server.close(config.SHUTDOWN_GRACE_MS);
       await delivery?.stop();
       await onboarding?.stop();
+      await outgoingWebhooks?.stop();
       await linkPreviews.close();
       redis?.disconnect();
       await db.$disconnect();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outgoingWebhookSettings } from './workers/outgoing-webhooks/settings';
 import { baseConfigSchema, ConfigError, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 import { parseNetworks } from './lib/outbound';
 import { derivedImageProxyKey } from './markdown/image-proxy';
@@ -10,6 +11,7 @@ const bool = (fallback: 'true' | 'false') =>
     .transform((v) => v === 'true');
 
 export const configSchema = baseConfigSchema.extend({
+  ...outgoingWebhookSettings,
   METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.messaging),
   /** Channels with at least this many subscribers need permission for @all-style mentions. */
   WILDCARD_MENTION_LARGE_STREAM_THRESHOLD: z.coerce.number().int().min(0).default(15),
