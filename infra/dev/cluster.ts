@@ -85,6 +85,9 @@ async function main(): Promise<void> {
     EXTERNAL_HOST: externalHost,
     UPLOADS_DIR: process.env.UPLOADS_DIR ?? path.join(dataDir, 'uploads'),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // A bot under development runs on this machine: its service may be reached on loopback
+    // (docs/integrations.md, Outgoing webhooks); production allows no private address by default.
+    OUTGOING_WEBHOOK_ALLOWED_NETWORKS: process.env.OUTGOING_WEBHOOK_ALLOWED_NETWORKS ?? '127.0.0.0/8,::1/128',
   };
   for (const s of SERVICES) if (s.name !== 'gateway') env[`${s.name.toUpperCase()}_URL`] = `http://${host}:${s.port}`;
 
