@@ -177,5 +177,11 @@ export const errors = {
       400,
       { errors: [], sent_invitations: false, license_limit_reached: false, daily_limit_reached: true },
     ),
+  // Incoming webhooks (docs/integrations.md), in the family's words.
+  missingWebhookEventHeader: (header: string) =>
+    new ApiError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { header }),
+  webhookSignatureFailed: () => bad('Webhook signature verification failed.'),
+  webhookPayloadMalformed: (webhookName: string) => bad(`Malformed payload for the ${webhookName} webhook`),
+  invalidIntegration: (name: string) => bad(`Invalid integration '${name}'.`),
   internal: () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
 } as const;

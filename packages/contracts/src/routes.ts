@@ -25,8 +25,12 @@ export const SERVICE_NODE_ARGS: Readonly<Record<ServiceName, readonly string[]>>
   push: ['--no-memory-reducer'],
 };
 
-/** none: never authenticated; optional: authenticated when credentials are sent; required. */
-export type AuthMode = 'none' | 'optional' | 'required';
+/**
+ * none: never authenticated; optional: authenticated when credentials are sent; required;
+ * webhook: required, by the `api_key` query parameter or HTTP Basic (what a third-party service
+ * can be told to send: docs/integrations.md).
+ */
+export type AuthMode = 'none' | 'optional' | 'required' | 'webhook';
 
 export interface RouteRule {
   /** Matched against the path below /api/v1 (API routes) or the full path (file routes). */
@@ -118,6 +122,9 @@ export const API_ROUTES: readonly RouteRule[] = [
   { pattern: r('/mark_topic_as_read'), service: 'messaging', auth: 'required' },
   { pattern: r('/scheduled_messages(/.*)?'), service: 'messaging', auth: 'required' },
   { pattern: r('/reminders(/.*)?'), service: 'messaging', auth: 'required' },
+
+  // Incoming webhook integrations (docs/integrations.md): posted by third-party services.
+  { pattern: r('/external/[a-z0-9_]+'), service: 'messaging', auth: 'webhook', methods: ['POST'] },
 
   // Users and realm administration: everything else about people and the organization.
   { pattern: r('/users(/.*)?'), service: 'users', auth: 'required' },

@@ -102,9 +102,13 @@ export function securityHeaders(_req: IncomingMessage, res: ServerResponse, next
 
 export function bodyParsers(opts: Pick<AppOptions, 'bodyLimit' | 'parseMultipart'>): express.RequestHandler[] {
   const limit = opts.bodyLimit ?? '5mb';
+  // The bytes as sent stay beside the parsed body: an incoming webhook's signature is over them.
+  const keepRaw = (req: IncomingMessage, _res: ServerResponse, buf: Buffer) => {
+    (req as express.Request).rawBody = buf;
+  };
   const list: express.RequestHandler[] = [
-    express.urlencoded({ extended: false, limit, parameterLimit: 10000 }),
-    express.json({ limit, strict: false }),
+    express.urlencoded({ extended: false, limit, parameterLimit: 10000, verify: keepRaw }),
+    express.json({ limit, strict: false, verify: keepRaw }),
   ];
   const parseMultipart = opts.parseMultipart ?? true;
   if (parseMultipart !== false) {

@@ -69,6 +69,8 @@ declare global {
   namespace Express {
     interface Request {
       identity?: Identity;
+      /** The body's bytes as sent, when a generic parser read it (see bodyParsers). */
+      rawBody?: Buffer;
     }
   }
 }

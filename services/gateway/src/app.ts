@@ -102,6 +102,23 @@ export async function start(overrides: Record<string, string | undefined> = {}):
   });
   const authenticate = (req: IncomingMessage, res: ServerResponse) =>
     new Promise<void>((resolve, reject) => basic(req as Request, res as Response, (err?: unknown) => (err ? reject(err) : resolve())));
+  /** A webhook's caller: HTTP Basic when sent, else the `api_key` query parameter. */
+  const authenticateWebhook = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.authorization) return authenticate(req, res);
+    const apiKey = new URL(req.url ?? '/', 'http://x').searchParams.get('api_key');
+    if (!apiKey) throw errors.missingArgument('api_key');
+    const authed = req as AuthedRequest;
+    const ip = clientAddress(req, config.TRUSTED_PROXY_HOPS);
+    try {
+      authed.authUser = await authenticator.verifyKey(authed.realm!, apiKey, () => basicFailures.check({ ip }));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'INVALID_API_KEY') {
+        const wait = await basicFailures.failed({ ip, account: `${authed.realm!.id}:webhook` });
+        if (wait !== null) throw errors.rateLimited(wait);
+      }
+      throw err;
+    }
+  };
   const services: Services = {
     log, realms, store, waiter, acks, heartbeatMs: config.EVENTS_HEARTBEAT_SECONDS * 1000, eventsUrl: config.EVENTS_URL,
     internalSecret: config.INTERNAL_SECRET,
@@ -124,15 +141,18 @@ export async function start(overrides: Record<string, string | undefined> = {}):
     // opens a password dialog.
     if (browser) omitBasicChallenge(res);
     let sessionId: string | undefined;
-    if (browser && (rule.auth === 'required' || (rule.auth === 'optional' && hasSessionCookie(req)))) {
+    const required = rule.auth === 'required' || rule.auth === 'webhook';
+    if (browser && (required || (rule.auth === 'optional' && hasSessionCookie(req)))) {
       // Where a caller is optional, a session no longer good leaves a spectator, as on the
       // family's server; where one is required, it is a 401.
-      const login = rule.auth === 'required' ? await sessions.require(req, realm) : await sessions.login(req, realm);
+      const login = required ? await sessions.require(req, realm) : await sessions.login(req, realm);
       if (login) {
         sessions.checkCsrf(req);
         authed.authUser = login.user;
         sessionId = login.sessionId;
       }
+    } else if (!browser && rule.auth === 'webhook') {
+      await authenticateWebhook(req, res);
     } else if (!browser && (rule.auth === 'required' || (rule.auth === 'optional' && req.headers.authorization))) {
       await authenticate(req, res);
     }

@@ -44,6 +44,18 @@ export class Authenticator {
     return user;
   }
 
+  /**
+   * An incoming webhook's `api_key` query parameter (docs/integrations.md): the key alone names
+   * the caller, as on the family's server, since providers are given a URL and nothing else.
+   */
+  async verifyKey(realm: ResolvedRealm, apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser> {
+    if (realm.deactivated) throw errors.realmDeactivated();
+    const user = await this.lookup(apiKey, beforeDatabase);
+    if (!user || user.realmId !== realm.id) throw errors.invalidApiKey();
+    if (!user.isActive) throw errors.userDeactivated();
+    return user;
+  }
+
   private async lookup(apiKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthUser | null> {
     const known = this.known?.get(apiKey);
     if (known) return known;

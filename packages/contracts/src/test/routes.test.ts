@@ -69,6 +69,8 @@ describe('route ownership', () => {
     expect(resolveApiRoute('/jwt/fetch_api_key', 'POST')?.auth).toBe('none');
     expect(resolveApiRoute('/register', 'POST')?.auth).toBe('optional');
     expect(resolveApiRoute('/messages', 'GET')?.auth).toBe('required');
+    expect(resolveApiRoute('/external/github', 'POST')).toMatchObject({ service: 'messaging', auth: 'webhook' });
+    expect(resolveApiRoute('/external/github', 'GET')).toBeUndefined();
   });
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
