@@ -8,6 +8,7 @@ import { realmGroupSettings, realmPolicies, REALM_GROUP_SETTING_DEFAULTS, system
 import {
   JITSI_SERVER_URL, passwordAuthEnabled, realmAuthenticationMethods, realmIconSource, realmIconUrl, realmLogoSource, realmLogoUrl, serverFacts,
 } from '@chat/wire';
+import { incomingWebhookBots } from '@chat/webhooks';
 import type { StateOptions, Want } from '.';
 
 /** The legacy wildcard_mention_policy a group setting value amounts to (1 everyone ... 7 moderators). */
@@ -44,7 +45,8 @@ const GIPHY_RATING_OPTIONS = {
 export async function realmSection(db: Db, opts: StateOptions, want: Want): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   if (want('realm_embedded_bots')) out.realm_embedded_bots = [];
-  if (want('realm_incoming_webhook_bots')) out.realm_incoming_webhook_bots = [];
+  // The integrations this server offers (docs/integrations.md), the same for every realm.
+  if (want('realm_incoming_webhook_bots')) out.realm_incoming_webhook_bots = incomingWebhookBots();
   if (want('video_calls')) out.has_zoom_token = false;
   if (!want('realm')) return out;
   const r = opts.realm;

@@ -13,6 +13,7 @@ import { botAudience, doRegenerateApiKey } from './api-keys';
 import { doCreateAnnouncedUser } from './create-user';
 import { doChangeFullName } from './manage-users';
 import { checkInterfaceType, checkNewService, checkPayloadUrl, doAddService, doUpdateService, servicesByBot, type ServiceInput } from './bot-services';
+import { checkWebhookConfig, doSetBotConfig, type WebhookConfigInput } from './bot-config';
 
 type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
 
@@ -52,7 +53,7 @@ const BOT_AVATAR_HANDOVER_SECONDS = 86_400;
 export async function doCreateBot(
   services: Services,
   actor: Actor,
-  input: { fullName: string; shortName: string; botType?: number; avatar?: Buffer } & ServiceInput,
+  input: { fullName: string; shortName: string; botType?: number; avatar?: Buffer } & ServiceInput & WebhookConfigInput,
 ): Promise<Record<string, unknown>> {
   checkHumanMember(actor);
   const botType = input.botType ?? BOT_TYPE.GENERIC;
@@ -62,10 +63,11 @@ export async function doCreateBot(
   const fullName = checkFullName(input.fullName);
   const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
   const service = checkNewService(botType, shortName, input);
+  const config = checkWebhookConfig(botType, input);
   if (input.avatar && !looksLikeImage(input.avatar)) throw errors.badImage();
   const handover = input.avatar ? redisKeys(services.config.REDIS_PREFIX).botAvatarHandover(randomBytes(18).toString('base64url')) : null;
   try {
-    return await createBot(services, actor, { fullName, email, botType, service, avatar: input.avatar && handover ? { key: handover, data: input.avatar } : null });
+    return await createBot(services, actor, { fullName, email, botType, service, config, avatar: input.avatar && handover ? { key: handover, data: input.avatar } : null });
   } catch (err) {
     // The bot was not created: nobody will come for the image.
     if (handover) await services.redis.del(handover).catch(() => undefined);
@@ -81,6 +83,7 @@ async function createBot(
     email: string;
     botType: number;
     service: Parameters<typeof doAddService>[2] | null;
+    config: Record<string, string> | null;
     avatar: { key: string; data: Buffer } | null;
   },
 ): Promise<Record<string, unknown>> {
@@ -110,6 +113,7 @@ async function createBot(
       ...(input.avatar ? { avatarSource: 'U' as const } : {}),
     }, actor.realmUrl);
     const service = input.service ? await doAddService(tx, bot.id, input.service) : null;
+    if (input.config) await doSetBotConfig(tx, bot.id, input.config);
     await recordEvent(tx, {
       realmId: actor.realmId,
       type: 'realm_bot',

@@ -1,5 +1,6 @@
 import { actorFromIdentity, errors } from '@chat/contracts';
 import type { Request, Router } from 'express';
+import { z } from 'zod';
 import { endpoint, multipartWithFiles, uploadedFiles } from '@chat/kit';
 import type { Services } from '../context';
 import { accessBot } from '../actions/user-access';
@@ -27,6 +28,7 @@ export function botRoutes(router: Router, services: Services): void {
         interfaceType: p.int('interface_type'),
         serviceName: p.str('service_name'),
         ...(avatar ? { avatar: avatar.data } : {}),
+        configData: p.json('config_data', z.record(z.string(), z.string())),
       });
     }),
   );
