@@ -17,6 +17,7 @@ import { defaultStreamRoutes } from './routes/default-streams';
 import { onboardingRoutes } from './routes/onboarding';
 import { channelExtraRoutes } from './routes/channel-extras';
 import { messageExtraRoutes } from './routes/message-extras';
+import { webhookRoutes } from './routes/webhooks';
 import { ScheduledDelivery } from './workers/scheduled';
 import { startOnboardingConsumer } from './workers/onboarding';
 import { startOutgoingWebhooks } from './workers/outgoing-webhooks';
@@ -37,6 +38,7 @@ export function mountRoutes(router: Router, services: Services): void {
   onboardingRoutes(router, services);
   channelExtraRoutes(router, services);
   messageExtraRoutes(router, services);
+  webhookRoutes(router, services);
 }
 
 /** Starts the messaging service; `overrides` replace environment variables (tests pass PORT=0 and their database). */

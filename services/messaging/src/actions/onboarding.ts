@@ -102,7 +102,7 @@ async function recordSent(tx: Tx, userId: number, kind: Kind, messageId: number)
 }
 
 /** A direct message from a bot, rendered as its recipient sees the realm. */
-async function botDirectMessage(tx: Tx, bot: LoadedActor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
+export async function botDirectMessage(tx: Tx, bot: LoadedActor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
   const content = normalizeContent(raw);
   const rendered = renderMarkdown(content, await loadRenderContext(tx, bot.realmId, realmUrl, content, to.id));
   const result = await sendMessageInTx(tx, bot, {
