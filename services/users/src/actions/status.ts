@@ -34,11 +34,16 @@ async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<
   let code = input.emojiCode;
   let type = input.reactionType;
   if (code === undefined || type === undefined) {
+    // Only what was left out is looked up by name: a code given with the name is kept and
+    // checked against it below, so a name that does not match its code is refused.
+    let found: [string, string];
     const custom = await tx.realmEmoji.findFirst({ where: { realmId, name, deactivated: false } });
-    if (custom) [code, type] = [String(custom.id), 'realm_emoji'];
-    else if (isExtraEmoji(name)) [code, type] = [name, 'svc_extra_emoji'];
-    else if (emojiCodeForName(name)) [code, type] = [emojiCodeForName(name)!, 'unicode_emoji'];
+    if (custom) found = [String(custom.id), 'realm_emoji'];
+    else if (isExtraEmoji(name)) found = [name, 'svc_extra_emoji'];
+    else if (emojiCodeForName(name)) found = [emojiCodeForName(name)!, 'unicode_emoji'];
     else throw errors.badRequest(`Emoji '${name}' does not exist`);
+    code ??= found[0];
+    type ??= found[1];
   }
   if (type === 'realm_emoji') {
     const custom = /^\d+$/.test(code) && Number(code) <= INT4_MAX ? await tx.realmEmoji.findFirst({ where: { id: Number(code), realmId } }) : null;

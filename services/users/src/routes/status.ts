@@ -4,10 +4,14 @@ import { endpoint, type Params } from '@chat/kit';
 import type { Services } from '../context';
 import { doUpdateStatus, getStatus } from '../actions/status';
 
-function statusInput(p: Params) {
+/**
+ * Another user's status (administrators) has no `away`, as in the family: the parameter is left
+ * unread there, so the answer lists it in ignored_parameters_unsupported.
+ */
+function statusInput(p: Params, own: boolean) {
   return {
     statusText: p.str('status_text'),
-    away: p.bool('away'),
+    away: own ? p.bool('away') : undefined,
     emojiName: p.str('emoji_name'),
     emojiCode: p.str('emoji_code'),
     reactionType: p.str('reaction_type'),
@@ -18,7 +22,7 @@ export function statusRoutes(router: Router, services: Services): void {
   router.post(
     '/users/me/status',
     endpoint(async ({ p, identity }) => {
-      await doUpdateStatus(services, actorFromIdentity(identity), { id: identity.userId, asAdmin: false }, statusInput(p));
+      await doUpdateStatus(services, actorFromIdentity(identity), { id: identity.userId, asAdmin: false }, statusInput(p, true));
     }),
   );
   router.get(
@@ -28,7 +32,7 @@ export function statusRoutes(router: Router, services: Services): void {
   router.post(
     '/users/:user_id/status',
     endpoint(async ({ p, identity }) => {
-      await doUpdateStatus(services, actorFromIdentity(identity), { id: p.pathInt('user_id'), asAdmin: true }, statusInput(p));
+      await doUpdateStatus(services, actorFromIdentity(identity), { id: p.pathInt('user_id'), asAdmin: true }, statusInput(p, false));
     }),
   );
   router.get(

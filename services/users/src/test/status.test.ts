@@ -33,6 +33,9 @@ describe('POST /users/me/status', () => {
       [{ emoji_name: 'no_such_emoji_here' }, "Emoji 'no_such_emoji_here' does not exist"],
       [{ emoji_name: 'car', emoji_code: '1f600', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
       [{ emoji_name: 'car', emoji_code: '424242', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
+      // A code given without its type is kept (the type looked up by name) and must match the name.
+      [{ emoji_name: 'car', emoji_code: '1f600' }, 'Invalid emoji name.'],
+      [{ emoji_name: 'car', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
     ];
     for (const [body, msg] of cases) {
       const res = await me.post('/users/me/status').send(body);
@@ -97,6 +100,18 @@ describe('POST /users/{id}/status', () => {
     const adminBot = await makeUser(h, ROLE.ADMINISTRATOR, { botOwnerId: h.realm.owner.id });
     const res = await h.as(adminBot).post(`/users/${h.realm.member2.id}/status`).send({ status_text: 'Out' });
     expect(res.body.result).toBe('success');
+  });
+
+  it("reports away as ignored on another user's status, which it does not change", async () => {
+    const res = await h.as(h.realm.admin).post(`/users/${h.realm.member2.id}/status`).send({ status_text: 'Busy', away: 'true' });
+    expect(res.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['away'] });
+    const before = await h.lastEventId();
+    await h.as(h.realm.admin).post(`/users/${h.realm.member2.id}/status`).send({ status_text: 'Busy again', away: 'true', zzz: '1', aaa: '2' })
+      .expect((r) => expect(r.body.ignored_parameters_unsupported).toEqual(['aaa', 'away', 'zzz']));
+    const [event] = await h.eventsSince(before);
+    expect(event!.event).toEqual({ type: 'user_status', user_id: h.realm.member2.id, status_text: 'Busy again' });
+    const onlyAway = await h.as(h.realm.admin).post(`/users/${h.realm.member2.id}/status`).send({ away: 'true' });
+    expect(onlyAway.body.msg).toBe('Client did not pass any new values.');
   });
 
   it('refuses unknown users', async () => {

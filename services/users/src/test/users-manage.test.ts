@@ -49,6 +49,13 @@ describe('PATCH /users/{id}', () => {
     const admin = h.as(h.realm.admin);
     expect((await admin.patch(`/users/${h.realm.member2.id}`).send({ full_name: 'x'.repeat(101) })).body.msg).toBe('Name too long!');
     expect((await admin.patch(`/users/${h.realm.member2.id}`).send({ full_name: 'a@b' })).body.msg).toBe('Invalid characters in name!');
+    // The family's shortest name is two characters, counted after trimming, in code points.
+    for (const name of ['x', ' y ']) {
+      expect([name, (await admin.patch(`/users/${h.realm.member2.id}`).send({ full_name: name })).body.msg]).toEqual([name, 'Name too short!']);
+    }
+    expect((await h.as(h.realm.member2).patch('/settings').send({ full_name: 'z' })).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Name too short!' });
+    expect((await admin.patch(`/users/${h.realm.member2.id}`).send({ full_name: '😀😀' })).body.result).toBe('success');
+    expect((await admin.patch(`/users/${h.realm.member2.id}`).send({ full_name: h.realm.member2.fullName })).body.result).toBe('success');
     expect((await admin.patch('/users/999999').send({ full_name: 'Whoever' })).body.msg).toBe('No such user');
   });
 
