@@ -22,7 +22,9 @@ export function basicAuth<U>(verify: BasicVerify<U>): RequestHandler {
   );
   return (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
-    if (!header) return next(errors.missingAuthHeader());
+    // No credentials at all is the family's "Not logged in" (its missing-header text is only
+    // reachable from its own decorators, never through its request dispatcher).
+    if (!header) return next(errors.notLoggedIn());
     const [scheme, encoded] = header.split(/\s+/, 2);
     if (scheme?.toLowerCase() !== 'basic') return next(errors.basicAuthRequired());
     const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');

@@ -51,7 +51,8 @@ export function endpoint(
 
 export function sendSuccess(res: Response, data: Record<string, unknown>, ignored: string[] = []): void {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  if (ignored.length) body.ignored_parameters_unsupported = ignored;
+  // Sorted, as the family lists them (not in the order the request gave them).
+  if (ignored.length) body.ignored_parameters_unsupported = [...ignored].sort();
   // Serialised here rather than by res.json so the text can follow the client's dialect, and in
   // pieces so that a large answer never becomes one large string (json-bytes.ts).
   const family = speaksFamilyDialect(res.req?.header('user-agent'));
