@@ -145,20 +145,23 @@ function getOnce(url: string, policy: OutboundPolicy, accept: string, deadline: 
         }
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (declared > policy.maxBytes) {
+          reject(new OutboundError('size', 'too large'));
           req.destroy();
-          return reject(new OutboundError('size', 'too large'));
+          return;
         }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > policy.maxBytes) {
-            req.destroy(new OutboundError('size', 'too large'));
+            // Settled first: a destroyed response may still report its end.
+            reject(new OutboundError('size', 'too large'));
+            req.destroy();
             return;
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ url: target.href, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+        res.on('end', () => size <= policy.maxBytes && resolve({ url: target.href, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
         res.on('error', (err) => reject(toOutboundError(err)));
       },
     );
