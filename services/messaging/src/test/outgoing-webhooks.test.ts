@@ -21,6 +21,8 @@ let redis: ReturnType<typeof createRedis>;
 let server: http.Server;
 let base: string;
 let channel: number;
+/** Every bot of the file, made before the first message (the consumer reads its list of bots at most 2 s old). */
+const bots: Record<string, Awaited<ReturnType<typeof makeBot>>> = {};
 
 interface Received {
   path: string;
@@ -77,6 +79,18 @@ beforeAll(async () => {
   relay = new OutboxRelay({ databaseUrl: h.env.databaseUrl, redis, keys: keyspace(h.env.prefix, { partitions: DEFAULT_STREAM_PARTITIONS }), pollIntervalMs: 50, onError: () => undefined });
   relay.start();
   channel = await h.createStream(h.realm.owner, { name: 'bots' }, [h.realm.owner, h.realm.member]);
+  const port = (server.address() as AddressInfo).port;
+  const made: Array<[string, string, number?]> = [
+    ['Echo', `${base}/echo`],
+    ['Slacker', `${base}/slack`, 2],
+    ['Quiet', `${base}/quiet`],
+    ['Garbled', `${base}/notjson`],
+    ['Slow', `${base}/slow`],
+    ['Broken', `${base}/broken`],
+    ['Metadata', 'http://169.254.169.254/latest/meta-data/'],
+    ['Sixer', `http://[::1]:${port}/echo`],
+  ];
+  for (const [name, url, iface] of made) bots[name] = await makeBot(name, url, iface);
 }, 120_000);
 
 afterAll(async () => {
@@ -108,7 +122,7 @@ async function makeBot(name: string, url: string, iface = 1) {
 
 async function send(params: Record<string, string>): Promise<number> {
   const res = await h.api.post('/api/v1/messages').set(h.as(h.realm.member)).type('form').send(params);
-  expect(res.body.result).toBe('success');
+  expect(res.body).toMatchObject({ result: 'success' });
   return res.body.id as number;
 }
 
@@ -127,8 +141,7 @@ const requestsTo = (path: string) => received.filter((r) => r.path === path);
 const ownerNoticeStart = (name: string, messageUrl: string) => `[A message](${messageUrl}) to your bot @_**${name}** triggered an outgoing webhook.`;
 
 it('posts the family\'s payload on a mention and answers in the same topic', async () => {
-  const bot = await makeBot('Echo', `${base}/echo`);
-  await new Promise((r) => setTimeout(r, 2100)); // the consumer's list of bots is at most 2 s old
+  const bot = bots.Echo!;
   const id = await send({ type: 'stream', to: 'bots', topic: 'greetings', content: '@**Echo** hello *there*' });
   const [reply] = await botMessages(bot.id, 1);
   expect(reply).toMatchObject({ streamId: channel, topic: 'greetings', content: 'echo: @**Echo** hello *there*' });
@@ -170,8 +183,7 @@ it('posts the family\'s payload on a mention and answers in the same topic', asy
 }, 60_000);
 
 it('speaks Slack\'s outgoing-webhook format, which has no direct messages', async () => {
-  const bot = await makeBot('Slacker', `${base}/slack`, 2);
-  await new Promise((r) => setTimeout(r, 2100));
+  const bot = bots.Slacker!;
   await send({ type: 'stream', to: 'bots', topic: 'slack', content: '@**Slacker** deploy' });
   const [reply] = await botMessages(bot.id, 1);
   expect(reply).toMatchObject({ streamId: channel, topic: 'slack', content: 'slack: @**Slacker** deploy' });
@@ -198,9 +210,8 @@ it('speaks Slack\'s outgoing-webhook format, which has no direct messages', asyn
 }, 60_000);
 
 it('stays silent when no response is required, and reports unreadable answers', async () => {
-  const quiet = await makeBot('Quiet', `${base}/quiet`);
-  const chatty = await makeBot('Garbled', `${base}/notjson`);
-  await new Promise((r) => setTimeout(r, 2100));
+  const quiet = bots.Quiet!;
+  const chatty = bots.Garbled!;
   await send({ type: 'stream', to: 'bots', topic: 'misc', content: '@**Quiet** @**Garbled** hi' });
   const [failure, notice] = await botMessages(chatty.id, 2);
   expect(failure).toMatchObject({ streamId: channel, topic: 'misc', content: 'Failure! Invalid JSON in response' });
@@ -212,8 +223,7 @@ it('stays silent when no response is required, and reports unreadable answers', 
 }, 60_000);
 
 it('retries a bot that does not answer in time, then reports it unavailable to the conversation and its owner', async () => {
-  const bot = await makeBot('Slow', `${base}/slow`);
-  await new Promise((r) => setTimeout(r, 2100));
+  const bot = bots.Slow!;
   const id = await send({ type: 'stream', to: 'bots', topic: 'waiting', content: '@**Slow** are you there' });
   const [failure, notice] = await botMessages(bot.id, 2, 20_000);
   expect(requestsTo('/slow')).toHaveLength(2); // the try and OUTGOING_WEBHOOK_RETRIES=1 retry
@@ -225,8 +235,7 @@ it('retries a bot that does not answer in time, then reports it unavailable to t
 }, 60_000);
 
 it('reports an error status at once, with the answer, without retrying', async () => {
-  const bot = await makeBot('Broken', `${base}/broken`);
-  await new Promise((r) => setTimeout(r, 2100));
+  const bot = bots.Broken!;
   const id = await send({ type: 'stream', to: 'bots', topic: 'oops', content: '@**Broken** go' });
   const [failure, notice] = await botMessages(bot.id, 2);
   expect(failure).toMatchObject({ topic: 'oops', content: 'Failure! Third party responded with 500' });
@@ -240,9 +249,8 @@ it('reports an error status at once, with the answer, without retrying', async (
 
 it('refuses private, loopback and link-local addresses the operator did not allow', async () => {
   const port = (server.address() as AddressInfo).port;
-  const metadata = await makeBot('Metadata', 'http://169.254.169.254/latest/meta-data/');
-  const loopback6 = await makeBot('Sixer', `http://[::1]:${port}/echo`);
-  await new Promise((r) => setTimeout(r, 2100));
+  const metadata = bots.Metadata!;
+  const loopback6 = bots.Sixer!;
   const before = received.length;
   await send({ type: 'stream', to: 'bots', topic: 'guard', content: '@**Metadata** @**Sixer** leak' });
   for (const bot of [metadata, loopback6]) {
