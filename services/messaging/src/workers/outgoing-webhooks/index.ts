@@ -1,5 +1,5 @@
 /**
- * Outgoing-webhook bots (docs/integrations.md, "Outgoing webhooks"; ADR 0038): the stream
+ * Outgoing-webhook bots (docs/integrations.md, "Outgoing webhooks"; ADR 0041): the stream
  * consumer that notices a bot being triggered, and the BullMQ worker that calls its service and
  * posts the answer. Both run on every messaging replica unless OUTGOING_WEBHOOKS is off.
  */
