@@ -4,7 +4,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEn
 import type { PushHandle } from '../app';
 import { TestRelay, type RelayRequest } from './relay-server';
 import { createChannel, markRead, sendMessage, userFlags } from './messages';
-import { clientDecrypt, clientDevice, fullRegistration, legacyPending, post, startPush, waitFor, type ClientDevice } from './support';
+import { clientDecrypt, clientDevice, fullRegistration, legacyPending, post, relayPerson, startPush, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;
 let realm: SeededRealm;
@@ -83,8 +83,7 @@ describe('legacy tokens', () => {
     expect(time).toEqual(expect.any(Number));
     const common = { ...base(realm.member), sender_id: realm.member2.id, sender_email: realm.member2.email, time, recipient_type: 'private' };
     expect(req!.body).toEqual({
-      realm_id: realm.realmId,
-      user_id: realm.member.id,
+      ...(await relayPerson(env, realm.realmId, realm.member.id)),
       android_devices: [hamletFcm],
       apple_devices: [hamletApns],
       gcm_options: { priority: 'high' },
@@ -136,8 +135,7 @@ describe('legacy tokens', () => {
     await markRead(env.db, realm.realmId, realm.member, [msg.id]);
     const [removal] = await waitFor('removal', async () => legacyFor(realm.member, msg.id, 'remove').length > 0 && legacyFor(realm.member, msg.id, 'remove'));
     expect(removal!.body).toEqual({
-      realm_id: realm.realmId,
-      user_id: realm.member.id,
+      ...(await relayPerson(env, realm.realmId, realm.member.id)),
       android_devices: [hamletFcm],
       apple_devices: [hamletApns],
       gcm_options: { priority: 'normal' },

@@ -4,7 +4,7 @@ import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEn
 import type { PushHandle } from '../app';
 import { TestRelay } from './relay-server';
 import { sendMessage } from './messages';
-import { del, legacyPending, post, startPush, waitFor } from './support';
+import { del, legacyPending, post, relayPersonForm, startPush, waitFor } from './support';
 
 /**
  * Legacy tokens and the relay's record of them: the relay delivers only to tokens it holds, so
@@ -55,7 +55,8 @@ describe('the relay learns of legacy tokens', () => {
     expect((await addApns(realm, realm.member, token)).body.result).toBe('success');
     await waitFor('registration', async () => relay.hasLegacy(realm.member.id, 'apns', token) && (await synced(realm.member)));
     const [req] = relay.requestsTo('/remotes/push/register').filter((r) => r.body.token === token);
-    expect(req!.body).toEqual({ realm_id: realm.realmId, user_id: realm.member.id, token, token_kind: 1, ios_app_id: 'org.example.app' });
+    expect(req!.body).toEqual({ ...(await relayPersonForm(env, realm.realmId, realm.member.id)), token, token_kind: '1', ios_app_id: 'org.example.app' });
+    expect(req!.contentType).toBe('application/x-www-form-urlencoded');
   });
 
   it('when an FCM token is added, and again when it is removed', async () => {
@@ -63,19 +64,17 @@ describe('the relay learns of legacy tokens', () => {
     expect((await addFcm(realm, realm.member2, token)).body.result).toBe('success');
     await waitFor('registration', async () => relay.hasLegacy(realm.member2.id, 'fcm', token) && (await synced(realm.member2)));
     expect(relay.requestsTo('/remotes/push/register').find((r) => r.body.token === token)!.body).toEqual({
-      realm_id: realm.realmId,
-      user_id: realm.member2.id,
+      ...(await relayPersonForm(env, realm.realmId, realm.member2.id)),
       token,
-      token_kind: 2,
+      token_kind: '2',
     });
 
     expect((await del(push, realm.realmId, realm.member2, '/users/me/android_gcm_reg_id', { token })).body.result).toBe('success');
     await waitFor('unregistration', async () => !relay.hasLegacy(realm.member2.id, 'fcm', token) && (await synced(realm.member2)));
     expect(relay.requestsTo('/remotes/push/unregister').find((r) => r.body.token === token)!.body).toEqual({
-      realm_id: realm.realmId,
-      user_id: realm.member2.id,
+      ...(await relayPersonForm(env, realm.realmId, realm.member2.id)),
       token,
-      token_kind: 2,
+      token_kind: '2',
     });
   });
 
@@ -122,11 +121,10 @@ describe('the relay learns of legacy tokens', () => {
         event: { type: 'realm_user', op: 'update', person: { user_id: other.member.id, is_active: false } },
       });
     });
-    await waitFor('unregister/all', async () => relay.requestsTo('/remotes/push/unregister/all').some((r) => r.body.user_id === other.member.id));
-    expect(relay.requestsTo('/remotes/push/unregister/all').find((r) => r.body.user_id === other.member.id)!.body).toEqual({
-      realm_id: other.realmId,
-      user_id: other.member.id,
-    });
+    await waitFor('unregister/all', async () => relay.requestsTo('/remotes/push/unregister/all').some((r) => r.body.user_id === String(other.member.id)));
+    expect(relay.requestsTo('/remotes/push/unregister/all').find((r) => r.body.user_id === String(other.member.id))!.body).toEqual(
+      await relayPersonForm(env, other.realmId, other.member.id),
+    );
     expect(relay.hasLegacy(other.member.id, 'apns', a) || relay.hasLegacy(other.member.id, 'fcm', f)).toBe(false);
     expect(await env.db.pushDeviceToken.count({ where: { userId: other.member.id } })).toBe(0);
   });

@@ -5,7 +5,7 @@ import { keyspace, OutboxRelay } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, type SeededUser, type TestEnv } from '@chat/testing';
 import { createDb } from '@chat/db';
-import { doRegisterPushServer } from '@chat/push-relay';
+import { doRegisterPushServer, readRelayServer, userUuid } from '@chat/push-relay';
 import { start, type PushHandle } from '../app';
 import { realmUrl } from '../lib/realms';
 import { RELAY_KEYS, RELAY_PUBLIC_KEY, seal } from './relay-shapes';
@@ -48,6 +48,8 @@ export async function startPush(env: TestEnv, overrides: Record<string, string> 
 export async function registerServer(env: TestEnv, relayUrl: string): Promise<void> {
   const db = createDb(env.databaseUrl, { poolSize: 1 });
   try {
+    // Once per test file: later services of the file use what is stored, as tests left it.
+    if (await readRelayServer(db)) return;
     const address = { scheme: 'https' as const, host: 'chat.example.com', rootRealm: '' };
     await doRegisterPushServer(db, { relayUrl, hostname: 'chat.example.com', contactEmail: 'ops@example.org', timeoutMs: 5_000 }, (s) => realmUrl(address, s));
   } finally {
@@ -173,4 +175,18 @@ export function clientDecrypt(pushKey: Buffer, encryptedData: string): Record<st
 /** Legacy tokens of a user whose relay sync has not finished (`<kind>:<token>`), as the service marks them. */
 export async function legacyPending(env: TestEnv, userId: number): Promise<string[]> {
   return Object.keys(await env.redis.hgetall(testKeys(env).pushLegacyPending(userId)));
+}
+
+/**
+ * How the relay is told who a legacy request is about: user id, the person's UUID and the
+ * organization's (`form`: as form values, which are strings on the wire).
+ */
+export async function relayPerson(env: TestEnv, realmId: number, userId: number) {
+  const realmUuid = (await env.db.pushRelayRealm.findUniqueOrThrow({ where: { realmId } })).uuid;
+  return { user_id: userId, user_uuid: userUuid(realmUuid, userId), realm_uuid: realmUuid };
+}
+
+export async function relayPersonForm(env: TestEnv, realmId: number, userId: number) {
+  const p = await relayPerson(env, realmId, userId);
+  return { ...p, user_id: String(userId) };
 }

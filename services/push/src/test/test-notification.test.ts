@@ -45,11 +45,22 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     const res = await testNotify();
     expect(res.body).toEqual({ result: 'success', msg: '' });
     const [sent] = relay.requestsTo('/remotes/push/e2ee/notify');
-    expect(sent!.body).toMatchObject({ realm_id: realm.realmId, user_id: realm.member.id });
+    // The relay's shape: one JSON document naming the organization by UUID, one request per
+    // device; FCM gets a priority, APNs the headers the relay passes on and a visible alert the
+    // app replaces once it has decrypted the payload.
+    const realmUuid = (await env.db.pushRelayRealm.findUniqueOrThrow({ where: { realmId: realm.realmId } })).uuid;
+    expect(sent!.contentType).toBe('application/json');
+    expect(Object.keys(sent!.body).sort()).toEqual(['push_requests', 'realm_uuid']);
+    expect(sent!.body.realm_uuid).toBe(realmUuid);
     const requests = sent!.body.push_requests as Array<Record<string, any>>;
-    expect(requests.map((r) => [r.token_id, r.token_kind, r.fcm_priority, r.apns_priority])).toEqual([
-      [phone.tokenId, 'fcm', 'high', undefined],
-      [tablet.tokenId, 'apns', undefined, 10],
+    expect(requests.map((r) => ({ ...r, payload: Object.keys(r.payload) }))).toEqual([
+      { token_id: phone.tokenId, fcm_priority: 'high', payload: ['push_key_id', 'encrypted_data'] },
+      { token_id: tablet.tokenId, http_headers: { apns_priority: 10, apns_push_type: 'alert' }, payload: ['push_key_id', 'encrypted_data', 'aps'] },
+    ]);
+    expect(requests[1]!.payload.aps).toEqual({ 'mutable-content': 1, alert: { title: 'New notification' } });
+    expect(relay.e2eeDeliveries.slice(-2).map((d) => [d.kind, d.tokenId])).toEqual([
+      ['fcm', phone.tokenId],
+      ['apns', tablet.tokenId],
     ]);
     for (const [r, d] of [
       [requests[0]!, phone],
@@ -114,7 +125,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     ['a 200 that is not the relay answering', { kind: 'garbage' }, SERVER],
     ['bad credentials (401)', { kind: 'status', status: 401, code: 'UNAUTHORIZED' }, ADMIN],
     ['an expired plan (403)', { kind: 'status', status: 403, code: 'PUSH_NOTIFICATIONS_DISALLOWED' }, ADMIN],
-    ['an unregistered organization (400)', { kind: 'status', status: 400, code: 'MISSING_REMOTE_REALM' }, ADMIN],
+    ['an unregistered organization (403)', { kind: 'status', status: 403, code: 'MISSING_REMOTE_REALM', msg: 'Organization not registered' }, ADMIN],
     ['no answer before the timeout', { kind: 'hang' }, NETWORK],
   ];
 
@@ -123,6 +134,34 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     const res = await testNotify();
     expect(res.status).toBe(expected.status);
     expect(res.body).toEqual({ result: 'error', code: expected.code, msg: expected.msg });
+  });
+
+  it('answers ADMIN_ACTION_REQUIRED when the relay refuses this server\'s key, and when the server never registered', async () => {
+    const server = await env.db.pushRelayServer.findUniqueOrThrow({ where: { id: 1 } });
+    // A push service started now reads the stored credentials afresh.
+    const askFresh = async () => {
+      const service = await startPush(env, { PUSH_RELAY_URL: relay.url, PUSH_RUN_WORKERS: 'false' });
+      try {
+        return await testNotify({}, realm.member, service);
+      } finally {
+        await service.stop();
+      }
+    };
+    try {
+      await env.db.pushRelayServer.update({ where: { id: 1 }, data: { apiKey: 'x'.repeat(64) } });
+      const refused = await askFresh();
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ result: 'error', code: ADMIN.code, msg: ADMIN.msg });
+      expect(relay.requests.at(-1)!.server).toBeUndefined(); // the relay did not take the credentials
+
+      await env.db.pushRelayServer.update({ where: { id: 1 }, data: { apiKey: server.apiKey, registeredAt: null } });
+      const before = relay.requests.length;
+      const answer = await askFresh();
+      expect(answer.body.code).toBe(ADMIN.code);
+      expect(relay.requests.length).toBe(before); // nothing is sent without credentials
+    } finally {
+      await env.db.pushRelayServer.update({ where: { id: 1 }, data: { apiKey: server.apiKey, registeredAt: server.registeredAt } });
+    }
   });
 
   it('maps a refused connection to FAILED_TO_CONNECT_BOUNCER', async () => {
