@@ -182,14 +182,19 @@ function unchangedSince(checked: Message, current: Message | null): boolean {
 }
 
 /** Writes a checked edit, its edit history, the move and the update_message event. */
-export async function doEditMessage(services: Pick<Services, 'db'>, actor: LoadedActor, checked: EditPlan): Promise<void> {
-  await services.db.$transaction(async (tx) => {
+export async function doEditMessage(services: Pick<Services, 'db' | 'linkPreviews'>, actor: LoadedActor, checked: EditPlan): Promise<void> {
+  const written = await services.db.$transaction(async (tx) => {
     // Another edit or move may have committed since the check: the history, the moved range and
     // the event must follow the message as it is now, so the checks run again against it.
     const current = await tx.message.findUnique({ where: { id: checked.message.id } });
     const plan = unchangedSince(checked.message, current) ? checked : await checkEditMessage(tx, actor, checked.message.id, checked.request);
     await writeEdit(tx, actor, plan);
+    return plan;
   });
+  // New content is rendered without page previews: the link preview job adds them again.
+  if (written.content?.rendered.linksForPreview.length) {
+    await services.linkPreviews?.request({ messageId: written.message.id, realmId: actor.realmId, realmUrl: actor.realmUrl });
+  }
 }
 
 async function writeEdit(tx: Tx, actor: LoadedActor, plan: EditPlan): Promise<void> {
