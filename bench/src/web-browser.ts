@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Parts of this file run in the page (page.evaluate), with the browser's globals.
 /**
  * The browser the web phase measures with: Debian's Chromium driven by playwright-core, with the
  * bench realm's host name (`<realm>.<external host>`) resolved to the gateway, so the app is

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Parts of this file run in the page (page.evaluate), with the browser's globals.
 /**
  * The web app as a person meets it, in headless Chromium through the gateway (production
  * settings, the gateway's compression), on the bench realm of 1,000 people: the bytes the first
