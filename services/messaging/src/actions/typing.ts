@@ -3,7 +3,7 @@ import { errors } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
-import { messageKind, parseDirectTargets } from '../lib/recipients';
+import { parseDirectTargets } from '../lib/recipients';
 import { normalizeTopic } from '../lib/text';
 import { accessMessage } from './message-access';
 import { activeSubscriberIds } from './stream-dicts';
@@ -22,6 +22,29 @@ function checkOp(op: string): 'start' | 'stop' {
   return op;
 }
 
+/** The family's typing endpoint reads only these (not the legacy "private" of sends). */
+function checkTypingType(type: string): 'direct' | 'stream' {
+  if (type === 'direct') return 'direct';
+  if (type === 'stream' || type === 'channel') return 'stream';
+  throw errors.badRequest('Invalid type');
+}
+
+/** `to` of a typing notice: a non-empty list of user ids (an empty one is its own error). */
+function typingTargets(raw: unknown): number[] {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+  }
+  if (Array.isArray(value) && value.length === 0) throw errors.badRequest("Empty 'to' list");
+  const parsed = parseDirectTargets(value);
+  if (!('ids' in parsed)) throw errors.badRequest('Invalid user ID');
+  return parsed.ids;
+}
+
 /** Users among `ids` who want typing notifications. */
 async function receivers(services: Services, ids: number[]): Promise<number[]> {
   const users = await services.db.user.findMany({ where: { id: { in: ids }, isActive: true }, select: { id: true, settings: true } });
@@ -31,15 +54,17 @@ async function receivers(services: Services, ids: number[]): Promise<number[]> {
 export async function doTyping(services: Services, actor: LoadedActor, req: TypingRequest): Promise<void> {
   const op = checkOp(req.op);
   const sender = { user_id: actor.userId, email: actor.email };
-  if (messageKind(req.type) === 'private') {
+  if (checkTypingType(req.type) === 'direct') {
+    if (req.to === undefined) throw errors.missingArgument('to');
+    const ids = typingTargets(req.to);
     if (actor.settings.send_private_typing_notifications === false) {
       throw errors.badRequest('User has disabled typing notifications for direct messages');
     }
-    if (req.to === undefined) throw errors.missingArgument('to');
-    const parsed = parseDirectTargets(req.to);
-    if (!('ids' in parsed)) throw errors.badRequest('Invalid user ID');
-    const users = await services.db.user.findMany({ where: { id: { in: parsed.ids }, realmId: actor.realmId, isActive: true }, select: { id: true, email: true } });
-    if (users.length !== parsed.ids.length) throw errors.badRequest('Invalid user ID');
+    const users = await services.db.user.findMany({ where: { id: { in: ids }, realmId: actor.realmId }, select: { id: true, email: true } });
+    const found = new Set(users.map((u) => u.id));
+    // The whole notice is refused when one id is wrong, naming it, as the family does.
+    const unknown = ids.find((id) => !found.has(id));
+    if (unknown !== undefined) throw errors.badRequest(`Invalid user ID ${unknown}`);
     const all = [...new Map([...users, { id: actor.userId, email: actor.email }].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
     await recordEvent(services.db, {
       realmId: actor.realmId,
@@ -49,11 +74,11 @@ export async function doTyping(services: Services, actor: LoadedActor, req: Typi
     });
     return;
   }
+  if (req.streamId === undefined) throw errors.missingArgument('stream_id');
+  if (req.topic === undefined) throw errors.badRequest('Missing topic');
   if (actor.settings.send_stream_typing_notifications === false) {
     throw errors.badRequest('User has disabled typing notifications for channel messages');
   }
-  if (req.streamId === undefined) throw errors.missingArgument('stream_id');
-  if (req.topic === undefined) throw errors.missingArgument('topic');
   const stream = await services.db.stream.findFirst({ where: { id: req.streamId, realmId: actor.realmId } });
   if (!stream) throw errors.invalidStreamId();
   const subscribers = await activeSubscriberIds(services.db, stream.id);

@@ -4,7 +4,7 @@
  * [operator, operand] pairs.
  */
 import { z } from 'zod';
-import { errors, flagBit } from '@chat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME, errors, flagBit } from '@chat/contracts';
 
 export interface NarrowTerm {
   operator: string;
@@ -19,7 +19,7 @@ const termSchema = z.union([
 export const narrowSchema = z.array(termSchema);
 
 export function normalizeNarrow(raw: z.infer<typeof narrowSchema>): NarrowTerm[] {
-  return raw.map((t) => {
+  const terms = raw.map((t) => {
     const term = Array.isArray(t) ? { operator: t[0], operand: t[1], negated: false } : { ...t, negated: t.negated ?? false };
     let operator = term.operator;
     let negated = term.negated;
@@ -29,6 +29,22 @@ export function normalizeNarrow(raw: z.infer<typeof narrowSchema>): NarrowTerm[]
     }
     return { operator: ALIASES[operator] ?? operator, operand: term.operand, negated };
   });
+  checkChannelOrDm(terms);
+  return terms;
+}
+
+const CHANNEL_OPERATORS = new Set(['channel', 'channels', 'topic']);
+const isDmTerm = (t: NarrowTerm) => t.operator === 'dm' || (t.operator === 'is' && (t.operand === 'dm' || t.operand === 'private'));
+
+/**
+ * A narrow that asks for channel messages and direct messages at once matches nothing; the
+ * family refuses it rather than answering an empty page. Negated terms do not count.
+ */
+function checkChannelOrDm(terms: NarrowTerm[]): void {
+  const positive = terms.filter((t) => !t.negated);
+  if (positive.some((t) => CHANNEL_OPERATORS.has(t.operator)) && positive.some(isDmTerm)) {
+    throw badNarrow('No message can be both a channel message and direct message');
+  }
 }
 
 const ALIASES: Record<string, string> = {
@@ -105,7 +121,7 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
   switch (operator) {
     case 'channel': {
       const id = look.streamIds.get(operandKey(operand));
-      if (id === undefined || id === null) throw badNarrow('unknown channel');
+      if (id === undefined || id === null) throw badNarrow(`unknown channel ${String(operand)}`);
       return `m.stream_id = ${sql.add(id)}`;
     }
     case 'channels':
@@ -113,7 +129,7 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
       return `m.stream_id = ANY(${sql.add(look.publicStreamIds)}::int[])`;
     case 'topic':
       if (typeof operand !== 'string') throw badNarrow('invalid topic operand');
-      return `lower(m.topic) = lower(${sql.add(operand.trim())}) AND m.stream_id IS NOT NULL`;
+      return `lower(m.topic) = lower(${sql.add(topicOperand(operand))}) AND m.stream_id IS NOT NULL`;
     case 'sender': {
       const id = operand === 'me' ? look.viewerId : look.userIds.get(operandKey(operand));
       if (id === undefined || id === null) throw badNarrow('unknown user');
@@ -151,6 +167,12 @@ function positiveSql(term: NarrowTerm, look: NarrowLookups, sql: SqlParams): str
     default:
       throw badNarrow(`unknown operator ${operator}`);
   }
+}
+
+/** The empty topic is also asked for by its display name, as the family reads it. */
+function topicOperand(operand: string): string {
+  const topic = operand.trim();
+  return topic === EMPTY_TOPIC_DISPLAY_NAME ? '' : topic;
 }
 
 function isSql(operand: string, flags: string): string {

@@ -5,7 +5,8 @@ export type MessageKind = 'stream' | 'private';
 export function messageKind(type: string): MessageKind {
   if (type === 'stream' || type === 'channel') return 'stream';
   if (type === 'private' || type === 'direct') return 'private';
-  throw errors.badRequest('Invalid message type');
+  // The family validates `type` as one of its literals: "Invalid type", naming the parameter.
+  throw errors.badRequest('Invalid type');
 }
 
 /** `to` of a channel message: a name, an id, or a JSON list holding exactly one of those. */

@@ -82,7 +82,19 @@ describe('narrows', () => {
     const res = await h.api.get('/api/v1/messages').set(h.as(h.realm.member)).query({ anchor: 'newest', num_before: '1', narrow: JSON.stringify([['bogus', 'x']]) });
     expect(res.body).toMatchObject({ code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown operator bogus' });
     const missing = await h.api.get('/api/v1/messages').set(h.as(h.realm.member)).query({ anchor: 'newest', num_before: '1', narrow: JSON.stringify([['channel', 'Nowhere']]) });
-    expect(missing.body.msg).toBe('Invalid narrow operator: unknown channel');
+    expect(missing.body).toMatchObject({ code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel Nowhere' });
+    const byId = await h.api.get('/api/v1/messages').set(h.as(h.realm.member)).query({ anchor: 'newest', num_before: '1', narrow: JSON.stringify([{ operator: 'channel', operand: 987654 }]) });
+    expect(byId.body.msg).toBe('Invalid narrow operator: unknown channel 987654');
+  });
+
+  it('refuses a narrow to channel and direct messages at once, unless one side is negated', async () => {
+    const both = 'Invalid narrow operator: No message can be both a channel message and direct message';
+    const dm = h.realm.member2.email;
+    for (const terms of [[['channel', 'Denmark'], ['dm', dm]], [['is', 'dm'], ['topic', 'castle']], [['channels', 'public'], ['pm-with', dm]], [['stream', 'Denmark'], ['is', 'private']]]) {
+      const res = await h.api.get('/api/v1/messages').set(h.as(h.realm.member)).query({ anchor: 'newest', num_before: '1', narrow: JSON.stringify(terms) });
+      expect([terms, res.status, res.body]).toEqual([terms, 400, { result: 'error', code: 'BAD_NARROW', msg: both }]);
+    }
+    expect(await narrow([{ operator: 'is', operand: 'dm', negated: true }, ['channel', 'Verona'], ['topic', 'balcony']])).toEqual([ids.verona]);
   });
 });
 
@@ -135,6 +147,8 @@ describe('anchors and parameters', () => {
     expect(raw.body.messages[0].subject).toBe('');
     const topic = await narrow([['channel', 'Verona'], ['topic', '']]);
     expect(topic).toEqual([ids.general]);
+    // The empty topic's display name finds it too, as clients without empty-topic support ask.
+    expect(await narrow([['channel', 'Verona'], ['topic', 'general chat']])).toEqual([ids.general]);
   });
 
   it('gives direct messages their participants as display_recipient', async () => {

@@ -38,7 +38,7 @@ describe('POST /messages rules', () => {
 
   it('refuses empty content, unknown types, and a queue_id without local_id', async () => {
     expect((await send({ type: 'stream', to: 'Denmark', topic: 't', content: '   ' })).body.msg).toBe('Message must not be empty');
-    expect((await send({ type: 'email', to: 'Denmark', topic: 't', content: 'x' })).body.msg).toBe('Invalid message type');
+    expect((await send({ type: 'email', to: 'Denmark', topic: 't', content: 'x' })).body.msg).toBe('Invalid type');
     const unpaired = await send({ type: 'stream', to: 'Denmark', topic: 't', content: 'x', queue_id: 'q' });
     expect(unpaired.body.code).toBe('BAD_REQUEST');
     const missing = await send({ type: 'stream', to: String(999999), topic: 't', content: 'x' });

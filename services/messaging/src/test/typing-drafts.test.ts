@@ -1,3 +1,4 @@
+import { LIMITS } from '@chat/contracts';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
@@ -39,6 +40,38 @@ describe('typing', () => {
     });
     const bad = await h.api.post('/api/v1/typing').set(h.as(h.realm.member)).type('form').send({ op: 'go', to: JSON.stringify([h.realm.member2.id]) });
     expect(bad.body.msg).toBe('Invalid op');
+  });
+
+  it("answers the family's errors for a bad notice, and reads the empty topic's display name", async () => {
+    const typing = (body: Record<string, string>) => h.api.post('/api/v1/typing').set(h.as(h.realm.member)).type('form').send(body);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ op: 'start', to: '[]' }, "Empty 'to' list"],
+      [{ op: 'start', type: 'direct', to: JSON.stringify([h.realm.member2.id, 987654]) }, 'Invalid user ID 987654'],
+      [{ op: 'start', type: 'direct' }, "Missing 'to' argument"],
+      [{ op: 'start', type: 'stream', stream_id: String(denmark) }, 'Missing topic'],
+      [{ op: 'start', type: 'channel', topic: 'castle' }, "Missing 'stream_id' argument"],
+      [{ op: 'start', type: 'private', to: JSON.stringify([h.realm.member2.id]) }, 'Invalid type'],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await typing(body);
+      expect([body, res.status, res.body.result, res.body.msg]).toEqual([body, 400, 'error', msg]);
+    }
+    const before = (await outboxEvents(h.env, 'typing')).length;
+    expect((await typing({ op: 'start', type: 'channel', stream_id: String(denmark), topic: 'general chat' })).status).toBe(200);
+    const events = await outboxEvents(h.env, 'typing');
+    expect(events.length).toBe(before + 1);
+    expect(events.at(-1)!.event).toMatchObject({ message_type: 'stream', stream_id: denmark, topic: '' });
+  });
+
+  it('reads a topic as the family does: stripped first, then unprintable characters named by position', async () => {
+    const send = (topic: string) => h.api.post('/api/v1/messages').set(h.as(h.realm.member)).type('form').send({ type: 'stream', to: 'Denmark', topic, content: 'x' });
+    expect((await send('editing\nfun')).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid character in topic, at position 8!' });
+    expect((await send('😀\u0007')).body.msg).toBe('Invalid character in topic, at position 2!');
+    expect((await send('a\ufdd0')).body.msg).toBe('Invalid character in topic, at position 2!');
+    const trailing = await send('castle\n');
+    expect(trailing.body.result).toBe('success');
+    const row = await h.env.db.message.findUniqueOrThrow({ where: { id: trailing.body.id } });
+    expect(row.topic).toBe('castle');
   });
 
   it('sends typing_edit_message to everyone who sees the message being edited, the editor included', async () => {
@@ -100,7 +133,16 @@ describe('drafts', () => {
 
   it('validates drafts', async () => {
     expect((await post([{ type: 'stream', to: [denmark, denmark + 1], topic: 't', content: 'x' }])).body.msg).toBe('Must specify exactly 1 channel ID for channel messages');
-    expect((await post([{ type: 'stream', to: [denmark], topic: 't', content: 'a\u0000b' }])).body.msg).toBe('Content must not contain null bytes');
+    expect((await post([{ type: 'stream', to: [denmark], topic: 't', content: 'a\u0000b' }])).body.msg).toBe('Message must not contain null bytes');
+    // Blank content names the draft as the family's parameter parser does.
+    const blank = await post([{ type: '', to: [], topic: '', content: 'fine' }, { type: '', to: [], topic: '', content: ' \n ' }]);
+    expect(blank.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'drafts[1]["content"] cannot be blank' });
+    // A long topic is cut to the limit with "...", unstripped; content is kept as a message's is.
+    const long = await post([{ type: 'stream', to: [denmark], topic: ` ${'t'.repeat(70)}`, content: '\n\nbody  \n' }]);
+    const row = await h.env.db.draft.findUniqueOrThrow({ where: { id: long.body.ids[0] } });
+    expect([row.topic, [...row.topic].length, row.content]).toEqual([` ${'t'.repeat(56)}...`, LIMITS.maxTopicLength, 'body']);
+    const blankEdit = await h.api.patch(`/api/v1/drafts/${row.id}`).set(h.as(h.realm.member)).type('form').send({ draft: JSON.stringify({ type: '', to: [], topic: '', content: '' }) });
+    expect(blankEdit.body.msg).toBe('draft["content"] cannot be blank');
     expect((await post([{ type: 'stream', to: [denmark], topic: 'a\u0000', content: 'x' }])).body.msg).toBe('Topic must not contain null bytes');
     const other = await h.api.patch('/api/v1/drafts/999999').set(h.as(h.realm.member)).type('form').send({ draft: JSON.stringify({ type: '', to: [], topic: '', content: 'x' }) });
     expect(other.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Draft does not exist' });
