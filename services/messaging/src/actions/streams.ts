@@ -34,9 +34,16 @@ export function checkStreamName(raw: string): string {
   return name;
 }
 
-/** The group settings a new channel is given, checked as a change of them would be, by row field. */
+/**
+ * The group settings a new channel is given, checked as a change of them would be, by row field.
+ * Unless the request names its administrators, the creator administers the channel (an anonymous
+ * group of them alone), as in the family.
+ */
 async function checkNewStreamGroups(tx: Tx, actor: LoadedActor, groups: Partial<Record<StreamGroupSettingName, unknown>>) {
   const data: Record<string, GroupSettingValue> = {};
+  if (groups.can_administer_channel_group === undefined) {
+    data[STREAM_GROUP_SETTINGS.can_administer_channel_group.field] = { direct_members: [actor.userId], direct_subgroups: [] };
+  }
   for (const name of STREAM_GROUP_SETTING_NAMES) {
     if (groups[name] === undefined) continue;
     const value = await checkGroupSettingValue(tx, actor.realmId, name, groups[name], STREAM_GROUP_SETTINGS[name]);

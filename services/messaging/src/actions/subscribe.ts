@@ -14,7 +14,9 @@ import { addDefaultStream } from './default-streams';
 import { announceNewChannels } from './channel-announce';
 
 export interface SubscribeRequest {
-  streams: Array<{ name: string; description?: string }>;
+  streams: Array<{ name: string; description?: string; color?: unknown }>;
+  /** The parameter holding `streams`, for errors naming an entry (`subscriptions`, `add`). */
+  streamsParam?: string;
   principals?: Array<number | string>;
   authorizationErrorsFatal: boolean;
   /** Settings of channels created by this request. */
@@ -71,6 +73,23 @@ export async function checkCanCreateStream(tx: Tx, actor: LoadedActor, kind: { i
   if (kind.isDefaultStream && !isAdmin(actor)) throw errors.insufficientPermission();
 }
 
+const HEX_COLOR = /^#[a-fA-F0-9]{3,6}$/;
+
+/**
+ * The colours asked for per channel (by lower-cased name), checked before anything is written.
+ * The error is the family's parameter parser's for a failed check of one entry, word for word.
+ */
+function checkColors(specs: SubscribeRequest['streams'], param: string): Map<string, string> {
+  const colors = new Map<string, string>();
+  for (const [i, spec] of specs.entries()) {
+    if (spec.color === undefined || spec.color === null) continue;
+    if (typeof spec.color !== 'string') throw errors.badRequest(`${param}[${i}]["color"] is not a string`);
+    if (!HEX_COLOR.test(spec.color)) throw errors.badRequest(`Invalid ${param}[${i}]: Value error, add.color is not a valid hex color code`);
+    colors.set(spec.name.trim().toLowerCase(), spec.color);
+  }
+  return colors;
+}
+
 export async function doAddSubscriptions(services: Services, actor: LoadedActor, req: SubscribeRequest) {
   return services.db.$transaction((tx) => addSubscriptionsInTx(tx, actor, req, services.db));
 }
@@ -81,6 +100,7 @@ export async function doAddSubscriptions(services: Services, actor: LoadedActor,
  */
 export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: SubscribeRequest, kept?: Db) {
   if (req.isDefaultStream && req.create.inviteOnly) throw errors.badRequest('A default channel cannot be private.');
+  const colors = checkColors(req.streams, req.streamsParam ?? 'subscriptions');
   const principals = req.principals?.length ? await resolvePrincipals(tx, actor, req.principals) : [{ id: actor.userId, email: actor.email }];
   const others = principals.some((u) => u.id !== actor.userId);
   const streams: Stream[] = [];
@@ -111,7 +131,7 @@ export async function addSubscriptionsInTx(tx: Tx, actor: LoadedActor, req: Subs
   const subscribed: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
   for (const stream of streams) {
-    const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id), kept));
+    const added = new Set(await doSubscribeUsers(tx, actor, stream, principals.map((u) => u.id), kept, colors.get(stream.nameKey)));
     for (const u of principals) {
       const bucket = added.has(u.id) ? subscribed : already;
       (bucket[String(u.id)] ??= []).push(stream.name);
@@ -164,7 +184,7 @@ export async function doUpdateOwnSubscriptions(services: Services, actor: Loaded
   if (!add.length && !remove.length) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
   return services.db.$transaction(async (tx) => {
     const added = add.length
-      ? await addSubscriptionsInTx(tx, actor, { streams: add, authorizationErrorsFatal: true, create: {} }, services.db)
+      ? await addSubscriptionsInTx(tx, actor, { streams: add, streamsParam: 'add', authorizationErrorsFatal: true, create: {} }, services.db)
       : { subscribed: {}, already_subscribed: {} };
     const removed = remove.length ? await removeSubscriptionsInTx(tx, actor, remove) : { removed: [], not_removed: [] };
     return { ...added, ...removed };

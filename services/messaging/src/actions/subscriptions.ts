@@ -16,20 +16,20 @@ const STREAM_COLORS = [
  * Subscribes `userIds` to `stream` (reactivating old subscriptions). Each new subscriber gets a
  * `subscription` add event; everyone else who may see the channel gets `peer_add`.
  * Returns the ids actually added. `kept`: the service's pool, for this replica's kept traffic
- * counts (loadStreamFacts).
+ * counts (loadStreamFacts); `color`: the colour the request asked for (already checked).
  */
-export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[], kept?: Db): Promise<number[]> {
+export async function doSubscribeUsers(tx: Tx, actor: LoadedActor, stream: Stream, userIds: number[], kept?: Db, color?: string): Promise<number[]> {
   const existing = await tx.subscription.findMany({ where: { streamId: stream.id, userId: { in: userIds } } });
   const already = new Set(existing.filter((s) => s.active).map((s) => s.userId));
   const added = [...new Set(userIds)].filter((id) => !already.has(id));
   if (!added.length) return [];
   for (const userId of added) {
-    const count = await tx.subscription.count({ where: { userId } });
-    const color = STREAM_COLORS[count % STREAM_COLORS.length];
+    // A colour asked for with the subscription wins over the palette, for new and renewed ones alike.
+    const picked = color ?? STREAM_COLORS[(await tx.subscription.count({ where: { userId } })) % STREAM_COLORS.length];
     await tx.subscription.upsert({
       where: { userId_streamId: { userId, streamId: stream.id } },
-      create: { userId, streamId: stream.id, color },
-      update: { active: true },
+      create: { userId, streamId: stream.id, color: picked },
+      update: color === undefined ? { active: true } : { active: true, color },
     });
   }
   const subscribers = await activeSubscriberIds(tx, stream.id);

@@ -61,6 +61,28 @@ describe('can_subscribe_group', () => {
 });
 
 describe('can_administer_channel_group', () => {
+  it("is the creator's by default, so a member who creates a channel administers it", async () => {
+    const { member, member2, moderator } = h.realm;
+    const made = await h.api.post('/api/v1/users/me/subscriptions').set(h.as(member)).type('form')
+      .send({ subscriptions: j([{ name: 'Elsinore' }]), principals: j([member.id, member2.id]) });
+    expect(made.body.result).toBe('success');
+    const row = await h.env.db.stream.findFirstOrThrow({ where: { realmId: h.realm.realmId, nameKey: 'elsinore' } });
+    expect(row.canAdministerChannelGroup).toEqual(only(member));
+    const subs = (await h.api.get('/api/v1/users/me/subscriptions').set(h.as(member))).body.subscriptions as Array<Record<string, unknown>>;
+    expect(subs.find((s) => s.stream_id === row.id)).toMatchObject({ can_administer_channel_group: only(member) });
+    const setDescription = (user: SeededUser) => h.api.patch(`/api/v1/streams/${row.id}`).set(h.as(user)).type('form').send({ description: 'Something is rotten' });
+    expect((await setDescription(member)).body.result).toBe('success');
+    expect((await setDescription(moderator)).body.msg).toBe('You do not have permission to administer this channel.');
+    const unsubscribe = await h.api.delete('/api/v1/users/me/subscriptions').set(h.as(member)).type('form')
+      .send({ subscriptions: j(['Elsinore']), principals: j([member2.id]) });
+    expect(unsubscribe.body).toMatchObject({ result: 'success', removed: ['Elsinore'] });
+    // Named administrators replace the creator.
+    const named = await h.api.post('/api/v1/channels/create').set(h.as(member)).type('form')
+      .send({ name: 'Wittenberg', subscribers: j([member.id]), can_administer_channel_group: j(sys.moderators) });
+    expect(named.body.result).toBe('success');
+    expect((await h.env.db.stream.findUniqueOrThrow({ where: { id: named.body.id } })).canAdministerChannelGroup).toBe(sys.moderators);
+  });
+
   it('lets its members unsubscribe others', async () => {
     const { member, member2 } = h.realm;
     const unsubscribe = () =>

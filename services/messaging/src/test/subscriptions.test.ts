@@ -82,6 +82,35 @@ describe('POST /users/me/subscriptions', () => {
     expect(soft.body).toMatchObject({ subscribed: {}, unauthorized: ['Elsinore'] });
   });
 
+  it('gives new subscriptions the colour asked for, and refuses a colour that is not one before writing', async () => {
+    const { member, member2 } = h.realm;
+    const subscribe = (subscriptions: unknown, extra: Record<string, string> = {}) =>
+      h.api.post('/api/v1/users/me/subscriptions').set(h.as(member)).type('form').send({ subscriptions: JSON.stringify(subscriptions), ...extra });
+    const bad = await subscribe([{ name: 'Padua', color: '#ff0000' }, { name: 'Pisa', color: 'red' }]);
+    expect(bad.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid subscriptions[1]: Value error, add.color is not a valid hex color code' });
+    expect(await h.env.db.stream.count({ where: { nameKey: { in: ['padua', 'pisa'] } } })).toBe(0);
+    const ok = await subscribe([{ name: 'Padua', color: '#FF0000' }], { principals: JSON.stringify([member.id, member2.id]) });
+    expect(ok.body.result).toBe('success');
+    const padua = await h.env.db.stream.findFirstOrThrow({ where: { nameKey: 'padua' } });
+    const colors = await h.env.db.subscription.findMany({ where: { streamId: padua.id }, select: { color: true } });
+    expect(colors.map((c) => c.color)).toEqual(['#FF0000', '#FF0000']);
+    const added = (await outboxEvents(h.env, 'subscription')).filter((e) => e.event.op === 'add' && e.event.subscriptions[0].stream_id === padua.id);
+    expect(added.map((e) => e.event.subscriptions[0].color)).toEqual(['#FF0000', '#FF0000']);
+    const patch = await h.api.patch('/api/v1/users/me/subscriptions').set(h.as(member2)).type('form').send({ add: JSON.stringify([{ name: 'Verona', color: '#12' }]) });
+    expect(patch.body.msg).toBe('Invalid add[0]: Value error, add.color is not a valid hex color code');
+  });
+
+  it('lets a guest join a web-public channel by themselves, and no other they are not in', async () => {
+    const { guest, admin } = h.realm;
+    const join = (name: string) => h.api.post('/api/v1/users/me/subscriptions').set(h.as(guest)).type('form').send({ subscriptions: JSON.stringify([{ name }]) });
+    await h.createStream(admin, { name: 'Stage', isWebPublic: true }, [admin]);
+    await h.createStream(admin, { name: 'Square' }, [admin]);
+    expect((await join('Square')).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Unable to access channel (Square).' });
+    expect((await join('Stage')).body).toMatchObject({ result: 'success', subscribed: { [guest.id]: ['Stage'] } });
+    const leave = await h.api.delete('/api/v1/users/me/subscriptions').set(h.as(guest)).type('form').send({ subscriptions: JSON.stringify(['Stage']) });
+    expect(leave.body).toMatchObject({ result: 'success', removed: ['Stage'] });
+  });
+
   it('does not let a guest create channels', async () => {
     const res = await h.api.post('/api/v1/users/me/subscriptions').set(h.as(h.realm.guest)).type('form').send({ subscriptions: JSON.stringify([{ name: 'Guesthouse' }]) });
     expect(res.status).toBe(400);
@@ -146,7 +175,8 @@ describe('subscription properties', () => {
 describe('DELETE /users/me/subscriptions', () => {
   it('unsubscribes, reporting not_removed, and lets only permitted users remove others', async () => {
     const { member, member2, admin } = h.realm;
-    const other = await h.api.delete('/api/v1/users/me/subscriptions').set(h.as(member)).type('form').send({ subscriptions: JSON.stringify(['Verona']), principals: JSON.stringify([member2.id]) });
+    // member created Verona and so administers it; member2 neither administers it nor may remove others.
+    const other = await h.api.delete('/api/v1/users/me/subscriptions').set(h.as(member2)).type('form').send({ subscriptions: JSON.stringify(['Verona']), principals: JSON.stringify([member.id]) });
     expect(other.body.msg).toBe('Insufficient permission');
     const res = await h.api.delete('/api/v1/users/me/subscriptions').set(h.as(admin)).type('form').send({ subscriptions: JSON.stringify(['Verona']), principals: JSON.stringify([member2.id]) });
     expect(res.body).toMatchObject({ removed: ['Verona'], not_removed: [] });
@@ -178,7 +208,8 @@ describe('channels', () => {
   it('lets administrators change a channel, with stream update events', async () => {
     const { member, admin } = h.realm;
     const verona = await h.env.db.stream.findFirstOrThrow({ where: { name: 'Verona' } });
-    const denied = await h.api.patch(`/api/v1/streams/${verona.id}`).set(h.as(member)).type('form').send({ description: 'x' });
+    // member created Verona and administers it; member2 may read it but not change it.
+    const denied = await h.api.patch(`/api/v1/streams/${verona.id}`).set(h.as(h.realm.member2)).type('form').send({ description: 'x' });
     expect(denied.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'You do not have permission to administer this channel.' });
     const owners = await h.env.db.userGroup.findFirstOrThrow({ where: { name: 'role:owners' } });
     const res = await h.api
