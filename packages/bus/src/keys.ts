@@ -27,6 +27,8 @@ export const CONSUMER_GROUPS = {
   messaging: 'messaging',
   /** messaging service: new messages that trigger outgoing-webhook bots. */
   outgoing_webhooks: 'outgoing_webhooks',
+  /** users service: new messages that may call for a missed-message email. */
+  mail: 'mail',
 } as const;
 
 /**
@@ -103,6 +105,14 @@ export function redisKeys(prefix: string) {
      * uploads service, which stores it and deletes this key; named by a random token.
      */
     botAvatarHandover: (token: string) => `${prefix}bot-avatar:${token}`,
+
+    /**
+     * Users: one person's missed-message email batch, the messages waiting to be mailed
+     * (message id -> trigger) and the id of the delayed job that will mail them; one hash tag,
+     * as one transaction reads and changes both.
+     */
+    missedMailPending: (realmId: number, userId: number) => `${prefix}{mm:${realmId}:${userId}}:pending`,
+    missedMailBatch: (realmId: number, userId: number) => `${prefix}{mm:${realmId}:${userId}}:batch`,
 
     /** Push: bumped whenever anyone's devices or legacy tokens change. */
     pushDeviceHoldersVersion: () => `${prefix}push:device-holders:version`,

@@ -162,6 +162,8 @@ export const FILE_ROUTES: readonly RouteRule[] = [
   // Browser pages for people (sign-up, login, password reset, API key): the users service keeps
   // their sessions itself (a cookie and Redis), so the gateway passes them through unauthenticated.
   { pattern: PAGE_PATHS, service: 'users', auth: 'none' },
+  // One-click unsubscribe links of mails: the signed token in the path is the permission.
+  { pattern: /^\/accounts\/unsubscribe\/[a-z_]+\/[A-Za-z0-9_-]+\/?$/, service: 'users', auth: 'none' },
   // Video-call browser flows; the provider's callback and deauthorization carry no credentials.
   { pattern: /^\/calls\/zoom\/deauthorize\/?$/, service: 'users', auth: 'none' },
   { pattern: /^\/calls\/(zoom\/(register|complete)|bigbluebutton\/join)\/?$/, service: 'users', auth: 'optional' },

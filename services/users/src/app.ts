@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { createDb } from '@chat/db';
-import { createBlockingRedis, createRedis, redisKeys } from '@chat/bus';
+import os from 'node:os';
+import { createBlockingRedis, createRedis, keyspace, redisKeys } from '@chat/bus';
 import { Queue } from 'bullmq';
 import { createApp, createLogger, jobQueueMetrics, listen, type Logger, type ServiceHandle } from '@chat/kit';
 import { readConfig } from './config';
@@ -8,6 +9,7 @@ import type { Services } from './context';
 import { inviteMailRenderers } from './actions/invite-reminders';
 import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './workers/exports';
 import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './workers/mail';
+import { startMissedMessageMail } from './workers/missed';
 import { apiRoutes, siteRoutes } from './routes';
 import { takesBotAvatar } from './routes/bots';
 
@@ -26,9 +28,13 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const bullPrefix = redisKeys(config.REDIS_PREFIX).bullPrefix();
   const mail = createMailQueue(bullRedis, bullPrefix, config);
   const transport = createMailTransport(config);
-  const worker = config.EMAIL_RUN_WORKERS ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config) }, bullRedis, bullPrefix) : undefined;
   const exports = createExportQueue(bullRedis, bullPrefix);
   const services: Services = { db, redis, config, log, mail, exports, exportStore: createExportStore(config) };
+  const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
+  const missed = await startMissedMessageMail(services, keys, config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`);
+  const worker = config.EMAIL_RUN_WORKERS
+    ? startMailWorker({ config, log, transport, renderers: inviteMailRenderers(db, config), handlers: missed.handlers }, bullRedis, bullPrefix)
+    : undefined;
   const exportWorker = config.EXPORT_RUN_WORKERS ? startExportWorker(services, bullRedis, bullPrefix) : undefined;
 
   const { app, state, metrics } = createApp({
@@ -55,6 +61,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     services,
     async stop() {
       await server.close(config.SHUTDOWN_GRACE_MS);
+      await missed.stop();
       // A message being sent finishes (or goes back to Redis) before the connections close.
       await worker?.close().catch((err) => log.warn({ err }, 'mail worker close failed'));
       await mail.close();

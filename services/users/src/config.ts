@@ -68,8 +68,30 @@ export const configSchema = baseConfigSchema
     EMAIL_USE_SSL: bool('false'),
     /** Connection, greeting and socket timeout of one SMTP attempt. */
     EMAIL_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
-    /** Sender of server mail; empty: noreply@<the realm's host name>. */
+    /**
+     * Sender of server mail; empty: noreply@<the realm's host name>, which needs a host name that
+     * is a domain (with EMAIL_HOST set, an EXTERNAL_HOST such as 127.0.0.1 or localhost is refused
+     * at start: mail servers refuse senders at an address literal).
+     */
     NOREPLY_EMAIL_ADDRESS: z.union([z.literal(''), z.email()]).default(''),
+    /**
+     * Domain of the addresses that route mail back in (the inbound listener's, docs/mail.md);
+     * empty: EXTERNAL_HOST without its port. The messaging service reads the same variable.
+     */
+    EMAIL_GATEWAY_DOMAIN: z.string().default(''),
+    /**
+     * Missed-message emails get a Reply-To address that posts the answer in the conversation;
+     * off: Reply-To is the no-reply address (no inbound listener behind the domain).
+     */
+    MISSED_MESSAGE_REPLIES: bool('true'),
+    /** Off: this replica sends mail but does not read new messages for missed-message emails. */
+    MISSED_MESSAGE_EMAILS: bool('true'),
+    /** An event queue polled this recently means its owner is at a client: no missed-message email. */
+    ACTIVE_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(140),
+    /** Name of this replica in the `mail` consumer group of the domain streams. */
+    CONSUMER_NAME: z.string().default(''),
+    /** The realm served at EXTERNAL_HOST itself (as the gateway's): its URLs in mail have no subdomain. */
+    ROOT_REALM: z.string().default(''),
     /** Where messages go when no SMTP server is configured. */
     EMAIL_LOG_DIR: z.string().min(1).default('.data/email-log'),
     /** Attempts per message (the first included) before it is given up. */
@@ -116,6 +138,13 @@ export const configSchema = baseConfigSchema
     if (Boolean(c.EMAIL_HOST_USER) !== Boolean(c.EMAIL_HOST_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: ['EMAIL_HOST_PASSWORD'], message: 'EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together' });
     }
+    if (c.EMAIL_HOST && !c.NOREPLY_EMAIL_ADDRESS && !isMailDomainName(hostOf(c.EXTERNAL_HOST))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NOREPLY_EMAIL_ADDRESS'],
+        message: `set it to a real sender address: noreply@${hostOf(c.EXTERNAL_HOST)} would be refused by mail servers`,
+      });
+    }
     if (Boolean(c.BIG_BLUE_BUTTON_URL) !== Boolean(c.BIG_BLUE_BUTTON_SECRET)) {
       ctx.addIssue({ code: 'custom', path: ['BIG_BLUE_BUTTON_SECRET'], message: 'BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET go together' });
     }
@@ -129,6 +158,17 @@ export const configSchema = baseConfigSchema
     }
   })
   .transform(({ EMAIL_USE_TLS, ...c }) => ({ ...c, EMAIL_USE_TLS: EMAIL_USE_TLS === undefined ? !c.EMAIL_USE_SSL : EMAIL_USE_TLS === 'true' }));
+
+/** EXTERNAL_HOST without its port (and without the brackets of an IPv6 literal). */
+export function hostOf(externalHost: string): string {
+  const bracketed = /^\[([^\]]+)\](:\d+)?$/.exec(externalHost);
+  return bracketed ? bracketed[1]! : externalHost.replace(/:\d+$/, '');
+}
+
+/** A name mail servers take a sender at: dotted, not an address literal, ending in letters. */
+export function isMailDomainName(host: string): boolean {
+  return /^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/i.test(host);
+}
 
 export type UsersConfig = z.infer<typeof configSchema>;
 

@@ -52,6 +52,7 @@ describe('keyspace', () => {
     expect(keys.botAvatarHandover('T')).toBe('test:keys:bot-avatar:T');
     expect(keys.pushDeviceHoldersVersion()).toBe('test:keys:push:device-holders:version');
     expect(keys.pushLegacyPending(7)).toBe('test:keys:push:legacy-pending:7');
+    expect(keys.missedMailPending(2, 7)).toBe('test:keys:{mm:2:7}:pending');
     expect(keys.urlPreview('https://example.com/')).toMatch(/^test:keys:url-preview:[0-9a-f]{64}$/);
     expect(keys.tusLock('u1')).toBe('test:keys:tus:lock:u1');
     expect(keys.tusReleaseChannel()).toBe('test:keys:tus:release');

@@ -60,6 +60,8 @@ const DESCRIBED: Described[] = [
   { builder: 'botAvatarHandover', args: ['Ab12'], parts: (p) => [`${p}bot-avatar:`, any] },
   { builder: 'pushDeviceHoldersVersion', args: [], parts: (p) => [`${p}push:device-holders:version`] },
   { builder: 'pushLegacyPending', args: [7], parts: (p) => [`${p}push:legacy-pending:`, digits] },
+  { builder: 'missedMailPending', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:pending'] },
+  { builder: 'missedMailBatch', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:batch'] },
   { builder: 'urlPreview', args: ['https://example.com/'], parts: (p) => [`${p}url-preview:`, hex] },
   // BullMQ stores `<prefix>:<queue>:<suffix>`.
   { builder: 'bullPrefix', args: [], parts: (p) => [`{${p}bull}`, ':', any], appended: ':push:wait' },

@@ -88,6 +88,8 @@ describe('route ownership', () => {
       expect(resolveFileRoute(path)).toMatchObject({ service: 'users', auth: 'none' });
     }
     expect(resolveFileRoute('/accounts/other/')).toBeUndefined();
+    expect(resolveFileRoute('/accounts/unsubscribe/missed_messages/12-Ab_c')).toMatchObject({ service: 'users', auth: 'none' });
+    expect(resolveFileRoute('/accounts/unsubscribe/digest/../x')).toBeUndefined();
     expect(resolveFileRoute('/loginx')).toBeUndefined();
   });
   it('has the gateway serve the web app: its shell at / and its build below /static/app/', () => {

@@ -1,4 +1,4 @@
-import type { UsersConfig } from '../config';
+import { isMailDomainName, type UsersConfig } from '../config';
 import type { MailMessage } from '../workers/mail';
 import { escapeHtml } from './render';
 
@@ -10,16 +10,21 @@ export interface InvitationEmail {
   realm: { name: string; url: string };
 }
 
-/** Server mail comes from NOREPLY_EMAIL_ADDRESS, or noreply@ the realm's host name. */
+/**
+ * Server mail comes from NOREPLY_EMAIL_ADDRESS, or noreply@ the realm's host name when that is
+ * a domain name. A realm at an address literal or a bare name (127.0.0.1, localhost: only
+ * possible without an SMTP server, see config.ts) sends from noreply@localhost.localdomain, not
+ * from an address no mail server would take.
+ */
 export function noreplyAddress(config: Pick<UsersConfig, 'NOREPLY_EMAIL_ADDRESS'>, realmUrl: string): string {
   if (config.NOREPLY_EMAIL_ADDRESS) return config.NOREPLY_EMAIL_ADDRESS;
-  let host = 'localhost';
+  let host = '';
   try {
-    host = new URL(realmUrl).hostname || host;
+    host = new URL(realmUrl).hostname;
   } catch {
     // keep the fallback: a realm URL is always absolute in practice
   }
-  return `noreply@${host}`;
+  return isMailDomainName(host) ? `noreply@${host}` : 'noreply@localhost.localdomain';
 }
 
 interface Wording {

@@ -7,6 +7,7 @@ import { botRoutes } from './bots';
 import { settingsRoutes } from './settings';
 import { channelFolderRoutes } from './channel-folders';
 import { inviteRoutes } from './invites';
+import { unsubscribePages } from '../pages/unsubscribe';
 import { pageRoutes } from '../pages';
 import { authRoutes } from './auth';
 import { statusRoutes } from './status';
@@ -49,6 +50,7 @@ export function apiRoutes(router: Router, services: Services): void {
 
 /** Routes outside /api/v1: the account pages (src/pages), call flows and finished realm exports. */
 export function siteRoutes(router: Router, services: Services): void {
+  unsubscribePages(router, services);
   pageRoutes(router, services);
   callSiteRoutes(router, services);
   exportFileRoutes(router, services);

@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { createBlockingRedis, redisKeys } from '@chat/bus';
 import { ConfigError } from '@chat/kit';
 import { readConfig } from '../config';
+import { noreplyAddress } from '../lib/invitation-email';
 import { MAIL_QUEUE } from '../workers/mail';
 import { parseMail, type LoggedMail } from './mail-log';
 import { startHarness, type Harness } from './support';
@@ -156,11 +157,18 @@ describe('mail over SMTP', () => {
 });
 
 describe('mail configuration', () => {
-  const base = { EMAIL_HOST: 'smtp.example.org' };
+  const base = { EMAIL_HOST: 'smtp.example.org', EXTERNAL_HOST: 'chat.example.org' };
 
   it('defaults to STARTTLS on 587, or TLS from the start with EMAIL_USE_SSL', () => {
     expect(readConfig(base)).toMatchObject({ EMAIL_PORT: 587, EMAIL_USE_TLS: true, EMAIL_USE_SSL: false, EMAIL_LOG_DIR: '.data/email-log' });
     expect(readConfig({ ...base, EMAIL_USE_SSL: 'true', EMAIL_PORT: '465' })).toMatchObject({ EMAIL_PORT: 465, EMAIL_USE_TLS: false, EMAIL_USE_SSL: true });
+  });
+
+  it('takes a server on 127.0.0.1 with a no-reply address of its own, and without SMTP writes the log from a valid sender', () => {
+    expect(readConfig({ ...base, EXTERNAL_HOST: '127.0.0.1:9991', NOREPLY_EMAIL_ADDRESS: 'noreply@mail.example.org' }).NOREPLY_EMAIL_ADDRESS).toBe('noreply@mail.example.org');
+    const logOnly = readConfig({ EXTERNAL_HOST: '127.0.0.1:9991' });
+    expect(noreplyAddress(logOnly, 'http://127.0.0.1:9991')).toBe('noreply@localhost.localdomain');
+    expect(noreplyAddress(logOnly, 'http://zulip.chat.example.org')).toBe('noreply@zulip.chat.example.org');
   });
 
   it.each([
@@ -170,6 +178,9 @@ describe('mail configuration', () => {
     [{ EMAIL_USE_TLS: 'yes' }, 'EMAIL_USE_TLS'],
     [{ NOREPLY_EMAIL_ADDRESS: 'not an address' }, 'NOREPLY_EMAIL_ADDRESS'],
     [{ EMAIL_RETRY_ATTEMPTS: '0' }, 'EMAIL_RETRY_ATTEMPTS'],
+    // A sender at an address literal or a bare host name is refused by real mail servers.
+    [{ EXTERNAL_HOST: '127.0.0.1:9991' }, 'NOREPLY_EMAIL_ADDRESS: set it to a real sender address: noreply@127.0.0.1 would be refused'],
+    [{ EXTERNAL_HOST: 'localhost:9991' }, 'noreply@localhost would be refused'],
   ])('refuses %j at start', (env, problem) => {
     expect(() => readConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => readConfig({ ...base, ...env })).toThrow(problem);

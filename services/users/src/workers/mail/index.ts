@@ -1,3 +1,3 @@
 export { createMailQueue, MAIL_QUEUE, type MailQueue } from './queue';
 export { createMailTransport, PermanentMailError, type MailMessage, type MailTransport } from './transport';
-export { startMailWorker, type MailRenderers } from './worker';
+export { startMailWorker, type MailJobHandlers, type MailRenderers } from './worker';

@@ -11,7 +11,11 @@ import type { MailMessage } from './transport';
 export const MAIL_QUEUE = 'mail';
 
 export interface MailQueue {
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Queues a rendered message. With `jobId`, queueing the same id again (a job that queues mail,
+   * retried) adds nothing while the first is kept.
+   */
+  send(message: MailMessage, opts?: { jobId?: string }): Promise<void>;
   /**
    * A job that renders its message only when it runs (`delayMs` from now), so it can check
    * that the message is still due. `jobId` names it: scheduling the same id again replaces
@@ -41,8 +45,8 @@ export function createMailQueue(connection: ReturnType<typeof createRedis>, pref
     if (job) await job.remove().catch(() => undefined);
   };
   return {
-    async send(message) {
-      await queue.add('send', message);
+    async send(message, opts) {
+      await queue.add('send', message, opts?.jobId ? { jobId: opts.jobId } : {});
     },
     async sendLater(name, data, { delayMs, jobId }) {
       // A job with this id, waiting or finished, would make add() a no-op: it goes first. One

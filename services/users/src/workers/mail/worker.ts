@@ -12,11 +12,17 @@ import { PermanentMailError, type MailMessage, type MailTransport } from './tran
 export type MailRenderers = Record<string, (data: unknown) => Promise<MailMessage | null>>;
 
 /**
+ * Jobs that send nothing themselves but decide what to send and queue it (a batch of missed
+ * messages becomes one mail per conversation, each its own job). Keyed by job name.
+ */
+export type MailJobHandlers = Record<string, (data: unknown) => Promise<void>>;
+
+/**
  * Sends queued mail. A failure worth retrying (network, timeout, 4xx) is rethrown so BullMQ
  * retries the job with backoff; a permanent refusal ends it at once.
  */
 export function startMailWorker(
-  deps: { config: UsersConfig; log: Logger; transport: MailTransport; renderers?: MailRenderers },
+  deps: { config: UsersConfig; log: Logger; transport: MailTransport; renderers?: MailRenderers; handlers?: MailJobHandlers },
   connection: ReturnType<typeof createRedis>,
   prefix: string,
 ): Worker {
@@ -32,8 +38,10 @@ export function startMailWorker(
   return worker;
 }
 
-async function runJob(deps: { log: Logger; transport: MailTransport; renderers?: MailRenderers }, job: Job): Promise<void> {
+async function runJob(deps: { log: Logger; transport: MailTransport; renderers?: MailRenderers; handlers?: MailJobHandlers }, job: Job): Promise<void> {
   if (job.name === 'send') return sendJob(deps, job, job.data as MailMessage);
+  const handle = deps.handlers?.[job.name];
+  if (handle) return handle(job.data);
   const render = deps.renderers?.[job.name];
   if (!render) throw new UnrecoverableError(`unknown mail job ${job.name}`);
   const message = await render(job.data);

@@ -1,0 +1,127 @@
+import { StreamConsumer, type Keyspace, type StreamEntry } from '@chat/bus';
+import { isOutboxType, type OutboxPayload } from '@chat/contracts';
+import { emailTrigger, subscriptionsOf, topicPolicies, type ActiveClients, type Trigger } from '@chat/notify';
+import type { Services } from '../../context';
+import { batchingPeriod, type MissedBatches } from './batch';
+
+/** Least time between two reads of the streams: a busy cluster's messages are read in batches. */
+const READ_INTERVAL_MS = 200;
+/** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
+const MAX_ENTRY_ATTEMPTS = 5;
+
+type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream_id' | 'sender_id' | 'user_flags' | 'topic'>;
+
+/**
+ * Decides, for a new message, who gets a missed-message email about it: each recipient but the
+ * sender, bots and deactivated people, whom the shared rules (@chat/notify `emailTrigger`) name,
+ * and who has no active client right now (the family mails only people away from every client;
+ * someone at a client sees the message there). Those messages join the person's batch.
+ */
+export async function queueMissedMessage(services: Services, active: ActiveClients, batches: MissedBatches, realmId: number, payload: MessagePayload): Promise<void> {
+  const message = payload.event?.message;
+  if (!message || !Array.isArray(payload.users)) return;
+  const isDirect = message.type === 'private';
+  const flagsOf = (id: number) => payload.user_flags?.[String(id)] ?? [];
+  // Unread recipients only: the sender's copy, and those of people who muted the sender, arrive read.
+  const unread = payload.users.filter((id) => id !== payload.sender_id && !flagsOf(id).includes('read'));
+  const streamId = isDirect ? null : payload.stream_id;
+  const candidates = streamId === null ? unread : await mayBeMailed(services, streamId, payload.topic, unread, flagsOf);
+  if (!candidates.length) return;
+  const users = await services.db.user.findMany({
+    where: { id: { in: candidates }, realmId, isActive: true, isBot: false },
+    select: { id: true, settings: true },
+  });
+  if (!users.length) return;
+  const ids = users.map((u) => u.id);
+  const subs = streamId === null ? new Map() : await subscriptionsOf(services.db, streamId, ids);
+  const policies = streamId === null ? new Map() : await topicPolicies(services.db, streamId, payload.topic, ids);
+
+  const due: Array<{ userId: number; trigger: Trigger; period: number }> = [];
+  for (const user of users) {
+    const settings = (user.settings ?? {}) as Record<string, unknown>;
+    const trigger = emailTrigger({
+      userId: user.id,
+      flags: flagsOf(user.id),
+      settings,
+      isDirect,
+      subscription: subs.get(user.id) ?? null,
+      topicPolicy: policies.get(user.id) ?? null,
+    });
+    if (trigger) due.push({ userId: user.id, trigger, period: batchingPeriod(settings) });
+  }
+  if (!due.length) return;
+  const online = await active.activeUsers(realmId, due.map((d) => d.userId));
+  for (const d of due) {
+    if (online.has(d.userId)) continue;
+    await batches.add(realmId, d.userId, [{ messageId: message.id, trigger: d.trigger }], d.period);
+  }
+}
+
+const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
+
+/**
+ * The recipients of a channel message who could be mailed at all: those it mentions, those who
+ * follow its topic, and those with email notifications on for the channel (its own value, or
+ * their default). Most subscribers of a busy channel are none of these, and are left out before
+ * their settings are read.
+ */
+async function mayBeMailed(services: Services, streamId: number, topic: string, userIds: number[], flagsOf: (id: number) => string[]): Promise<number[]> {
+  if (!userIds.length) return [];
+  const out = new Set(userIds.filter((id) => flagsOf(id).some((f) => MENTION_FLAGS.includes(f))));
+  const followed = await topicPolicies(services.db, streamId, topic, userIds);
+  for (const [id, policy] of followed) if (policy === 'followed') out.add(id);
+  const rows = await services.db.$queryRawUnsafe<Array<{ user_id: number }>>(
+    `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+     WHERE s.stream_id = $1 AND s.active AND s.user_id = ANY($2::int[])
+       AND (s.email_notifications OR (s.email_notifications IS NULL AND u.settings->>'enable_stream_email_notifications' = 'true'))`,
+    streamId,
+    userIds,
+  );
+  for (const r of rows) out.add(r.user_id);
+  return [...out];
+}
+
+/**
+ * Reads the domain streams as consumer group `mail` (one users replica handles each entry) and
+ * turns new messages into missed-message batches. Other event types are acknowledged unparsed.
+ * A redelivered entry adds the same messages to the same waiting batch, so it mails nothing twice.
+ */
+export async function startMissedMessageConsumer(
+  services: Services,
+  deps: { keys: Keyspace; consumer: string; active: ActiveClients; batches: MissedBatches },
+): Promise<StreamConsumer> {
+  const attempts = new Map<string, number>();
+  const handle = async (entry: StreamEntry) => {
+    if (isOutboxType(entry, 'message')) await queueMissedMessage(services, deps.active, deps.batches, entry.realmId, entry.payload);
+  };
+  const consumer = new StreamConsumer({
+    redis: services.redis,
+    keys: deps.keys,
+    group: deps.keys.groups.mail,
+    consumer: deps.consumer,
+    blockMs: 1000,
+    minReadIntervalMs: READ_INTERVAL_MS,
+    select: (heads) => heads.map((h) => h.type === 'message'),
+    onError: (err) => services.log.warn({ err }, 'mail: stream consumer error'),
+    handler: async (entries) => {
+      for (const entry of entries) {
+        const key = `${entry.partition}/${entry.streamId}`;
+        try {
+          await handle(entry);
+          attempts.delete(key);
+        } catch (err) {
+          const n = (attempts.get(key) ?? 0) + 1;
+          if (n >= MAX_ENTRY_ATTEMPTS) {
+            attempts.delete(key);
+            services.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'mail: giving up on an event');
+            continue;
+          }
+          attempts.set(key, n);
+          throw err;
+        }
+      }
+    },
+  });
+  await consumer.start();
+  return consumer;
+}
