@@ -56,7 +56,7 @@ export async function serveGetEvents(
     p.accept(...query.keys());
   }
   const poll: Poll = {
-    services, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported(), userAgent,
+    services, res, queueId, userId: user.userId, lastEventId, ignored: p.unsupported().sort(), userAgent,
     // Spread (50 s ± 10% = 45–55 s by default) so polls opened together, e.g. after a
     // restart, do not all come back in the same instant.
     deadline: Date.now() + services.heartbeatMs * (0.9 + Math.random() * 0.2),

@@ -89,7 +89,7 @@ describe('the proxy path', () => {
     const missing = await request(gateway.url).post('/api/v1/messages');
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('Basic realm="chat"');
-    expect(missing.body).toEqual({ result: 'error', msg: 'Missing authorization header for basic auth', code: 'UNAUTHORIZED' });
+    expect(missing.body).toEqual({ result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' });
     expect(missing.headers['x-request-id']).toBeDefined();
     expect(seen.length).toBe(before);
     expect((await request(gateway.url).get('/healthz')).body).toEqual({ status: 'ok' });
