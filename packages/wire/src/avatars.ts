@@ -31,13 +31,14 @@ export function avatarUrl(user: AvatarRow, realmUrl: string, medium = false): st
 
 /**
  * avatar_url of a User object: null when the client computes gravatars itself (client_gravatar)
- * and may see the address a person's gravatar is computed from; always a URL for bots.
+ * and may see the address the gravatar is computed from. Bots with a gravatar are no exception,
+ * as in the family (only its cross-realm bots have fixed pictures, which ours do not).
  */
 export function avatarUrlField(
-  user: AvatarRow & Pick<User, 'isBot'>,
+  user: AvatarRow,
   opts: { realmUrl: string; clientGravatar: boolean; emailPublic: boolean },
 ): string | null {
-  if (user.avatarSource !== 'U' && opts.clientGravatar && opts.emailPublic && !user.isBot) return null;
+  if (user.avatarSource !== 'U' && opts.clientGravatar && opts.emailPublic) return null;
   return avatarUrl(user, opts.realmUrl);
 }
 

@@ -31,14 +31,15 @@ describe('avatarUrl', () => {
 describe('avatarUrlField', () => {
   const opts = { realmUrl, clientGravatar: true, emailPublic: true };
 
-  it('is null when the client computes the gravatar of a public address', () => {
+  it('is null when the client computes the gravatar of a public address, a bot\'s too', () => {
     expect(avatarUrlField(gravatarUser, opts)).toBeNull();
+    expect(avatarUrlField({ ...gravatarUser, isBot: true }, opts)).toBeNull();
+    expect(avatarUrlField({ ...uploadedUser, isBot: true }, opts)).toBe('https://chat.test/avatar/4?version=3');
   });
 
   it('is a URL when the client cannot compute it', () => {
     expect(avatarUrlField(gravatarUser, { ...opts, clientGravatar: false })).toBe(avatarUrl(gravatarUser, realmUrl));
     expect(avatarUrlField(gravatarUser, { ...opts, emailPublic: false })).toBe(avatarUrl(gravatarUser, realmUrl));
-    expect(avatarUrlField({ ...gravatarUser, isBot: true }, opts)).toBe(avatarUrl(gravatarUser, realmUrl));
     expect(avatarUrlField(uploadedUser, opts)).toBe('https://chat.test/avatar/4?version=3');
   });
 });

@@ -40,6 +40,9 @@ describe('GET /users', () => {
     expect(withGravatar.body.members.find((m: { user_id: number }) => m.user_id === h.realm.owner.id).avatar_url).toBeNull();
     const without = await h.as(h.realm.member).get('/users?client_gravatar=false');
     expect(without.body.members.find((m: { user_id: number }) => m.user_id === h.realm.owner.id).avatar_url).toMatch(/gravatar/);
+    // A bot whose picture is its gravatar is left to the client too, as in the family.
+    expect(withGravatar.body.members.find((m: { user_id: number }) => m.user_id === h.realm.bot.id).avatar_url).toBeNull();
+    expect(without.body.members.find((m: { user_id: number }) => m.user_id === h.realm.bot.id).avatar_url).toMatch(/gravatar/);
   });
 
   it('filters by user_ids and rejects unknown ids', async () => {
