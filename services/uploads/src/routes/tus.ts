@@ -110,9 +110,25 @@ export function createTusServer(services: Services, locker: Locker): Server {
   });
 }
 
+/** The one version of the tus protocol served here. */
+const TUS_RESUMABLE = '1.0.0';
+
+/**
+ * The protocol's own answer to a request without a version this server speaks: 412 with
+ * Tus-Version listing what it does speak (the library answers a wrong version 400, and a
+ * missing one 412 without the list). GET is outside the protocol and needs no version; OPTIONS
+ * is how a client learns the versions.
+ */
+function refuseUnsupportedVersion(req: Request, res: Response): boolean {
+  if (req.method === 'OPTIONS' || req.method === 'GET' || req.headers['tus-resumable'] === TUS_RESUMABLE) return false;
+  res.status(412).set({ 'Tus-Resumable': TUS_RESUMABLE, 'Tus-Version': TUS_RESUMABLE, 'Content-Type': 'text/plain; charset=utf-8' }).send('Unsupported version\n');
+  return true;
+}
+
 export function tusRoutes(router: Router, tus: Server): void {
   const handle = async (req: Request, res: Response) => {
     if (!req.identity?.userId) throw errors.notLoggedIn();
+    if (refuseUnsupportedVersion(req, res)) return;
     // The router saw a path relative to /api/v1; the tus server matches the full one.
     req.url = req.originalUrl;
     await tus.handle(req, res);

@@ -135,6 +135,19 @@ describe.each(['local', 's3'])('tus on %s storage', (backend) => {
     expect(await offsetOf(h.uploads.url, location)).toBe(-404);
   });
 
+  it('answers 412 with Tus-Version to a client of another protocol version, or of none', async () => {
+    const before = await h.env.db.attachment.count();
+    for (const version of ['2.0.0', '0.2.2', undefined]) {
+      const res = await request(h.uploads.url).post('/api/v1/tus')
+        .set({ ...h.as(h.realm.member), ...(version ? { 'Tus-Resumable': version } : {}), 'Upload-Length': '3' });
+      expect([version, res.status, res.headers['tus-version'], res.headers['tus-resumable']]).toEqual([version, 412, '1.0.0', '1.0.0']);
+      expect(res.headers.location).toBeUndefined();
+    }
+    const options = await request(h.uploads.url).options('/api/v1/tus').set(h.as(h.realm.member));
+    expect(options.headers['tus-version']).toBe('1.0.0');
+    expect(await h.env.db.attachment.count()).toBe(before);
+  });
+
   it('refuses uploads over the limit and anonymous clients', async () => {
     const res = await request(h.uploads.url)
       .post('/api/v1/tus')
