@@ -102,6 +102,16 @@ it('creates a bot from the web app’s multipart form and stores the avatar sent
   const file = await fetch(new URL(redirect.headers.get('location')!, cluster.url), { headers: { authorization: basic(realm.member2) } });
   expect([file.status, file.headers.get('content-type')]).toEqual([200, 'image/png']);
   expect(bot.avatar_url).toMatch(/version=2$/);
+
+  // A new avatar through PATCH /bots/{id}, as the family's settings page sends it.
+  const changed = await call('PATCH', `/bots/${botId}`, realm.member, {}, { files: [{ field: 'file-0', name: 'other.png', type: 'image/png', data: PNG }] });
+  expect(changed.body).toMatchObject({ result: 'success', avatar_url: expect.stringContaining(`/avatar/${botId}?version=`) });
+  await eventually(async () => {
+    const bots = (await call('GET', '/bots', realm.member)).body.bots as Array<{ user_id: number; avatar_url: string }>;
+    return bots.find((b) => b.user_id === botId && /version=3$/.test(b.avatar_url));
+  });
+  const refused = await call('PATCH', `/bots/${botId}`, realm.member, {}, { files: [{ field: 'file-0', name: 'notes.png', type: 'image/png', data: Buffer.from('not an image at all') }] });
+  expect(refused.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
 });
 
 it('changes an address once the link mailed to the new one is opened through the gateway', async () => {

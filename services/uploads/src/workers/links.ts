@@ -49,7 +49,8 @@ export function mayLinkUploads(head: Pick<EntryHead, 'type' | 'payload'>): boole
 
 /**
  * Whether an entry may hand over a bot's avatar: a realm_bot event whose payload carries the
- * `bot_avatar` routing (only a new bot's `add` does), decided from its bytes as above.
+ * `bot_avatar` routing (a new bot's `add`, or the `update` of a bot given a new avatar),
+ * decided from its bytes as above.
  */
 export function mayHandOverBotAvatar(head: Pick<EntryHead, 'type' | 'payload'>): boolean {
   return head.type === 'realm_bot' && head.payload.includes('"bot_avatar"');
@@ -57,7 +58,7 @@ export function mayHandOverBotAvatar(head: Pick<EntryHead, 'type' | 'payload'>):
 
 /** The handover a realm_bot entry names, if it names one of ours. */
 function botAvatarHandover(services: Services, entry: StreamEntry): BotAvatarHandover | null {
-  if (!isOutboxType(entry, 'realm_bot') || entry.payload.event.op !== 'add') return null;
+  if (!isOutboxType(entry, 'realm_bot') || (entry.payload.event.op !== 'add' && entry.payload.event.op !== 'update')) return null;
   const routing = entry.payload.bot_avatar;
   const botId = entry.payload.event.bot.user_id;
   if (!routing || typeof botId !== 'number' || !routing.key.startsWith(services.keys.botAvatarHandover(''))) return null;

@@ -137,8 +137,9 @@ export async function doUpdateBot(
   services: Services,
   actor: Actor,
   botId: number,
-  input: { fullName?: string; botOwnerId?: number; servicePayloadUrl?: string; serviceInterface?: number },
+  input: { fullName?: string; botOwnerId?: number; servicePayloadUrl?: string; serviceInterface?: number; avatar?: Buffer },
 ): Promise<Record<string, unknown>> {
+  if (input.avatar && !looksLikeImage(input.avatar)) throw errors.badImage();
   const payloadUrl = input.servicePayloadUrl === undefined ? undefined : checkPayloadUrl(input.servicePayloadUrl, 'service_payload_url');
   const serviceInterface = payloadUrl === undefined ? input.serviceInterface ?? 1 : checkInterfaceType(input.serviceInterface);
   return services.db.$transaction(async (tx) => {
@@ -175,6 +176,7 @@ export async function doUpdateBot(
         event: { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: owner.id } },
       });
     }
+    if (input.avatar) await doHandOverBotAvatar(services, tx, actor, bot.id, input.avatar);
     const current = await tx.user.findUniqueOrThrow({ where: { id: bot.id } });
     if (payloadUrl !== undefined) await doUpdateService(tx, actor, current, payloadUrl, serviceInterface);
     const f = formatBot(current, actor.realmUrl);
@@ -189,6 +191,24 @@ export async function doUpdateBot(
       default_all_public_streams: false,
       bot_owner_id: current.botOwnerId,
     };
+  });
+}
+
+/**
+ * A new avatar for an existing bot, handed to the uploads service as at creation: the image
+ * waits in Redis under the key that a realm_bot `update` event names, and the uploads service
+ * stores it, bumps the avatar's version and announces the new URL.
+ */
+async function doHandOverBotAvatar(services: Services, tx: Tx, actor: Actor, botId: number, image: Buffer): Promise<void> {
+  const key = redisKeys(services.config.REDIS_PREFIX).botAvatarHandover(randomBytes(18).toString('base64url'));
+  await services.redis.set(key, image, 'EX', BOT_AVATAR_HANDOVER_SECONDS);
+  const bot = await tx.user.update({ where: { id: botId }, data: { avatarSource: 'U' } });
+  await recordEvent(tx, {
+    realmId: actor.realmId,
+    type: 'realm_bot',
+    users: await botAudience(tx, actor.realmId, bot.botOwnerId),
+    event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, avatar_url: formatBot(bot, actor.realmUrl).avatar_url } },
+    routing: { bot_avatar: { key, realm_url: actor.realmUrl } },
   });
 }
 
