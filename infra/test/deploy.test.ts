@@ -78,6 +78,13 @@ describe('docker-compose.yml', () => {
       expect(services.gateway.environment[`${s.toUpperCase()}_URL`]).toBe(`http://${s}:${services[s].environment.PORT}`);
     }
   });
+  it('sends the users service\'s mail to the mail catcher, whose web inbox only the host sees', () => {
+    expect(services.users.environment).toMatchObject({ EMAIL_HOST: '${EMAIL_HOST:-mailpit}', EMAIL_PORT: '${EMAIL_PORT:-1025}', EMAIL_USE_TLS: '${EMAIL_USE_TLS:-false}' });
+    // A sender address apart from EXTERNAL_HOST (localhost), which mail servers refuse.
+    expect(services.users.environment.NOREPLY_EMAIL_ADDRESS).toMatch(/^\$\{NOREPLY_EMAIL_ADDRESS:-noreply@[a-z.]+\.[a-z]+\}$/);
+    expect(services.mailpit.image).toMatch(/^axllent\/mailpit:/);
+    expect(services.mailpit.ports).toEqual(['127.0.0.1:8025:8025']);
+  });
   it('puts nginx in front of the gateways with timeouts longer than a long-poll', () => {
     const volume = (services.nginx.volumes as string[])[0]!.split(':')[0]!;
     const conf = readFileSync(path.join(root, volume), 'utf8');
