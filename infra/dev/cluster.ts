@@ -88,6 +88,8 @@ async function main(): Promise<void> {
     // A bot under development runs on this machine: its service may be reached on loopback
     // (docs/integrations.md, Outgoing webhooks); production allows no private address by default.
     OUTGOING_WEBHOOK_ALLOWED_NETWORKS: process.env.OUTGOING_WEBHOOK_ALLOWED_NETWORKS ?? '127.0.0.0/8,::1/128',
+    // The messaging service's inbound mail listener (docs/mail.md); only messaging reads it.
+    INBOUND_SMTP_PORT: process.env.INBOUND_SMTP_PORT ?? '2525',
   };
   for (const s of SERVICES) if (s.name !== 'gateway') env[`${s.name.toUpperCase()}_URL`] = `http://${host}:${s.port}`;
 

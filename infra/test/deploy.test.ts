@@ -17,6 +17,7 @@ function knownEnv(): Set<string> {
   const files = [
     'packages/kit/src/config.ts',
     ...SERVICES.map((s) => `services/${s}/src/config.ts`),
+    'services/messaging/src/workers/inbound-mail/config.ts',
   ];
   const names = new Set(['NODE_OPTIONS']);
   for (const f of files) {
@@ -63,7 +64,8 @@ describe('docker-compose.yml', () => {
       expect(svc.command).toEqual([...SERVICE_NODE_ARGS[name], `services/${name}/dist/main.js`]);
       built(svc.command.at(-1));
       expect(svc.healthcheck.test.join(' ')).toContain('/readyz');
-      expect(svc.ports).toBeUndefined();
+      // Only the inbound mail listener is published besides nginx, for the host's MTA.
+      expect(svc.ports).toEqual(name === 'messaging' ? ['${INBOUND_SMTP_PUBLISH:-127.0.0.1:2525}:2525'] : undefined);
       expectKnown(Object.keys(svc.environment), `compose ${name}`);
       expect(svc.environment.METRICS_PORT).toBe('9464');
       expect(svc.environment.UPLOADS_BACKEND).toBe('s3');
@@ -193,9 +195,12 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     for (const name of SERVICES) {
       expect([...egressPorts(name)].sort()).toEqual([...uses[name]!].sort());
       if (name === 'gateway') continue;
-      // Backends: from gateway pods only.
+      // Backends: from gateway pods only, but for the mail listener (from the MTA, on its own
+      // port) and the attachments it stores through uploads.
+      const from = (n: string) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/name': n } } });
       expect(policyOf(name).spec.ingress).toEqual([
-        { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } }], ports: [{ protocol: 'TCP', port: 8080 }] },
+        { from: name === 'uploads' ? [from('gateway'), from('messaging')] : [from('gateway')], ports: [{ protocol: 'TCP', port: 8080 }] },
+        ...(name === 'messaging' ? [{ ports: [{ protocol: 'TCP', port: 2525 }] }] : []),
       ]);
     }
     const toBackends = gw.spec.egress.find((e: any) => e.to)!.to.map((t: any) => t.podSelector.matchLabels['app.kubernetes.io/name']);

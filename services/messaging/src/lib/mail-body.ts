@@ -44,7 +44,8 @@ function isQuoteContainer(node: ElementLike): boolean {
 function htmlToMarkdown(html: string, includeQuotes: boolean): string {
   const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '*' });
   turndown.remove(['style', 'script', 'head', 'title']);
-  if (!includeQuotes) turndown.remove((node) => isQuoteContainer(node as unknown as ElementLike));
+  // A rule rather than remove(): removals come after the built-in rules, and blockquote is one.
+  if (!includeQuotes) turndown.addRule('quotedHistory', { filter: (node) => isQuoteContainer(node as unknown as ElementLike), replacement: () => '' });
   return turndown.turndown(html);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The email gateway's SMTP listener (ADR 0038): the operator's MTA hands it the mail domain's
+ * The email gateway's SMTP listener (ADR 0039): the operator's MTA hands it the mail domain's
  * mail. Every decision is made inside the SMTP dialogue, so nothing is accepted and then dropped:
  * an unknown, expired or used-up address or a sender over its limit is refused at RCPT TO, an
  * oversize mail or one the send path refuses at the end of DATA, with a 5xx the MTA bounces;
