@@ -66,15 +66,13 @@ function push(c: Ctx): WebhookMessage[] {
   return [msg(where, pushText({ pusher: c.sender, branch, compareUrl: compare, commits }))];
 }
 
-function pullRequestAction(action: string, pr: Payload): string | null {
+/** The verb of a pull request's action said in one line; undefined for one not known. */
+function pullRequestAction(action: string, pr: Payload): string | undefined {
   switch (action) {
     case 'closed': return pr.get('merged').exists && pr.get('merged').bool() ? 'merged' : 'closed without merge';
     case 'synchronize': return 'updated';
-    case 'ready_for_review': return 'marked as ready for review';
-    case 'converted_to_draft': return 'converted to draft';
-    case 'opened': case 'reopened': case 'edited': case 'assigned': case 'unassigned': return action;
-    case 'review_requested': return null;
-    default: return undefined as never;
+    case 'opened': case 'reopened': case 'edited': return action;
+    default: return undefined;
   }
 }
 
@@ -88,21 +86,26 @@ function pullRequest(c: Ctx): WebhookMessage[] {
   const where = itemTopic(c.repo, 'PR', number, title);
   const url = pr.get('html_url').str();
   const shownTitle = c.ownTopic ? title : undefined;
+  const name = link(`PR #${number}${shownTitle ? ` ${shownTitle}` : ''}`, url);
   if (action === 'review_requested') {
     const who = p.get('requested_reviewer').exists ? p.at('requested_reviewer.login').str() : p.at('requested_team.name').str();
-    return [msg(where, `${c.sender} requested ${who} for a review on ${link(`PR #${number}${shownTitle ? ` ${shownTitle}` : ''}`, url)}.`)];
+    return [msg(where, `${c.sender} requested ${who} for a review on ${name}.`)];
+  }
+  if (action === 'assigned' || action === 'unassigned') {
+    const who = p.at('assignee.login').str();
+    const text = `${c.sender} ${action === 'assigned' ? `assigned ${who} to` : `unassigned ${who} from`} ${name}.`;
+    return [msg(where, text)];
+  }
+  if (action === 'ready_for_review' || action === 'converted_to_draft') {
+    const to = action === 'ready_for_review' ? 'as ready for review' : 'to draft';
+    return [msg(where, `${c.sender} ${action === 'ready_for_review' ? 'marked' : 'converted'} ${name} ${to}.`)];
   }
   const verb = pullRequestAction(action, pr);
   if (verb === undefined) throw new UnsupportedEvent(`pull_request.${action}`);
-  if (action === 'assigned' || action === 'unassigned') {
-    const who = p.at('assignee.login').str();
-    const text = `${c.sender} ${action === 'assigned' ? `assigned ${who} to` : `unassigned ${who} from`} ${link(`PR #${number}${shownTitle ? ` ${shownTitle}` : ''}`, url)}.`;
-    return [msg(where, text)];
-  }
   const opened = action === 'opened' || action === 'reopened';
   return [msg(where, itemText({
     user: c.sender,
-    action: verb!,
+    action: verb,
     type: 'PR',
     number,
     url,

@@ -35,7 +35,8 @@ function block(b: Payload): string {
     case 'divider': return '---';
     case 'section': {
       const parts = [textOf(b.get('text'))];
-      const fields = b.get('fields').optList().map(textOf);
+      // A field is a title over its value: one line each here.
+      const fields = b.get('fields').optList().map((f) => textOf(f).trim().replace(/\s*\n+\s*/g, ': '));
       if (fields.length) parts.push(fields.map((f) => `* ${f}`).join('\n'));
       const acc = b.get('accessory');
       if (acc.exists && acc.get('type').optStr() === 'image') parts.push(`[${acc.get('alt_text').optStr() ?? 'image'}](${acc.get('image_url').str()})`);
