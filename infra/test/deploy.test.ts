@@ -189,7 +189,7 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     const gw = policyOf('gateway');
     expect(gw.spec.ingress).toEqual([{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
     const uses: Record<string, number[]> = {
-      gateway: [5432, 6379], messaging: [5432, 6379], events: [5432, 6379],
+      gateway: [5432, 6379], messaging: [5432, 6379, 80, 443], events: [5432, 6379],
       users: [5432, 6379, 443, 9000, 587, 465], uploads: [5432, 6379, 443, 9000], push: [5432, 6379, 443],
     };
     for (const name of SERVICES) {
