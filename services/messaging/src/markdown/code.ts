@@ -1,20 +1,64 @@
-import hljs from 'highlight.js';
-import type { Md, RenderRule } from './md-types';
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /**
- * Fenced code the way clients of this API style it: a `codehilite` div naming the language,
- * highlighted when the language is known. ```quote, ```spoiler and ```math fences are handled
- * by the dialect before they reach this rule.
+ * Fenced and indented blocks, dispatched as the family's fenced_code does: ```` ```quote ````
+ * (or `quoted`) and ```` ```spoiler header ```` hold Markdown, ```` ```math ```` holds TeX,
+ * any other fence is code (```` ```tex ```` and ```` ```latex ```` included: TeX source,
+ * highlighted). A fence without a language takes the realm's `default_code_block_language`.
+ * Trailing spaces of each line are cut and an empty fence shows nothing, as there.
  */
-export function highlightFence(_md: Md): RenderRule {
-  return (tokens, idx) => {
-    const token = tokens[idx];
-    const lang = token.info.trim().split(/\s+/)[0] ?? '';
-    const known = lang ? hljs.getLanguage(lang) : undefined;
-    const body = known ? hljs.highlight(token.content, { language: lang, ignoreIllegals: true }).value : escape(token.content);
-    const attr = lang ? ` data-code-language="${escape(known?.name ?? lang)}"` : '';
-    return `<div class="codehilite"${attr}><pre><span></span><code>${body}</code></pre></div>\n`;
+import type { Md, RenderRule } from './md-types';
+import { envOf } from './types';
+import { codeBlockHtml } from './highlight';
+import { mathFenceHtml } from './math';
+
+/** The family's fence header: `lang`, `.lang` or `{.lang}`, then an optional header text. */
+const FENCE_INFO = /^\{?\.?([a-zA-Z0-9_+\-./#]+)\s*([^ ~`][^~`]*?)?\}?$/;
+
+function fenceInfo(info: string): { lang: string; header: string | null } {
+  const m = FENCE_INFO.exec(info.trim());
+  return m ? { lang: m[1]!.toLowerCase(), header: m[2]?.trim() || null } : { lang: '', header: null };
+}
+
+/** The block's lines with trailing whitespace cut, or null for an empty block. */
+function blockText(content: string): string | null {
+  const lines = content.replace(/\n$/, '').split('\n');
+  if (content === '') return null;
+  return lines.map((l) => l.trimEnd()).join('\n');
+}
+
+export function installFences(md: Md): void {
+  const fence: RenderRule = (tokens, idx, _options, env) => {
+    const e = envOf(env);
+    const token = tokens[idx]!;
+    const info = fenceInfo(token.info);
+    const lang = info.lang || e.ctx.defaultCodeBlockLanguage.toLowerCase();
+    const text = blockText(token.content);
+    if (text === null) return '';
+    switch (lang) {
+      case 'quote':
+      case 'quoted': {
+        // Rendered apart, so the previews' rule learns it is inside a quote from env.
+        e.quoteDepth++;
+        try {
+          return `<blockquote>\n${md.render(text, env)}</blockquote>\n`;
+        } finally {
+          e.quoteDepth--;
+        }
+      }
+      case 'spoiler':
+        return (
+          `<div class="spoiler-block"><div class="spoiler-header">\n${info.header ? md.render(info.header, env) : ''}</div>` +
+          `<div class="spoiler-content" aria-hidden="true">\n${md.render(text, env)}</div></div>\n`
+        );
+      case 'math':
+        return mathFenceHtml(text);
+      default:
+        return `${codeBlockHtml(text, lang)}\n`;
+    }
+  };
+  md.renderer.rules.fence = fence;
+  // Indented code has no language: only a first-line `#!lang` names one, as in a bare fence.
+  md.renderer.rules.code_block = (tokens, idx) => {
+    const text = blockText(tokens[idx]!.content);
+    return text === null ? '' : `${codeBlockHtml(text, '')}\n`;
   };
 }

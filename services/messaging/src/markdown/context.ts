@@ -16,6 +16,8 @@ export function emptyRenderContext(realmUrl: string): RenderContext {
     streamsByName: new Map(),
     realmEmoji: new Map(),
     linkifiers: [],
+    translateEmoticons: false,
+    defaultCodeBlockLanguage: '',
   };
 }
 
@@ -23,6 +25,10 @@ const USER_SYNTAX = /@_?\*\*([^*\n]+?)\*\*/g;
 const GROUP_SYNTAX = /@_?\*([^*\n]+?)\*/g;
 const CHANNEL_SYNTAX = /#\*\*([^*\n>]+)/g;
 const EMOJI_SYNTAX = /:([\w+-]+):/g;
+/** A fence naming no language: the realm's default language applies to it. */
+const BARE_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/m;
+/** Something an emoticon could be: the sender's translate_emoticons matters. */
+const EMOTICON_LIKE = /:[()|/DoOpP]|\(:|<3|;\)/;
 
 /**
  * Everything `source` can refer to, looked up in the realm: users and groups named in mention
@@ -49,7 +55,8 @@ export async function loadRenderContext(
   const channelNames = [...source.matchAll(CHANNEL_SYNTAX)].map((m) => m[1].trim().toLowerCase());
   const emojiNames = [...source.matchAll(EMOJI_SYNTAX)].map((m) => m[1]);
   const uploads = authorId === undefined ? [] : linkedPathIds(source);
-  const [users, groups, streams, emoji, linkers, previews, previewSettings] = await Promise.all([
+  const needsPrefs = BARE_FENCE.test(source) || (authorId !== undefined && EMOTICON_LIKE.test(source));
+  const [users, groups, streams, emoji, linkers, previews, previewSettings, prefs] = await Promise.all([
     names.size || ids.size
       ? db.$queryRawUnsafe<MentionableUser[]>(
           `SELECT id, full_name AS "fullName", email FROM users
@@ -81,6 +88,7 @@ export async function loadRenderContext(
     heldLinkifiers ?? linkifiers(db, realmId),
     uploads.length ? loadUploadPreviews(db, realmId, authorId!, uploads) : null,
     authorId !== undefined && MAY_PREVIEW.test(source) ? loadPreviewSettings(db, realmId, authorId) : null,
+    needsPrefs ? renderPrefs(db, realmId, authorId ?? 0) : null,
   ]);
   for (const u of users) {
     ctx.usersById.set(u.id, u);
@@ -91,9 +99,21 @@ export async function loadRenderContext(
   for (const s of streams) ctx.streamsByName.set(s.name.toLowerCase(), s);
   for (const e of emoji) ctx.realmEmoji.set(e.name, e);
   ctx.linkifiers = linkers;
+  if (prefs) Object.assign(ctx, prefs);
   if (previews) ctx.uploadPreviews = previews;
   if (previewSettings) Object.assign(ctx, previewSettings);
   return ctx;
+}
+
+/** The realm's default code block language and the sender's translate_emoticons. */
+async function renderPrefs(db: Db | Tx, realmId: number, authorId: number) {
+  const [row] = await db.$queryRawUnsafe<Array<{ lang: string | null; emoticons: boolean | null }>>(
+    `SELECT (SELECT settings->>'default_code_block_language' FROM realms WHERE id = $1) AS lang,
+            (SELECT (settings->>'translate_emoticons')::boolean FROM users WHERE id = $2 AND realm_id = $1) AS emoticons`,
+    realmId,
+    authorId,
+  );
+  return { defaultCodeBlockLanguage: row?.lang ?? '', translateEmoticons: row?.emoticons === true };
 }
 
 /** Custom emoji of the realm, where the uploads area has created its table. */

@@ -1,33 +1,15 @@
 /** Installs the dialect's extensions on a markdown-it parser. */
-import katex from 'katex';
 import type { CoreRule, InlineRule, Md, Token } from './md-types';
 import { envOf, type Linkifier, type RenderEnv } from './types';
 import { channelLink, groupMention, userMention } from './mentions';
 import { emojiName, textWithEmoji } from './emoji';
 import { inlineImages } from './inline-images';
-import { escapeHtml } from './urls';
+import { escapeHtml, escapeText } from './urls';
+import { inlineMath } from './math';
+import { installFences } from './code';
+import { codeSpan, strikethrough, strongOutsideEmphasis, underscores } from './inline';
 
 const IMAGE_LINK = /\.(png|jpe?g|gif|webp|bmp|tiff?)(\?.*)?$/i;
-
-function tex(source: string, displayMode: boolean): string {
-  try {
-    return katex.renderToString(source, { displayMode, throwOnError: true, output: 'html' });
-  } catch {
-    return `<span class="tex-error">${escapeHtml(displayMode ? source : `$$${source}$$`)}</span>`;
-  }
-}
-
-const inlineMath: InlineRule = (state, silent) => {
-  if (!state.src.startsWith('$$', state.pos)) return false;
-  const end = state.src.indexOf('$$', state.pos + 2);
-  if (end < 0 || end === state.pos + 2) return false;
-  if (!silent) {
-    const token = state.push('html_inline', '', 0);
-    token.content = tex(state.src.slice(state.pos + 2, end), false);
-  }
-  state.pos = end + 2;
-  return true;
-};
 
 const TIME = /^<time:([^>]+)>/;
 const timeTag: InlineRule = (state, silent) => {
@@ -114,7 +96,7 @@ const textRewrites: CoreRule = (state) => {
           out.push(open, text, new state.Token('link_close', 'a', -1));
           continue;
         }
-        const html = textWithEmoji(part);
+        const html = textWithEmoji(part, env.ctx.translateEmoticons);
         const token = new state.Token(html === null ? 'text' : 'html_inline', '', 0);
         token.content = html ?? part;
         out.push(token);
@@ -136,6 +118,10 @@ export function installDialect(md: Md): void {
   md.inline.ruler.before('emphasis', 'channel_link', channelLink);
   md.inline.ruler.before('emphasis', 'emoji', emojiName);
   md.inline.ruler.before('escape', 'inline_math', inlineMath);
+  md.inline.ruler.before('emphasis', 'underscores', underscores);
+  md.inline.ruler.at('strikethrough', strikethrough);
+  md.inline.ruler.at('backticks', codeSpan);
+  md.core.ruler.push('strong_outside_emphasis', strongOutsideEmphasis);
   md.inline.ruler.before('autolink', 'time', timeTag);
   md.core.ruler.push('text_rewrites', textRewrites);
   md.core.ruler.push('inline_images', inlineImages);
@@ -146,32 +132,8 @@ export function installDialect(md: Md): void {
     return defaultLinkOpen(tokens, idx, options, env, self);
   };
 
-  const codeFence = md.renderer.rules.fence!;
-  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
-    const token = tokens[idx];
-    const [lang, ...rest] = token.info.trim().split(/\s+/);
-    switch ((lang ?? '').toLowerCase()) {
-      case 'quote': {
-        // Rendered apart, so the previews' rule learns it is inside a quote from env.
-        const e = envOf(env);
-        e.quoteDepth++;
-        try {
-          return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
-        } finally {
-          e.quoteDepth--;
-        }
-      }
-      case 'spoiler':
-        return (
-          `<div class="spoiler-block"><div class="spoiler-header">\n${rest.length ? md.render(rest.join(' '), env) : ''}</div>` +
-          `<div class="spoiler-content" aria-hidden="true">\n${md.render(token.content, env)}</div></div>\n`
-        );
-      case 'math':
-      case 'tex':
-      case 'latex':
-        return `<p>${tex(token.content.trim(), true)}</p>\n`;
-      default:
-        return codeFence(tokens, idx, options, env, self);
-    }
-  };
+  installFences(md);
+  md.renderer.rules.text = (tokens, idx) => escapeText(tokens[idx]!.content);
+  md.renderer.rules.s_open = () => '<del>';
+  md.renderer.rules.s_close = () => '</del>';
 }

@@ -7,7 +7,6 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { RenderContext, RenderEnv, RenderResult } from './types';
-import { highlightFence } from './code';
 import { installDialect } from './dialect';
 import type { Md } from './md-types';
 
@@ -18,7 +17,6 @@ function createParser(): Md {
   const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   // Setext underlines and reference-style definitions are not part of the dialect.
   md.disable(['lheading', 'reference']);
-  md.renderer.rules.fence = highlightFence(md);
   installDialect(md);
   return md;
 }

@@ -46,6 +46,10 @@ export interface RenderContext {
   streamsByName: Map<string, LinkableStream>;
   realmEmoji: Map<string, RealmEmoji>;
   linkifiers: Linkifier[];
+  /** The sender's `translate_emoticons`: `:)` shown as its emoji. */
+  translateEmoticons: boolean;
+  /** The realm's `default_code_block_language`, for fences that name none ('' for none). */
+  defaultCodeBlockLanguage: string;
 }
 
 /** Collected while rendering; markdown-it hands `env` to every rule. */

@@ -20,3 +20,6 @@ export function topicUrl(id: number, name: string, topic: string): string {
 
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Element text as the family's Markdown serializer escapes it (quotes stay as typed). */
+export const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

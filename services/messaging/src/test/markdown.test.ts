@@ -69,11 +69,14 @@ describe('markdown dialect', () => {
       `<p>${span('smile', '1f642')} ${span('thumbs_up', '1f44d')} ${span('big_smile', '1f604')} ${span('smile', '1f642')} ` +
         `${span('big_smile', '1f604')} ${span('man_detective', '1f575-fe0f-200d-2642-fe0f')} ${span('heart', '2764')}</p>`,
     );
-    expect(renderMarkdown(':ココ: x:smile: :smile:y', ctx()).html).toBe(`<p>${span('ココ', '1f201')} x:smile: :smile:y</p>`);
+    // As the family's: no word boundary needed around the name (`x:smile:` is x and the emoji).
+    expect(renderMarkdown(':ココ: x:smile: :smile:y', ctx()).html).toBe(`<p>${span('ココ', '1f201')} x${span('smile', '1f642')} ${span('smile', '1f642')}y</p>`);
   });
 
   it('highlights fenced code and renders quotes, spoilers and math', () => {
-    expect(renderMarkdown('```python\nx = 1\n```', ctx()).html).toMatch(/^<div class="codehilite" data-code-language="Python"><pre><span><\/span><code>x = <span class="hljs-number">1<\/span>\n<\/code><\/pre><\/div>$/);
+    expect(renderMarkdown('```python\nx = 1\n```', ctx()).html).toBe(
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>',
+    );
     expect(renderMarkdown('```quote\nwise words\n```', ctx()).html).toBe('<blockquote>\n<p>wise words</p>\n</blockquote>');
     expect(renderMarkdown('> quoted', ctx()).html).toBe('<blockquote>\n<p>quoted</p>\n</blockquote>');
     expect(renderMarkdown('```spoiler Plot\nhe dies\n```', ctx()).html).toBe(
