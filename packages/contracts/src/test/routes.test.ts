@@ -75,6 +75,7 @@ describe('route ownership', () => {
   it('does not resolve unknown paths', () => {
     expect(resolveApiRoute('/nonexistent/thing', 'GET')).toBeUndefined();
     expect(resolveFileRoute('/user_uploads/1/ab/file.txt')?.service).toBe('uploads');
+    expect(resolveFileRoute(`/external_content/${'a'.repeat(40)}/6874747073`)).toMatchObject({ service: 'messaging', auth: 'optional' });
     expect(resolveFileRoute('/user_avatars/exports/2/abc/chat-export-x.tar.gz')?.service).toBe('users');
     expect(resolveFileRoute('/user_avatars/2/emoji/images/1.png')?.service).toBe('uploads');
     expect(resolveFileRoute('/calls/bigbluebutton/join')?.service).toBe('users');

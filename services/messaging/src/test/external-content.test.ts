@@ -7,10 +7,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startService, type ServiceProcess } from '@chat/testing';
 import { proxiedImageUrl } from '../markdown/image-proxy';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;
+let gateway: ServiceProcess;
 let site: http.Server;
 let base: string;
 let port: number;
@@ -52,8 +54,11 @@ beforeAll(async () => {
   const realm = await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
   await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as Record<string, never>), inline_url_embed_preview: true as never } } });
   await h.createStream(h.realm.owner, { name: 'links' }, [h.realm.owner, h.realm.member]);
+  // The gateway in front, as readers reach the proxy: with their login, like files.
+  gateway = await startService('gateway', { ...h.env.env, MESSAGING_URL: h.service.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
 }, 120_000);
 afterAll(async () => {
+  await gateway?.stop();
   await h?.close();
   await new Promise((r) => site?.close(r));
 });
@@ -120,6 +125,14 @@ it('passes on an image it signed, following an allowed redirect, and refuses eve
 
   // Like this server's files, the proxy serves only callers the gateway vouches for.
   expect((await h.api.get(signed)).status).toBe(401);
+  const { email, apiKey } = h.realm.member;
+  const through = await fetch(`${gateway.url}${signed}`, { headers: { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` } });
+  expect(through.status).toBe(200);
+  expect(through.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.compare(Buffer.from(await through.arrayBuffer()), PNG)).toBe(0);
+  const anonymous = await fetch(`${gateway.url}${signed}`);
+  expect(anonymous.status).toBe(401);
+  expect(await anonymous.json()).toMatchObject({ result: 'error' });
 });
 
 it("shows an image link's preview through the proxy", async () => {
