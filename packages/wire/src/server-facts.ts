@@ -119,7 +119,8 @@ export function serverFacts(opts: ServerFactsOptions): Record<string, unknown> {
     server_min_deactivated_realm_deletion_days: MIN_DEACTIVATED_REALM_DELETION_DAYS,
     server_max_deactivated_realm_deletion_days: null,
     server_inline_image_preview: true,
-    server_inline_url_embed_preview: false,
+    // Link previews exist (the messaging service's job); each realm turns them on or not.
+    server_inline_url_embed_preview: true,
     // What the uploads service makes of every image (its thumbnail job reads the same list).
     server_thumbnail_formats: THUMBNAIL_FORMATS.map((f) => ({ ...f })),
     server_avatar_changes_disabled: false,
