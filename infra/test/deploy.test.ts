@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { LIMITS, SERVICES, SERVICE_NODE_ARGS } from '@chat/contracts';
+import { errors, LIMITS, SERVICES, SERVICE_NODE_ARGS } from '@chat/contracts';
+import { proxyBodyLimitMib } from '@chat/testing';
 
 // No container engine runs here, so the deployment files are checked by parsing them, against
 // the code: every variable they set must be one a service's config reads, every command a file
@@ -97,6 +98,14 @@ describe('docker-compose.yml', () => {
     expect(read).toBeGreaterThan(LIMITS.eventQueueLongpollTimeoutSeconds);
     expect(conf).toMatch(/proxy_buffering off;/);
   });
+  it('lets a file near the upload limit through, and refuses a larger body in the envelope', () => {
+    const volume = (services.nginx.volumes as string[])[0]!.split(':')[0]!;
+    const conf = readFileSync(path.join(root, volume), 'utf8');
+    expect(Number(/client_max_body_size (\d+)m;/.exec(conf)![1])).toBe(proxyBodyLimitMib(LIMITS.maxFileUploadSizeMib));
+    expect(conf).toMatch(/error_page 413 @too_large;/);
+    const body = /return 413 '([^']+)';/.exec(conf)![1]!;
+    expect(JSON.parse(body)).toEqual(errors.fileTooLarge(LIMITS.maxFileUploadSizeMib).toJSON());
+  });
 });
 
 const hasKubectl = spawnSync('which', ['kubectl']).status === 0;
@@ -177,6 +186,8 @@ describe.each(['dev', 'prod'])('k8s overlay %s', (overlay) => {
     for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
       expect(Number(ingress!.metadata.annotations[`nginx.ingress.kubernetes.io/${key}`])).toBeGreaterThan(LIMITS.eventQueueLongpollTimeoutSeconds);
     }
+    // Bodies of the upload limit plus multipart overhead reach the uploads service.
+    expect(ingress!.metadata.annotations['nginx.ingress.kubernetes.io/proxy-body-size']).toBe(`${proxyBodyLimitMib(LIMITS.maxFileUploadSizeMib)}m`);
   });
 
   it('lets only the gateway take outside traffic, and each service reach only what it uses', () => {

@@ -233,7 +233,8 @@ export async function startCluster(env: Pick<TestEnv, 'env'>, opts: ClusterOptio
         if (procs.length) groups[s] = { listen: ports[s]!, upstreams: procs.map((p) => p.url) };
       }
       // The gateway group first: the balancer is up once it answers there.
-      balancer = await startBalancer({ gateway: groups.gateway!, ...groups });
+      const maxUploadMib = Number(baseEnv.MAX_FILE_UPLOAD_SIZE_MIB ?? process.env.MAX_FILE_UPLOAD_SIZE_MIB) || undefined;
+      balancer = await startBalancer({ gateway: groups.gateway!, ...groups }, '127.0.0.1', maxUploadMib);
     }
   } catch (err) {
     await Promise.all(processes.map((p) => p.kill()));

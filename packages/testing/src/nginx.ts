@@ -8,7 +8,20 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LIMITS } from '@chat/contracts';
+import { errors, LIMITS } from '@chat/contracts';
+
+/**
+ * Room a proxy leaves above the largest file the uploads service takes: a multipart body carries
+ * its boundary and part headers, and a file just over the limit must reach the service, which
+ * refuses it in the API's envelope. The same headroom is in infra/nginx/compose.conf and the
+ * Ingress (k8s/base/ingress.yaml).
+ */
+export const PROXY_BODY_HEADROOM_MIB = 20;
+
+/** nginx's body cap for an upload limit of `maxUploadMib`. */
+export function proxyBodyLimitMib(maxUploadMib: number = LIMITS.maxFileUploadSizeMib): number {
+  return maxUploadMib + PROXY_BODY_HEADROOM_MIB;
+}
 
 export interface Balancer {
   /** Listening URL per group name (e.g. a service). */
@@ -30,9 +43,19 @@ function nginxBinary(): string {
   return '/usr/sbin/nginx';
 }
 
-/** Starts nginx with one server per group: listening on `listen[group]`, balancing over `upstreams[group]`. */
-export async function startBalancer(groups: Record<string, { listen: number; upstreams: string[] }>, host = '127.0.0.1'): Promise<Balancer> {
+/**
+ * Starts nginx with one server per group: listening on `listen[group]`, balancing over
+ * `upstreams[group]`. `maxUploadMib` is the uploads service's MAX_FILE_UPLOAD_SIZE_MIB: bodies up
+ * to it plus the headroom pass; a larger one is refused by nginx, in the API's envelope too.
+ */
+export async function startBalancer(
+  groups: Record<string, { listen: number; upstreams: string[] }>,
+  host = '127.0.0.1',
+  maxUploadMib: number = LIMITS.maxFileUploadSizeMib,
+): Promise<Balancer> {
   const bin = nginxBinary();
+  // nginx's own 413 is an HTML page; clients of the API read the envelope.
+  const tooLarge = JSON.stringify(errors.fileTooLarge(maxUploadMib).toJSON()).replace(/'/g, "\\'");
   const dir = mkdtempSync(path.join(os.tmpdir(), 'chat-nginx-'));
   // Longer than the longest a client may hold GET /events.
   const timeout = LIMITS.eventQueueLongpollTimeoutSeconds + 30;
@@ -43,6 +66,11 @@ export async function startBalancer(groups: Record<string, { listen: number; ups
     }
     server {
       listen ${host}:${g.listen};
+      error_page 413 @too_large;
+      location @too_large {
+        default_type application/json;
+        return 413 '${tooLarge}';
+      }
       location / {
         proxy_pass http://${name};
         proxy_http_version 1.1;
@@ -65,7 +93,7 @@ ${process.getuid?.() === 0 ? 'user root;' : ''}
 events { worker_connections 8192; }
 http {
   access_log off;
-  client_max_body_size 100m;
+  client_max_body_size ${proxyBodyLimitMib(maxUploadMib)}m;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
