@@ -87,4 +87,17 @@ describe('manage command line', () => {
     expect(res.status).toBe(0);
     expect(res.stdout).toBe(`[api]\nemail=${realm.owner.email}\nkey=${realm.owner.apiKey}\nsite=https://chat.example.org\n`);
   });
+
+  it('register-push-server wants a relay, a contact address and, the first time, the terms; it stores nothing before', async () => {
+    // Against the relay it is tested in the push service's suite (register-server.test.ts).
+    const noRelay = await run('register-push-server', '--relay-url', 'ftp://relay', '--contact-email', 'ops@example.org');
+    expect(noRelay.code).toBe(1);
+    expect(noRelay.err).toMatch(/an http\(s\) URL/);
+    const noTerms = await run('register-push-server', '--relay-url', 'http://127.0.0.1:9', '--contact-email', 'ops@example.org');
+    expect(noTerms.code).toBe(1);
+    expect(noTerms.err).toMatch(/--agree-to-terms-of-service/);
+    const noContact = await run('register-push-server', '--relay-url', 'http://127.0.0.1:9');
+    expect(noContact.err).toMatch(/--contact-email is required/);
+    expect(await env.db.pushRelayServer.count()).toBe(0);
+  });
 });
