@@ -29,6 +29,7 @@ export const DEFAULT_USER_SETTINGS: Record<string, boolean | number | string> = 
   enable_offline_push_notifications: true,
   enable_online_push_notifications: true,
   enable_digest_emails: true,
+  enable_login_emails: true,
   message_content_in_email_notifications: true,
   pm_content_in_desktop_notifications: true,
   wildcard_mentions_notify: true,

@@ -3,6 +3,7 @@ import { redisKeys } from '@chat/bus';
 import { keepBrowserSession, LoginFailureLimiter } from '@chat/kit';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
+import { doNotifyNewLogin } from './login-notice';
 import { forgetCachedAuth } from '../lib/auth-cache';
 import { hashPassword, isStrongPassword, verifyPassword } from '../lib/passwords';
 import { passwordAuthEnabled } from '@chat/wire';
@@ -88,9 +89,10 @@ export async function accessUserByPassword(services: Services, input: PasswordLo
 }
 
 /** POST /fetch_api_key: the key of the account the pair names, with its login address. */
-export async function fetchApiKeyWithPassword(services: Services, identity: Identity, username: string, password: string) {
+export async function fetchApiKeyWithPassword(services: Services, identity: Identity, username: string, password: string, userAgent = '') {
   if (!EMAIL_SHAPE.test(username.trim())) throw errors.badRequest('Enter a valid email address.');
   const user = await accessUserByPassword(services, { realmId: identity.realmId, username, password, ip: identity.clientIp ?? '' });
+  await doNotifyNewLogin(services, identity, user, { userAgent, ip: identity.clientIp ?? '' });
   return { api_key: user.apiKey, email: user.deliveryEmail, user_id: user.id };
 }
 

@@ -52,6 +52,7 @@ export const SETTINGS: Record<string, SettingKind> = {
   enable_offline_push_notifications: bool,
   enable_online_push_notifications: bool,
   enable_digest_emails: bool,
+  enable_login_emails: bool,
   message_content_in_email_notifications: bool,
   pm_content_in_desktop_notifications: bool,
   wildcard_mentions_notify: bool,

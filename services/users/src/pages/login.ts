@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { ApiError, errors } from '@chat/contracts';
 import type { User } from '@chat/db';
 import type { Services } from '../context';
+import { doNotifyNewLogin } from '../actions/login-notice';
 import { accessUserByPassword } from '../actions/password-login';
 import { checkOtpParams, desktopFlowData, mobileFlowRedirect } from '../lib/app-login';
 import { issueToken, takeToken, TOKEN_SHAPE } from '../lib/one-time-tokens';
@@ -92,6 +93,7 @@ async function submitLogin(ctx: PageCtx): Promise<void> {
       password: ctx.str('password') ?? '',
       ip: ctx.identity.clientIp ?? ctx.req.ip ?? '',
     });
+    await doNotifyNewLogin(ctx.services, ctx.identity, user, { userAgent: ctx.req.get('user-agent') ?? '', ip: ctx.identity.clientIp ?? ctx.req.ip ?? '' });
     await finishLogin(ctx, user, flows, next);
   } catch (err) {
     if (!(err instanceof ApiError) || wantsJson(ctx.req) || err.status >= 500) throw err;

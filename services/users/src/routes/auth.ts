@@ -16,7 +16,9 @@ export function authRoutes(router: Router, services: Services): void {
   );
   router.post(
     '/fetch_api_key',
-    endpoint(({ p, identity }) => fetchApiKeyWithPassword(services, identity, p.reqStr('username'), p.reqStr('password')), { auth: 'optional' }),
+    endpoint(({ p, identity, req }) => fetchApiKeyWithPassword(services, identity, p.reqStr('username'), p.reqStr('password'), req.get('user-agent') ?? ''), {
+      auth: 'optional',
+    }),
   );
   router.post(
     '/dev_fetch_api_key',

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createBlockingRedis, keyspace, OutboxRelay, redisKeys } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { identityHeaders, type SeededUser } from '@chat/testing';
+import { hashPassword } from '../lib/passwords';
 import { MAIL_QUEUE } from '../workers/mail';
 import { createChannel, markRead, sendMessage } from './messages';
 import { headerText, startSmtpCapture, type CapturedMail } from './smtp-capture';
@@ -202,5 +203,53 @@ describe('missed-message email', () => {
     const page = await h.as().site(url.pathname);
     expect(page.status).toBe(200);
     expect(page.text).toContain('You have been unsubscribed from missed-message emails.');
+  });
+});
+
+describe('login notices', () => {
+  const firefoxOnLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const login = (u: SeededUser, userAgent: string) =>
+    request(h.app.url)
+      .post('/api/v1/fetch_api_key')
+      .set(identityHeaders(h.realm.realmId, undefined, '203.0.113.7'))
+      .set('User-Agent', userAgent)
+      .type('form')
+      .send({ username: u.email, password: 'correct horse battery staple' });
+  const notices = (u: SeededUser) => mailsTo(u).filter((m) => (m.parsed.subject ?? '').startsWith('New login from'));
+
+  beforeAll(async () => {
+    const passwordHash = await hashPassword('correct horse battery staple');
+    for (const u of [h.realm.moderator, h.realm.guest]) await h.db.user.update({ where: { id: u.id }, data: { passwordHash } });
+    // The moderator's account is a day old; the guest's was made just now (its sign-up logs it in).
+    await h.db.user.update({ where: { id: h.realm.moderator.id }, data: { dateJoined: new Date(Date.now() - 86_400_000) } });
+  });
+
+  it('mails the device, address and time of a new sign-in, with a one-click unsubscribe that stops them', async () => {
+    const { moderator, guest } = h.realm;
+    expect((await login(moderator, firefoxOnLinux)).body.result).toBe('success');
+    await until('the login notice', () => (notices(moderator).length ? true : undefined));
+    const m = notices(moderator)[0]!.parsed;
+    expect(m.subject).toBe('New login from Firefox on Linux');
+    expect(m.from?.value[0]?.name).toBe('Test Organization account security');
+    expect(m.text).toContain('Organization: http://chat.test');
+    expect(m.text).toContain(`Email: ${moderator.email}`);
+    expect(m.text).toContain('IP address: 203.0.113.7');
+    expect(m.text).toMatch(/Time: \w+day, \w+ \d{2}, \d{4} at \d{2}:\d{2}(AM|PM) UTC/);
+    expect(m.html).toContain('<li>Device: Firefox on Linux.</li>');
+
+    // A new account's first sign-in is its sign-up: no notice.
+    expect((await login(guest, firefoxOnLinux)).body.result).toBe('success');
+
+    const url = new URL(headerText(m, 'list-unsubscribe').slice(1, -1));
+    expect(url.pathname).toMatch(/^\/accounts\/unsubscribe\/login\//);
+    const post = await request(h.app.url).post(url.pathname).set(identityHeaders(h.realm.realmId)).type('form').send('List-Unsubscribe=One-Click');
+    expect(post.body.result).toBe('success');
+    expect((await login(moderator, 'Mozilla/5.0 (Macintosh) Safari/605.1.15')).body.result).toBe('success');
+    await until('the mail queue to drain', async () => {
+      const c = await queue.getJobCounts('waiting', 'active', 'delayed');
+      return c.waiting + c.active + c.delayed === 0 ? true : undefined;
+    });
+    expect(notices(moderator)).toHaveLength(1);
+    expect(notices(guest)).toHaveLength(0);
   });
 });
