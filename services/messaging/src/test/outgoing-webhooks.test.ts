@@ -47,6 +47,8 @@ function botService(req: http.IncomingMessage, res: http.ServerResponse, raw: st
       return json(200, { response_not_required: true });
     case '/broken':
       return res.writeHead(500, { 'content-type': 'text/plain' }).end("boom 'it' broke");
+    case '/nul':
+      return json(200, { content: 'a\u0000b' });
     case '/notjson':
       return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello there');
     case '/slow':
@@ -85,6 +87,7 @@ beforeAll(async () => {
     ['Slacker', `${base}/slack`, 2],
     ['Quiet', `${base}/quiet`],
     ['Garbled', `${base}/notjson`],
+    ['Nully', `${base}/nul`],
     ['Slow', `${base}/slow`],
     ['Broken', `${base}/broken`],
     ['Metadata', 'http://169.254.169.254/latest/meta-data/'],
@@ -220,6 +223,14 @@ it('stays silent when no response is required, and reports unreadable answers', 
   expect(notice!.content).toContain("```\n'hello there'\n```");
   expect(requestsTo('/quiet')).toHaveLength(1);
   expect(await h.env.db.message.count({ where: { senderId: quiet.id } })).toBe(0);
+
+  // A reply the send refuses is reported the same way, and not retried.
+  const nully = bots.Nully!;
+  await send({ type: 'stream', to: 'bots', topic: 'misc', content: '@**Nully** hi' });
+  const [refused, told] = await botMessages(nully.id, 2);
+  expect(refused!.content).toBe('Failure! Message must not contain null bytes');
+  expect(told!.content).toContain('resulted in the following error:\n> Message must not contain null bytes\nThe response contains the following payload:');
+  expect(requestsTo('/nul')).toHaveLength(1);
 }, 60_000);
 
 it('retries a bot that does not answer in time, then reports it unavailable to the conversation and its owner', async () => {

@@ -6,6 +6,7 @@
  * is not JSON, an address refused) is reported at once, without retrying.
  */
 import { Worker, type Job } from 'bullmq';
+import { ApiError } from '@chat/contracts';
 import type { createRedis } from '@chat/bus';
 import type { Services } from '../../context';
 import type { LoadedActor } from '../../lib/context';
@@ -113,28 +114,38 @@ async function onAnswer(o: Outcome, iface: number, answer: PostAnswer): Promise<
     await notifyOwner(o, { status: answer.status, payload: { text: answer.text, bytes: true } });
     return;
   }
-  let reply: string | null;
   try {
-    reply = replyOf(iface, answer.text);
+    const reply = replyOf(iface, answer.text);
+    if (reply !== null) await doSendBotReply(o.services, o.bot, placeOf(o.job.message), reply);
   } catch (err) {
-    if (!(err instanceof AnswerError)) throw err;
+    // An unreadable answer, or a reply the send refuses: said there and to the owner, not retried
+    // (calling the bot again would not change its answer).
+    if (!(err instanceof AnswerError || err instanceof ApiError)) throw err;
     await fail(o, err.message);
     await notifyOwner(o, {
       failure: `The outgoing webhook server attempted to send a message, but that request resulted in the following error:\n> ${err.message}`,
       payload: { text: answer.text, bytes: false },
     });
-    return;
   }
-  if (reply !== null) await doSendBotReply(o.services, o.bot, placeOf(o.job.message), reply);
 }
 
 /** "Failure! ..." where the bot was triggered. */
 async function fail(o: Outcome, reason: string): Promise<void> {
-  await doSendBotReply(o.services, o.bot, placeOf(o.job.message), failureContent(reason));
+  await sendNotice(o, () => doSendBotReply(o.services, o.bot, placeOf(o.job.message), failureContent(reason)));
 }
 
 async function notifyOwner(o: Outcome, notice: OwnerNotice): Promise<void> {
   if (o.ownerId === null) return;
   const content = ownerNoticeContent(o.job.realmUrl, o.bot.fullName, o.job.message, notice);
-  await doSendBotReply(o.services, o.bot, { type: 'private', userIds: [o.ownerId] }, content);
+  await sendNotice(o, () => doSendBotReply(o.services, o.bot, { type: 'private', userIds: [o.ownerId!] }, content));
+}
+
+/** A notice that cannot be sent (its conversation is gone) is logged: there is nowhere else to say it. */
+async function sendNotice(o: Outcome, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    o.services.log.info({ botId: o.bot.userId, err: err.message }, 'outgoing webhook: notice not sent');
+  }
 }
