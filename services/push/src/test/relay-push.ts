@@ -107,6 +107,7 @@ export function legacyNotify(relay: TestRelay, body: Record<string, any>, server
   const lists = { fcm: stringList(body.android_devices, 'android_devices'), apns: stringList(body.apple_devices, 'apple_devices') };
   return () => {
     optionalKnownRealm(relay, server, body.realm_uuid);
+    checkPushAllowed(relay);
     const refused = relay.okExtras().deletedDevices ?? { android_devices: [], apple_devices: [] };
     const handle = (kind: 'apns' | 'fcm', refusedHere: string[]) => {
       const deleted: string[] = [];
@@ -131,6 +132,16 @@ export function legacyNotify(relay: TestRelay, body: Record<string, any>, server
       deleted_devices: { android_devices: android.deleted, apple_devices: apple.deleted },
     };
   };
+}
+
+/** The relay's answer when its operator's plan does not cover this server's pushes. */
+function checkPushAllowed(relay: TestRelay): void {
+  if (relay.pushDisallowed === undefined) return;
+  throw new Refusal(
+    `Your plan doesn't allow sending push notifications. Reason provided by the server: ${relay.pushDisallowed}`,
+    400,
+    'PUSH_NOTIFICATIONS_DISALLOWED',
+  );
 }
 
 function missingRealm(): Refusal {
@@ -168,6 +179,7 @@ export function e2eeNotify(relay: TestRelay, body: Record<string, any>, server: 
   }
   return () => {
     if (!relay.knownRealm(server, body.realm_uuid)) throw missingRealm();
+    checkPushAllowed(relay);
     const expire = new Set(relay.okExtras().expiredTokenIds ?? []);
     const deleted: string[] = [];
     const sent = { apns: 0, fcm: 0 };

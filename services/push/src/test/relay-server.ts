@@ -109,6 +109,8 @@ export class TestRelay {
   readonly notifyScript: RelayMode[] = [];
   /** Applied before everything else to the requests whose body `matches`, each entry once, in order. */
   readonly matchedScript: Array<{ matches: (body: Record<string, any>) => boolean; mode: RelayMode }> = [];
+  /** Set: the relay operator's plan refuses pushes for this reason (PUSH_NOTIFICATIONS_DISALLOWED). */
+  pushDisallowed: string | undefined;
   /** For the push endpoints; server registration and realm uploads always answer as the relay. */
   mode: RelayMode = { kind: 'ok' };
   private readonly sockets = new Set<Socket>();
@@ -331,6 +333,6 @@ function uploadRealms(relay: TestRelay, f: Fields, server: string): () => Record
       if (owner !== undefined && owner !== server) throw new Refusal('Duplicate registration detected.');
       relay.realms.set(r.uuid, server);
     }
-    return { realms: Object.fromEntries(infos.map((r) => [r.uuid, { can_push: true, expected_end_timestamp: null }])) };
+    return { realms: Object.fromEntries(infos.map((r) => [r.uuid, { can_push: relay.pushDisallowed === undefined, expected_end_timestamp: null }])) };
   };
 }

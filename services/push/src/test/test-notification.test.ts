@@ -124,7 +124,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     ['a 503', { kind: 'status', status: 503 }, SERVER],
     ['a 200 that is not the relay answering', { kind: 'garbage' }, SERVER],
     ['bad credentials (401)', { kind: 'status', status: 401, code: 'UNAUTHORIZED' }, ADMIN],
-    ['an expired plan (403)', { kind: 'status', status: 403, code: 'PUSH_NOTIFICATIONS_DISALLOWED' }, ADMIN],
+
     ['an unregistered organization (403)', { kind: 'status', status: 403, code: 'MISSING_REMOTE_REALM', msg: 'Organization not registered' }, ADMIN],
     ['no answer before the timeout', { kind: 'hang' }, NETWORK],
   ];
@@ -161,6 +161,18 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
       expect(relay.requests.length).toBe(before); // nothing is sent without credentials
     } finally {
       await env.db.pushRelayServer.update({ where: { id: 1 }, data: { apiKey: server.apiKey, registeredAt: server.registeredAt } });
+    }
+  });
+
+  it('answers ADMIN_ACTION_REQUIRED when the relay operator\'s plan disallows pushes', async () => {
+    relay.pushDisallowed = 'Your plan has expired.';
+    try {
+      const res = await testNotify();
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ result: 'error', code: ADMIN.code, msg: ADMIN.msg });
+      expect(relay.requests.at(-1)!.path).toBe('/api/v1/remotes/push/e2ee/notify');
+    } finally {
+      relay.pushDisallowed = undefined;
     }
   });
 
