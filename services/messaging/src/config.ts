@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { outgoingWebhookSettings } from './workers/outgoing-webhooks/settings';
 import { baseConfigSchema, ConfigError, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
+import { emailGatewayDomain as gatewayDomain, isMailDomain } from '@chat/realm';
 import { parseNetworks } from './lib/outbound';
 import { derivedImageProxyKey } from './markdown/image-proxy';
 
@@ -42,7 +43,7 @@ export const configSchema = baseConfigSchema.extend({
   EMAIL_GATEWAY_DOMAIN: z
     .string()
     .default('')
-    .refine((v) => v === '' || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(v), {
+    .refine((v) => v === '' || isMailDomain(v), {
       message: 'must be a domain name, such as chat.example.com',
     }),
   /**
@@ -82,9 +83,8 @@ export type Config = z.infer<typeof configSchema> & { IMAGE_PROXY_KEY: string };
 
 /** The domain of incoming-mail addresses: EMAIL_GATEWAY_DOMAIN, else EXTERNAL_HOST without its port. */
 export function emailGatewayDomain(config: Pick<Config, 'EMAIL_GATEWAY_DOMAIN' | 'EXTERNAL_HOST'>): string {
-  if (config.EMAIL_GATEWAY_DOMAIN) return config.EMAIL_GATEWAY_DOMAIN;
-  const host = config.EXTERNAL_HOST.replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/:\d+$/, '');
-  return host || 'localhost';
+  // One rule for every address of the gateway: the users service's reply addresses use it too.
+  return gatewayDomain(config);
 }
 
 export function readConfig(overrides: Record<string, string | undefined> = {}): Config {

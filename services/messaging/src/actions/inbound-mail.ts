@@ -38,7 +38,8 @@ const unknownAddress = (message: string) => new MailRefusal(550, `5.1.1 ${messag
 const notAllowed = (message: string) => new MailRefusal(550, `5.7.1 ${message}`);
 
 export type InboundTarget =
-  | { kind: 'channel'; address: string; realmId: number; senderId: number; channelId: number; options: ChannelAddressOptions }
+  /** `checkedAs`: the address's creator, when the Email Gateway bot posts (the creator's access counts). */
+  | { kind: 'channel'; address: string; realmId: number; senderId: number; checkedAs: number; channelId: number; options: ChannelAddressOptions }
   | { kind: 'reply'; address: string; realmId: number; senderId: number; addressId: number; conversation: ReplyConversation };
 
 export interface InboundContext {
@@ -96,7 +97,7 @@ export async function checkInboundRecipient(services: Services, ctx: InboundCont
   const viaGatewayBot = sender.isBot && sender.botOwnerId === null && sender.email.startsWith(`${SYSTEM_BOTS.emailGateway.local}@`);
   const checked = viaGatewayBot ? await activeUser(services, row.realmId, row.creatorId) : sender;
   await checkMayPost(services, await actorFor(services, ctx, checked), row.channelId);
-  return { kind: 'channel', address, realmId: row.realmId, senderId: sender.id, channelId: row.channelId, options: decoded.options };
+  return { kind: 'channel', address, realmId: row.realmId, senderId: sender.id, checkedAs: checked.id, channelId: row.channelId, options: decoded.options };
 }
 
 /** Each attachment stored as the sender, as a Markdown link (brackets cannot be escaped in a link's text). */
@@ -119,7 +120,10 @@ function sendInputOf(target: InboundTarget, mail: ParsedMail, content: string): 
   // A mail sent again (the sending server retrying after a lost answer) is posted once.
   const idempotencyKey = mail.messageId ? `mail:${createHash('sha256').update(`${mail.messageId}\n${target.address.toLowerCase()}`).digest('hex')}` : undefined;
   const base = { content, client: 'Internal', idempotencyKey };
-  if (target.kind === 'channel') return { ...base, type: 'stream', to: target.channelId, topic: topicOfSubject(mail.subject) };
+  if (target.kind === 'channel') {
+    const gatewayBot = target.checkedAs !== target.senderId ? { postAllowedFor: 'address-creator' as const } : {};
+    return { ...base, ...gatewayBot, type: 'stream', to: target.channelId, topic: topicOfSubject(mail.subject) };
+  }
   const c = target.conversation;
   if (c.type === 'channel') return { ...base, type: 'stream', to: c.channelId, topic: c.topic };
   return { ...base, type: 'private', to: c.userIds.length ? c.userIds : [target.senderId] };
@@ -134,6 +138,10 @@ export async function doPostInboundMail(services: Services, ctx: InboundContext,
   const actor = await actorFor(services, ctx, user);
   const options: ChannelAddressOptions =
     target.kind === 'channel' ? { ...target.options, includeQuotes: target.options.includeQuotes ?? isForwarded(mail.subject) } : {};
+  // The creator's right to post is checked again now, as the send checks a sender's own.
+  if (target.kind === 'channel' && target.checkedAs !== target.senderId) {
+    await checkMayPost(services, await actorFor(services, ctx, await activeUser(services, target.realmId, target.checkedAs)), target.channelId);
+  }
   if (target.kind === 'reply' && !(await useMissedMessageAddress(services.db, target.addressId))) {
     throw unknownAddress('This notification reply address has already been used.');
   }

@@ -35,6 +35,12 @@ export interface SendInput {
   client: string;
   /** The client's `Idempotency-Key` header, if any (see send-guarantees.ts). */
   idempotencyKey?: string;
+  /**
+   * Whether the sender may post in the channel was decided for someone else: mail to a channel
+   * address posted by the Email Gateway bot is allowed as far as the address's creator may post
+   * (actions/inbound-mail.ts, the family's rule). Never set from a request.
+   */
+  postAllowedFor?: 'address-creator';
 }
 
 export type Target =
@@ -150,7 +156,7 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
     if (topic !== '' && policy === 'empty_topic_only') {
       throw errors.badRequest('Only the general chat topic is allowed in this channel.');
     }
-    await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId), user);
+    if (input.postAllowedFor === undefined) await checkStreamPostAllowed(db, actor, stream, subscriberIds.includes(actor.userId), user);
     target = { kind: 'stream', stream, topic, subscriberIds };
   } else {
     renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId);

@@ -3,7 +3,7 @@
  * every service its own process, receiving real SMTP dialogues from nodemailer. Posted mail is
  * read back through the gateway's API; refusals are checked by their SMTP reply codes.
  */
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { createMissedMessageAddress } from '@chat/realm';
 import { freePort, seedRealm, setupTestEnv, startCluster, type Cluster, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import { topicOfSubject, withoutFooter } from '../lib/mail-body';
@@ -35,7 +35,7 @@ async function latest(user: SeededUser, narrow: unknown[], count = 1) {
   return res.messages as Array<{ id: number; content: string; subject: string; sender_id: number; sender_full_name: string; display_recipient: unknown }>;
 }
 
-async function send(mail: nodemailer.SendMailOptions) {
+async function send(mail: SendMailOptions) {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
   try {
     return await transport.sendMail(mail);
@@ -45,7 +45,7 @@ async function send(mail: nodemailer.SendMailOptions) {
 }
 
 /** The SMTP reply code nodemailer saw for a refused mail. */
-async function refusal(mail: nodemailer.SendMailOptions): Promise<{ code: number; text: string }> {
+async function refusal(mail: SendMailOptions): Promise<{ code: number; text: string }> {
   try {
     await send(mail);
   } catch (err) {
@@ -117,6 +117,24 @@ it('honours the address options: prefer-html converts the HTML to Markdown, incl
   await send({ from: 'carol@outside.test', to: `${token}+include-quotes@${domain}`, subject: 'Quoted', text: 'Agreed.\n\nOn Tue, Bob wrote:\n> the plan\n' });
   const [quoted] = await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'Quoted' }]);
   expect(quoted!.content).toBe('Agreed.\n\nOn Tue, Bob wrote:\n> the plan');
+});
+
+it('posts mail to a private channel as the Email Gateway bot, as far as the address creator may post there', async () => {
+  const made = await api('POST', '/users/me/subscriptions', realm.owner, { subscriptions: [{ name: 'secret plans' }], invite_only: true, principals: [realm.owner.id, realm.member.id] });
+  expect(made.result).toBe('success');
+  const id = (await api('GET', '/get_stream_id', realm.owner, { stream: 'secret plans' })).stream_id;
+  const address = (await api('GET', `/streams/${id}/email_address`, realm.owner)).email as string;
+  expect(address).toMatch(/^secret-plans\./);
+  await send({ from: 'dave@outside.test', to: address, subject: 'Fwd: the plan', text: 'See below.\n\n---------- Forwarded message ---------\nFrom: Eve\n> step one' });
+  const [posted] = await latest(realm.member, [{ operator: 'channel', operand: 'secret plans' }, { operator: 'topic', operand: 'the plan' }]);
+  // A forward keeps its quoted part unless the address says otherwise (the family's default).
+  expect([posted!.sender_full_name, posted!.content]).toEqual(['Email Gateway', 'From: dave@outside.test\nSee below.\n\n---------- Forwarded message ---------\nFrom: Eve\n> step one']);
+
+  // Once the creator leaves the channel, the address no longer posts there.
+  expect((await api('DELETE', '/users/me/subscriptions', realm.owner, { subscriptions: ['secret plans'] })).result).toBe('success');
+  const r = await refusal({ from: 'dave@outside.test', to: address, subject: 'again', text: 'x' });
+  expect(r.code).toBe(550);
+  expect(r.text).toMatch(/Not authorized to send to channel 'secret plans'/);
 });
 
 it('posts a reply to a missed-message address in its conversation as the person it was for, once', async () => {
