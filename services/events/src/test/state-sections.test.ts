@@ -126,6 +126,15 @@ describe('realm_bots', () => {
     expect(all.map((b) => b.user_id)).toEqual([realm.bot.id, retired.id, theirs.id]);
     expect((await register(service.url, realmId, realm.guest, fetch('realm_bot'))).body.realm_bots).toEqual([]);
   });
+
+  it('lists an outgoing-webhook bot with its service', async () => {
+    const { db } = env;
+    const hook = await doCreateUser(db, { realmId: realm.realmId, email: 'hook-bot@chat.test', fullName: 'Hook', isBot: true, botType: 3, botOwnerId: realm.member.id });
+    await db.botService.create({ data: { botId: hook.id, name: 'hook', baseUrl: 'https://bots.example.com/hook', interface: 2, token: 'service-token' } });
+    const mine = (await register(service.url, realm.realmId, realm.member, fetch('realm_bot'))).body.realm_bots as Array<{ user_id: number; services: unknown[] }>;
+    expect(mine.find((b) => b.user_id === hook.id)).toMatchObject({ bot_type: 3, services: [{ base_url: 'https://bots.example.com/hook', interface: 2, token: 'service-token' }] });
+    expect(mine.find((b) => b.user_id === realm.bot.id)!.services).toEqual([]);
+  });
 });
 
 describe('realm_user_settings_defaults', () => {
