@@ -57,10 +57,12 @@ export async function doCreateBot(
 ): Promise<Record<string, unknown>> {
   checkHumanMember(actor);
   const botType = input.botType ?? BOT_TYPE.GENERIC;
-  if (!ALLOWED_BOT_TYPES.includes(botType)) throw errors.badRequest('Invalid bot type');
+  if (botType !== BOT_TYPE.EMBEDDED && !ALLOWED_BOT_TYPES.includes(botType)) throw errors.badRequest('Invalid bot type');
   const shortName = input.shortName.trim();
   if (!shortName || !/^[A-Za-z0-9._-]+$/.test(shortName)) throw errors.badRequest('Bad name or username');
   const fullName = checkFullName(input.fullName);
+  // The family's answer where embedded bots are off (its default), after the names are checked.
+  if (botType === BOT_TYPE.EMBEDDED) throw errors.badRequest('Embedded bots are not enabled.');
   const email = `${shortName}-bot@${fakeEmailDomain(actor.realmUrl)}`.toLowerCase();
   const service = checkNewService(botType, shortName, input);
   const config = checkWebhookConfig(botType, input);

@@ -39,7 +39,7 @@ describe('outgoing-webhook bots', () => {
       const res = await me.post('/bots').send({ full_name: 'Bad', short_name: 'bad', bot_type: '3', ...extra });
       expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg });
     }
-    expect((await me.post('/bots').send({ full_name: 'Embedded', short_name: 'emb', bot_type: '4' })).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid bot type' });
+    expect((await me.post('/bots').send({ full_name: 'Embedded', short_name: 'emb', bot_type: '4' })).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Embedded bots are not enabled.' });
     expect(await h.db.user.count()).toBe(count);
   });
 
