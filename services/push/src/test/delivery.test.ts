@@ -15,8 +15,8 @@ const devices = new Map<number, ClientDevice>();
 
 const overrides = () => ({ PUSH_RELAY_URL: relay.url, EXTERNAL_HOST: 'chat.example.com', EXTERNAL_SCHEME: 'https', PUSH_ACTIVE_USER_DELAY_MS: '3000' });
 
-async function registerDevice(user: SeededUser, deviceId: number) {
-  const d = clientDevice(deviceId);
+async function registerDevice(user: SeededUser, deviceId: number, kind: 'fcm' | 'apns' = 'fcm') {
+  const d = clientDevice(deviceId, kind);
   devices.set(user.id, d);
   expect((await post(push, realm.realmId, user, '/mobile_push/register', fullRegistration(d))).body.result).toBe('success');
   await waitFor('relay registration', async () => {
@@ -56,7 +56,7 @@ beforeAll(async () => {
   realm = await seedRealm(env.db);
   relay = await TestRelay.start();
   push = await startPush(env, overrides());
-  await registerDevice(realm.member, 1);
+  await registerDevice(realm.member, 1, 'apns');
   await registerDevice(realm.member2, 2);
   await registerDevice(realm.admin, 3);
 });
@@ -274,6 +274,18 @@ describe('withdrawal', () => {
       user_id: realm.member.id,
     });
     await waitFor('flag cleared', async () => !(await userFlags(env.db, realm.member, msg.id) & flagBit('active_mobile_push_notification')));
+
+    // To APNs, as the relay passes them on: the message as an alert, its removal as a silent background push.
+    const d = devices.get(realm.member.id)!;
+    const delivered = relay.e2eeDeliveries
+      .filter((x) => x.tokenId === d.tokenId)
+      .map((x) => ({ request: x.request, plain: clientDecrypt(d.keyBytes, x.request.payload.encrypted_data)! }))
+      .filter((x) => x.plain.message_id === msg.id || (x.plain.message_ids as number[] | undefined)?.includes(msg.id));
+    const shapes = delivered.map((x) => JSON.stringify([x.plain.type, x.request.http_headers, x.request.payload.aps]));
+    expect([...new Set(shapes)].map((x) => JSON.parse(x))).toEqual([
+      ['message', { apns_priority: 10, apns_push_type: 'alert' }, { 'mutable-content': 1, alert: { title: 'New notification' } }],
+      ['remove', { apns_priority: 5, apns_push_type: 'background' }, { 'content-available': 1 }],
+    ]);
   });
   it('removes the notification of a deleted message', async () => {
     const msg = await sendMessage(env.db, realm.realmId, { sender: realm.member2, recipients: [realm.member], content: 'oops' });
