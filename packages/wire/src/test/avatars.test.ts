@@ -33,8 +33,9 @@ describe('avatarUrlField', () => {
 
   it('is null when the client computes the gravatar of a public address, a bot\'s too', () => {
     expect(avatarUrlField(gravatarUser, opts)).toBeNull();
-    expect(avatarUrlField({ ...gravatarUser, isBot: true }, opts)).toBeNull();
-    expect(avatarUrlField({ ...uploadedUser, isBot: true }, opts)).toBe('https://chat.test/avatar/4?version=3');
+    const [gravatarBot, uploadedBot] = [{ ...gravatarUser, isBot: true }, { ...uploadedUser, isBot: true }];
+    expect(avatarUrlField(gravatarBot, opts)).toBeNull();
+    expect(avatarUrlField(uploadedBot, opts)).toBe('https://chat.test/avatar/4?version=3');
   });
 
   it('is a URL when the client cannot compute it', () => {
