@@ -114,6 +114,11 @@ it('honours the address options: prefer-html converts the HTML to Markdown, incl
   const [html] = await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'Launch plan' }]);
   expect(html!.content).toBe('Ship it **Friday**, see [the plan](https://example.com/plan).\n\n*   one\n*   two');
 
+  // HTML only: converted, not the text a mail library would make of it.
+  await send({ from: 'carol@outside.test', to: `${token}@${domain}`, subject: 'Html only', html: '<div>Read <a href="https://example.com/x">this</a><br>now</div>' });
+  const [htmlOnly] = await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'Html only' }]);
+  expect(htmlOnly!.content).toBe('Read [this](https://example.com/x)  \nnow');
+
   await send({ from: 'carol@outside.test', to: `${token}+include-quotes@${domain}`, subject: 'Quoted', text: 'Agreed.\n\nOn Tue, Bob wrote:\n> the plan\n' });
   const [quoted] = await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'Quoted' }]);
   expect(quoted!.content).toBe('Agreed.\n\nOn Tue, Bob wrote:\n> the plan');

@@ -104,7 +104,8 @@ export async function startInboundMail(services: Services, opts: InboundMailOpti
         if (stream.sizeExceeded) throw new MailRefusal(552, `5.3.4 Message exceeds the ${opts.maxBytes} bytes allowed.`);
         const target = targets.get(session.envelope);
         if (!target) throw new MailRefusal(554, '5.5.1 No valid recipients.');
-        const mail = await simpleParser(raw);
+        // No text made from the HTML: a mail with HTML only is converted to Markdown instead (mail-body.ts).
+        const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
         return doPostInboundMail(services, opts.context, target, mail);
       })().then(
         (messageId) => {
