@@ -2,7 +2,7 @@
  * GET /streams/{stream_id}/email_address: the channel's incoming-mail address in the family's
  * format, `<channel slug>.<token>.show-sender@<mail domain>`. The token is one per (channel,
  * creator, sender), made on first request, so the address also says whom mail is posted as.
- * Receiving mail is not part of this server; the address is what clients show and copy.
+ * Mail to it is received by the inbound mail listener (actions/inbound-mail.ts, docs/mail.md).
  */
 import { randomBytes } from 'node:crypto';
 import { errors, isAdmin } from '@chat/contracts';
