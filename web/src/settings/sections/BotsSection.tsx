@@ -1,5 +1,6 @@
 /**
- * The bots the person owns (register's realm_bots): create one (generic or incoming webhook),
+ * The bots the person owns (register's realm_bots): create one (generic, incoming or outgoing
+ * webhook: the last with the URL its triggers are posted to and their format),
  * edit, deactivate or reactivate it, and see its API key and zuliprc.
  */
 import { useId, useRef, useState } from 'react';
@@ -33,7 +34,9 @@ export function BotsSection() {
   );
 }
 
-const BOT_TYPES = [1, 2] as const;
+const BOT_TYPES = [1, 2, 3] as const;
+const OUTGOING_WEBHOOK = 3;
+const INTERFACES = [1, 2] as const;
 
 function AddBot() {
   const reg = useReg();
@@ -43,6 +46,8 @@ function AddBot() {
   const [type, setType] = useState<number>(1);
   const [fullName, setFullName] = useState('');
   const [shortName, setShortName] = useState('');
+  const [payloadUrl, setPayloadUrl] = useState('');
+  const [iface, setIface] = useState<number>(1);
   const [notice, setNotice] = useState('');
   const file = useRef<HTMLInputElement>(null);
   const domain = String(reg.realm_bot_domain ?? location.hostname);
@@ -56,10 +61,13 @@ function AddBot() {
     // Done when the realm_bot event has added the new bot to the store.
     save.save(
       async () => {
-        const answer = await createBot({ full_name: name, short_name: shortName.trim(), bot_type: type });
+        // The URL goes JSON-encoded, as the family's web app sends it.
+        const service = type === OUTGOING_WEBHOOK ? { payload_url: JSON.stringify(payloadUrl.trim()), interface_type: iface } : {};
+        const answer = await createBot({ full_name: name, short_name: shortName.trim(), bot_type: type, ...service });
         createdId = answer.user_id;
         setFullName('');
         setShortName('');
+        setPayloadUrl('');
         if (file.current) file.current.value = '';
         setNotice(t('settings.bots.created', { name }));
         if (avatar) {
@@ -86,10 +94,20 @@ function AddBot() {
         <input id={`${id}-name`} type="text" required maxLength={100} value={fullName} onChange={(e) => setFullName(e.target.value)} />
         <label htmlFor={`${id}-short`}>{t('settings.bots.short_name', { domain })}</label>
         <input id={`${id}-short`} type="text" required maxLength={100} value={shortName} onChange={(e) => setShortName(e.target.value)} autoCapitalize="off" spellCheck={false} />
+        {type === OUTGOING_WEBHOOK && (
+          <>
+            <label htmlFor={`${id}-url`}>{t('settings.bots.payload_url')}</label>
+            <input id={`${id}-url`} type="url" required value={payloadUrl} onChange={(e) => setPayloadUrl(e.target.value)} spellCheck={false} />
+            <label htmlFor={`${id}-interface`}>{t('settings.bots.interface')}</label>
+            <select id={`${id}-interface`} value={iface} onChange={(e) => setIface(Number(e.target.value))}>
+              {INTERFACES.map((i) => <option key={i} value={i}>{t(`settings.bots.interface.${i}` as StringKey)}</option>)}
+            </select>
+          </>
+        )}
         <label htmlFor={`${id}-avatar`}>{t('settings.bots.avatar')}</label>
         <input id={`${id}-avatar`} ref={file} type="file" accept="image/*" />
         <div className="settings-actions">
-          <button type="submit" className="primary" disabled={!fullName.trim() || !shortName.trim() || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
+          <button type="submit" className="primary" disabled={!fullName.trim() || !shortName.trim() || (type === OUTGOING_WEBHOOK && !payloadUrl.trim()) || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
             {t('settings.bots.create')}
           </button>
           <SaveState id={`${id}-state`} status={save.status} />
