@@ -13,6 +13,14 @@ import type { Md } from './md-types';
 export type { RenderContext, RenderResult } from './types';
 export { loadRenderContext, emptyRenderContext } from './context';
 
+/**
+ * The renderer's version, stored with each message (messages.rendered_content_version, whose
+ * column default is this number). Raised, with a migration moving that default, when rendering
+ * changes so much that stored HTML should be rendered again (`manage rerender-messages`):
+ * 1 is the family's shapes for code (Pygments classes) and math (KaTeX 0.16 with MathML).
+ */
+export const RENDERED_CONTENT_VERSION = 1;
+
 function createParser(): Md {
   const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   // Setext underlines and reference-style definitions are not part of the dialect.

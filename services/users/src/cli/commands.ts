@@ -197,6 +197,8 @@ async function firstLineOfStdin(): Promise<string> {
 export function usage(): string {
   const lines = ['Usage: npm run manage -- <command> [options]', '', 'Commands:'];
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name} ${c.usage}`, `      ${c.summary}`);
+  // Run by the messaging service's command line (scripts/manage.mjs routes it there).
+  lines.push('  rerender-messages [--batch-size N] [--realm STRING_ID]', '      Render stored messages again with the current renderer (after an upgrade that changes it)');
   return lines.join('\n');
 }
 
