@@ -139,6 +139,26 @@ describe('the framework', () => {
     expect((await sentBy(bot, before)).map((m) => [m.display_recipient, m.subject])).toEqual([[CHANNEL, 'by id']]);
   });
 
+  it("reads a payload sent as a form's payload field (GitHub's form content type, Slack scripts)", async () => {
+    const form = (payload: string) => new URLSearchParams({ payload }).toString();
+    const githubBody = form(ping().toString());
+    const before = await lastMessageId();
+    const res = await hook('github', githubBody, {
+      query: { stream: CHANNEL, topic: 'form' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-GitHub-Event': 'ping', 'X-Hub-Signature-256': sign(githubBody) },
+    });
+    expect(res.status).toBe(200);
+    const slack = await hook('slack_incoming', form(JSON.stringify({ text: 'Deployed *v2* to <https://example.com/prod|production>' })), {
+      query: { stream: CHANNEL, topic: 'form' }, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(slack.status).toBe(200);
+    const sent = [...(await sentBy(bots.get('github')!, before)), ...(await sentBy(bots.get('slack_incoming')!, before))];
+    expect(sent.map((m) => [m.subject, m.content])).toEqual([
+      ['form', 'GitHub webhook has been successfully configured by Codertocat.'],
+      ['form', 'Deployed **v2** to [production](https://example.com/prod)'],
+    ]);
+  });
+
   it('filters events with only_events and exclude_events (shell patterns)', async () => {
     const bot = bots.get('github')!;
     const before = await lastMessageId();
