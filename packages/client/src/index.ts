@@ -39,8 +39,12 @@ export class ChatClient {
 
   // --- The event system ---------------------------------------------------------------------
 
-  register(params: Params = {}, opts?: CallOptions): Promise<RegisterState> {
-    return this.call<RegisterState>('POST', '/register', params, opts);
+  async register(params: Params = {}, opts?: CallOptions): Promise<RegisterState> {
+    const reg = await this.call<RegisterState>('POST', '/register', params, opts);
+    // The server, as the family's, sends one's role only in one's user object and as the
+    // is_* flags beside it; the app reads it at the top level (kept there by role events).
+    if (typeof reg.role !== 'number') reg.role = ownRole(reg);
+    return reg;
   }
 
   getEvents(queueId: string, lastEventId: number, opts?: CallOptions): Promise<{ events: ClientEvent[]; queue_id?: string }> {
@@ -125,4 +129,16 @@ export class ChatClient {
 /** A client for the page it runs in: the browser session, with the CSRF token the shell carries. */
 export function sessionClient(csrfToken: string): ChatClient {
   return new ChatClient({ auth: { kind: 'session', csrfToken } });
+}
+
+/** One's role from one's user object, else from the flags register sends beside it. */
+function ownRole(reg: RegisterState): number {
+  const me = reg.realm_users?.find((u) => u.user_id === reg.user_id);
+  if (typeof me?.role === 'number') return me.role;
+  const flags = reg as RegisterState & { is_moderator?: boolean };
+  if (reg.is_owner) return 100;
+  if (reg.is_admin) return 200;
+  if (flags.is_moderator) return 300;
+  if (reg.is_guest) return 600;
+  return 400;
 }

@@ -6,3 +6,4 @@ export * from './routes';
 export * from './dialect';
 export * from './upload-links';
 export * from './events';
+export * from './stop-words';

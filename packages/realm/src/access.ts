@@ -158,7 +158,6 @@ export function inaccessibleUserObject(userId: number, fakeEmailDomain: string):
     is_owner: false,
     is_admin: false,
     is_guest: false,
-    is_billing_admin: false,
     is_bot: false,
     bot_type: null,
     bot_owner_id: null,

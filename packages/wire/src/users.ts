@@ -99,7 +99,6 @@ export function userObject(user: UserObjectRow, viewer: Viewer | null, opts: Use
     is_owner: isOwner(user),
     is_admin: isAdmin(user),
     is_guest: isGuest(user),
-    is_billing_admin: false,
     is_bot: user.isBot,
     bot_type: user.isBot ? user.botType : null,
     bot_owner_id: user.isBot ? user.botOwnerId : null,

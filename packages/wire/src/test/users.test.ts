@@ -71,7 +71,6 @@ describe('userObject', () => {
       is_owner: false,
       is_admin: false,
       is_guest: false,
-      is_billing_admin: false,
       is_bot: false,
       bot_type: null,
       bot_owner_id: null,

@@ -1,9 +1,11 @@
 /**
  * Sections whose data other areas own (users: linkifiers, navigation views, saved snippets,
- * alert words, statuses, profile fields, channel folders). Read from the shared database with
- * register's other small sections (register-rows.ts), each in the shape the API gives it.
+ * alert words, statuses, profile fields, channel folders; messaging: search stop words). Read
+ * from the shared database with register's other small sections (register-rows.ts), each in the
+ * shape the API gives it.
  */
 import type { Db } from '@chat/db';
+import { SEARCH_STOP_WORDS } from '@chat/contracts';
 import {
   alertWordList, channelFolderObject, customProfileFieldObject, linkifierObject, navigationViewObject, PROFILE_FIELD_TYPES,
   realmPlaygroundList, savedSnippetObject, userStatusObject,
@@ -32,5 +34,7 @@ export async function areaSections(db: Db, opts: StateOptions, want: Want): Prom
     out.custom_profile_field_types = PROFILE_FIELD_TYPES;
   }
   if (want('channel_folder', 'channel_folders')) out.channel_folders = rows.channelFolders.map(channelFolderObject);
+  // What message search ignores (the messaging service searches with this stop list).
+  if (want('stop_words')) out.stop_words = SEARCH_STOP_WORDS;
   return out;
 }

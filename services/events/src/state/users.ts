@@ -58,12 +58,11 @@ export async function realmUsersSection(db: Db, opts: StateOptions, want: Want):
       // Exactly a moderator here, unlike isModerator (moderators and above).
       is_moderator: me.role === ROLE.MODERATOR,
       is_guest: isGuest(me),
-      is_billing_admin: false,
-      role: me.role,
+      // No is_billing_admin (gone at feature level 363), and no top-level role or avatar_version:
+      // the family's register never had them at this level; both are in one's own user object.
       avatar_source: me.avatarSource,
       avatar_url: avatarUrl(me, opts.identity.realmUrl),
       avatar_url_medium: avatarUrl(me, opts.identity.realmUrl, true),
-      avatar_version: me.avatarVersion,
       ...(await viewerPermissions(db, opts, me)),
     });
   }

@@ -180,6 +180,25 @@ describe('realm_default_streams', () => {
 });
 
 describe('devices', () => {
+  it('gives the words message search ignores, each one the database ignores', async () => {
+    const body = (await register(service.url, realm.realmId, realm.member, fetch('stop_words'))).body;
+    const words = body.stop_words as string[];
+    expect(words.length).toBeGreaterThan(100);
+    // Each is dropped by the english configuration search runs on; an ordinary word is not.
+    const [row] = await env.db.$queryRawUnsafe<Array<{ kept: string; plain: string }>>(
+      `SELECT to_tsvector('english', $1)::text AS kept, to_tsvector('english', 'castle')::text AS plain`, words.join(' '),
+    );
+    expect(row).toEqual({ kept: '', plain: "'castl':1" });
+    // Sent by default, and not when other sections alone are asked for.
+    expect((await register(service.url, realm.realmId, realm.member)).body.stop_words).toEqual(words);
+    expect((await register(service.url, realm.realmId, realm.member, fetch('realm_user'))).body.stop_words).toBeUndefined();
+    // Nor at the top level any more: role, avatar_version and is_billing_admin are only in one's user object, or gone.
+    const own = (await register(service.url, realm.realmId, realm.member, fetch('realm_user'))).body;
+    expect(['role', 'avatar_version', 'is_billing_admin'].filter((k) => k in own)).toEqual([]);
+    expect(own.realm_users.find((u: { user_id: number }) => u.user_id === realm.member.id)).toMatchObject({ role: 400, avatar_version: expect.any(Number) });
+    expect(own.realm_users.some((u: Record<string, unknown>) => 'is_billing_admin' in u)).toBe(false);
+  });
+
   it('gives the viewer\'s push devices by device_id with their registration state', async () => {
     const { db } = env;
     const realmId = realm.realmId;

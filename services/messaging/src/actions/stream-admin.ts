@@ -186,7 +186,8 @@ async function changePrivacy(tx: Tx, actor: LoadedActor, stream: Stream, c: Stre
       realmId: actor.realmId,
       type: 'stream',
       users: lost,
-      event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, updated)], stream_ids: [updated.id] },
+      // Ids only: the family stopped sending whole channel objects here (feature level 343).
+      event: { type: 'stream', op: 'delete', streams: [{ stream_id: updated.id }], stream_ids: [updated.id] },
     });
   }
   const stay = viewersAfter.filter((id) => viewersBefore.includes(id));
@@ -210,7 +211,7 @@ export async function doArchiveStream(services: Services, actor: LoadedActor, st
       event: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: true },
       routing: {
         capability: 'archived_channels',
-        fallback_event: { type: 'stream', op: 'delete', streams: [await streamDict(tx, archived, services.db)], stream_ids: [stream.id] },
+        fallback_event: { type: 'stream', op: 'delete', streams: [{ stream_id: archived.id }], stream_ids: [archived.id] },
       },
     });
   });

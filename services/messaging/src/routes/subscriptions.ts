@@ -81,7 +81,7 @@ export function subscriptionRoutes(router: Router, services: Services): void {
       const actor = await loadActor(services.db, ctx.identity);
       const changes = ctx.p.reqJson('subscription_data', propertyChanges);
       await doUpdateSubscriptionProperties(services, actor, changes);
-      return { subscription_data: changes };
+      // The request is no longer echoed back (the family stopped at feature level 111).
     }),
   );
 

@@ -147,6 +147,10 @@ describe('who may change a channel', () => {
     const { member } = h.realm;
     expect((await h.api.delete(`/api/v1/streams/${verona}`).set(h.as(member))).body.result).toBe('success');
     expect((await stored(verona)).isArchived).toBe(true);
+    // Queues without archived_channels get a delete naming the channel by id only, as the family's
+    // (whole channel objects are gone from it since feature level 343).
+    const archived = (await outboxEvents(h.env, 'stream')).filter((e) => e.event.property === 'is_archived' && e.event.stream_id === verona).at(-1)!;
+    expect(archived.fallback_event).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: verona }], stream_ids: [verona] });
     expect((await patch(member, verona, { is_archived: 'false' })).body.result).toBe('success');
     expect((await stored(verona)).isArchived).toBe(false);
     expect((await h.api.delete(`/api/v1/streams/${verona}`).set(h.as(h.realm.moderator))).body.msg).toBe('You do not have permission to administer this channel.');
