@@ -90,6 +90,11 @@ export const configSchema = baseConfigSchema
     ACTIVE_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(140),
     /** Name of this replica in the `mail` consumer group of the domain streams. */
     CONSUMER_NAME: z.string().default(''),
+    /**
+     * When digest emails are considered (cron, UTC): each run mails the realms whose
+     * digest_weekday is that day. Empty: no digests from this deployment.
+     */
+    DIGEST_EMAIL_CRON: z.string().default('0 18 * * *'),
     /** The realm served at EXTERNAL_HOST itself (as the gateway's): its URLs in mail have no subdomain. */
     ROOT_REALM: z.string().default(''),
     /** Where messages go when no SMTP server is configured. */

@@ -75,9 +75,15 @@ async function settings(u: SeededUser, values: Record<string, unknown>) {
 async function batchDone(u: SeededUser) {
   const keys = redisKeys(h.env.prefix);
   await until('the batch to be handled', async () => ((await h.env.redis.exists(keys.missedMailBatch(h.realm.realmId, u.id), keys.missedMailPending(h.realm.realmId, u.id))) === 0 ? true : undefined));
+  await drained();
+}
+
+/** Nothing waiting, running or delayed in the mail queue but the digest scheduler's next run. */
+async function drained() {
   await until('the mail queue to drain', async () => {
-    const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return c.waiting + c.active + c.delayed + c.prioritized === 0 ? true : undefined;
+    const c = await queue.getJobCounts('waiting', 'active', 'prioritized');
+    const delayed = (await queue.getDelayed()).filter((j) => j.name !== 'digest-run');
+    return c.waiting + c.active + c.prioritized + delayed.length === 0 ? true : undefined;
   });
 }
 
@@ -245,11 +251,71 @@ describe('login notices', () => {
     const post = await request(h.app.url).post(url.pathname).set(identityHeaders(h.realm.realmId)).type('form').send('List-Unsubscribe=One-Click');
     expect(post.body.result).toBe('success');
     expect((await login(moderator, 'Mozilla/5.0 (Macintosh) Safari/605.1.15')).body.result).toBe('success');
-    await until('the mail queue to drain', async () => {
-      const c = await queue.getJobCounts('waiting', 'active', 'delayed');
-      return c.waiting + c.active + c.delayed === 0 ? true : undefined;
-    });
+    await drained();
     expect(notices(moderator)).toHaveLength(1);
     expect(notices(guest)).toHaveLength(0);
+  });
+});
+
+describe('digest emails', () => {
+  it('mails people away for five days, on the realm\'s weekday, the hot conversations of their channels and the new channels', async () => {
+    const { owner, admin, member2, guest } = h.realm;
+    const realm = await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
+    const today = (new Date().getUTCDay() + 6) % 7;
+    await h.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), digest_emails_enabled: true, digest_weekday: today } } });
+    await settings(admin, { enable_digest_emails: false });
+    // The owner was connected a moment ago: no digest.
+    await h.db.userPresence.create({ data: { userId: owner.id, realmId: realm.id, lastConnectedTime: new Date(), lastActiveTime: new Date(), lastUpdateId: 1n } });
+
+    const talk = await createChannel(h.db, realm.id, 'general talk', [owner, admin, member2, guest]);
+    // Subscribed for long: a channel joined within the period is left out of the digest, as the family does.
+    await h.db.subscription.updateMany({ where: { streamId: talk.id }, data: { dateCreated: new Date(Date.now() - 10 * 86_400_000) } });
+    const at = (topic: string) => ({ id: talk.id, name: 'general talk', topic });
+    const all = [owner, admin, member2, guest];
+    for (const [sender, topic, content] of [
+      [owner, 'lunch', 'Pizza on Friday?'],
+      [admin, 'lunch', 'Yes please'],
+      [guest, 'lunch', 'Count me in'],
+      [owner, 'release', 'Step one done'],
+      [owner, 'release', 'Step two done'],
+      [owner, 'release', 'Step three done'],
+      [owner, 'release', 'Step four done'],
+    ] as const) {
+      await sendMessage(h.db, realm.id, { sender, recipients: all, channel: at(topic), content, flags: Object.fromEntries(all.map((u) => [u.id, ['read']])) });
+    }
+    await createChannel(h.db, realm.id, 'fresh ideas', [owner]);
+
+    // What the daily scheduler queues at DIGEST_EMAIL_CRON.
+    await queue.add('digest-run', {});
+    const digest = await until('the digest', () => mailsTo(member2).find((m) => (m.parsed.subject ?? '').startsWith('Digest for')));
+    const m = digest.parsed;
+    expect(m.subject).toBe('Digest for Test Organization');
+    expect(m.from?.value[0]?.name).toBe('Test Organization digest');
+    // The most diverse conversation first, its first two messages, and what more there is.
+    const people = [admin.fullName, guest.fullName, owner.fullName].sort();
+    expect(m.text).toContain(
+      `#general talk > lunch\n${owner.fullName}:\n> Pizza on Friday?\n${admin.fullName}:\n> Yes please\n+ 1 more message by ${people[0]}, ${people[1]} and ${people[2]}.\n`,
+    );
+    expect(m.text.indexOf('> lunch')).toBeLessThan(m.text.indexOf('> release'));
+    expect(m.text).toContain('#general talk > release');
+    expect(m.text).toContain('+ 2 more messages by');
+    expect(m.text).toContain('** New channels **');
+    expect(m.text).toContain('fresh ideas');
+    expect(m.html).toContain(`href="http://chat.test/#narrow/channel/${talk.id}-general-talk/topic/lunch"`);
+    expect(headerText(m, 'list-unsubscribe')).toMatch(/^<http:\/\/chat\.test\/accounts\/unsubscribe\/digest\//);
+
+    await drained();
+    const digests = smtp.received.filter((r) => (r.parsed.subject ?? '').startsWith('Digest for'));
+    // Away, wanting digests: member2 and the others never connected; not the owner (connected), not the admin (off).
+    expect(digests.map((r) => r.rcpt)).toContain(member2.email);
+    expect(digests.map((r) => r.rcpt)).not.toContain(owner.email);
+    expect(digests.map((r) => r.rcpt)).not.toContain(admin.email);
+
+    // Another weekday: nobody.
+    const before = digests.length;
+    await queue.add('digest-run', { now: new Date(Date.now() + 86_400_000).toISOString() });
+    await sleep(500);
+    await drained();
+    expect(smtp.received.filter((r) => (r.parsed.subject ?? '').startsWith('Digest for'))).toHaveLength(before);
   });
 });

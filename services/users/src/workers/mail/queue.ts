@@ -24,6 +24,10 @@ export interface MailQueue {
   sendLater(name: string, data: object, opts: { delayMs: number; jobId: string }): Promise<void>;
   /** Drops a job of sendLater that has not run yet (one running now goes ahead). */
   cancel(jobId: string): Promise<void>;
+  /** Queues a job of a registered handler or renderer now; an id already queued adds nothing. */
+  enqueue(name: string, data: object, jobId: string): Promise<void>;
+  /** Runs a job of `name` on a cron pattern (UTC), once per run however many replicas ask. */
+  schedule(name: string, pattern: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,12 @@ export function createMailQueue(connection: ReturnType<typeof createRedis>, pref
       await queue.add(name, data, { delay: Math.max(0, delayMs), jobId });
     },
     cancel,
+    async enqueue(name, data, jobId) {
+      await queue.add(name, data, { jobId });
+    },
+    async schedule(name, pattern) {
+      await queue.upsertJobScheduler(name, { pattern, tz: 'UTC' }, { name, data: {} });
+    },
     close: () => queue.close(),
   };
 }
