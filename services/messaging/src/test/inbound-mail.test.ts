@@ -3,7 +3,10 @@
  * every service its own process, receiving real SMTP dialogues from nodemailer. Posted mail is
  * read back through the gateway's API; refusals are checked by their SMTP reply codes.
  */
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { createMissedMessageAddress } from '@chat/realm';
 import { freePort, seedRealm, setupTestEnv, startCluster, type Cluster, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import { topicOfSubject, withoutFooter } from '../lib/mail-body';
@@ -14,6 +17,24 @@ let realm: SeededRealm;
 let cluster: Cluster;
 let smtpPort: number;
 let channelId: number;
+/** Stand-in for the operator's relay: the users service's outgoing mail lands here, parsed. */
+let relay: { port: number; received: Array<{ rcpt: string; mail: ParsedMail }>; server: SMTPServer };
+
+async function startRelay(): Promise<typeof relay> {
+  const received: Array<{ rcpt: string; mail: ParsedMail }> = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream).then((mail) => {
+        for (const r of session.envelope.rcptTo) received.push({ rcpt: r.address, mail });
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.server.address() as AddressInfo).port, received, server };
+}
 
 async function api(method: string, path: string, user: SeededUser, params: Record<string, unknown> = {}) {
   const form = new URLSearchParams();
@@ -59,7 +80,9 @@ async function refusal(mail: SendMailOptions): Promise<{ code: number; text: str
 beforeAll(async () => {
   env = await setupTestEnv();
   realm = await seedRealm(env.db);
-  cluster = await startCluster(env, { env: { EMAIL_GATEWAY_DOMAIN: DOMAIN }, readyTimeoutMs: 180_000 });
+  relay = await startRelay();
+  const mail = { EMAIL_HOST: '127.0.0.1', EMAIL_PORT: String(relay.port), EMAIL_USE_TLS: 'false', EMAIL_RETRY_BASE_MS: '50', NOREPLY_EMAIL_ADDRESS: 'noreply@chat.test' };
+  cluster = await startCluster(env, { env: { EMAIL_GATEWAY_DOMAIN: DOMAIN, ...mail }, readyTimeoutMs: 180_000 });
   smtpPort = await freePort();
   // A replica of its own runs the listener, as a deployment scales it apart from the API's.
   await cluster.addReplica('messaging', { INBOUND_SMTP_PORT: String(smtpPort), INBOUND_MAIL_MAX_BYTES: '200000', INBOUND_MAIL_SENDER_PER_MINUTE: '4' });
@@ -70,6 +93,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop();
+  await new Promise<void>((resolve) => (relay ? relay.server.close(() => resolve()) : resolve()));
   await env?.close();
 });
 
@@ -158,6 +182,26 @@ it('posts a reply to a missed-message address in its conversation as the person 
   await send({ from: realm.member.email, to: topic, subject: 'whatever the subject', text: 'Deployed.' });
   const [inTopic] = await latest(realm.owner, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'deploys' }]);
   expect([inTopic!.sender_id, inTopic!.content]).toEqual([realm.member.id, 'Deployed.']);
+});
+
+it('lets an offline person answer a missed-message email from their mail program, the answer posted in the conversation', async () => {
+  const { member, member2 } = realm;
+  expect((await api('PATCH', '/settings', member, { email_notifications_batching_period_seconds: 1 })).result).toBe('success');
+  const sent = await api('POST', '/messages', member2, { type: 'direct', to: [member.id], content: 'Are you coming to the review at three?' });
+  expect(sent.result).toBe('success');
+  const until = Date.now() + 90_000;
+  let notice: ParsedMail | undefined;
+  while (!(notice = relay.received.find((r) => r.rcpt === member.email && r.mail.text?.includes('review at three'))?.mail)) {
+    if (Date.now() > until) throw new Error('no missed-message email arrived');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const replyTo = notice.replyTo?.value[0]?.address;
+  expect(replyTo).toMatch(/^mm[0-9a-f]{32}@mail\.chat\.test$/);
+  // Answered as a mail program does: to the Reply-To, the notice quoted below the answer.
+  const quoted = (notice.text ?? '').split('\n').map((l) => `> ${l}`).join('\n');
+  await send({ from: member.email, to: replyTo, subject: `Re: ${notice.subject}`, inReplyTo: notice.messageId, text: `Yes, I will be there.\n\nOn Sat, ${member2.fullName} wrote:\n${quoted}\n` });
+  const [answer] = await latest(member2, [{ operator: 'dm', operand: [member.id] }]);
+  expect([answer!.sender_id, answer!.content]).toEqual([member.id, 'Yes, I will be there.']);
 });
 
 it('refuses unknown, expired and foreign addresses at RCPT TO with 550', async () => {
