@@ -151,6 +151,12 @@ describe('the family dialect', () => {
     const typeIn = (b: Body) => b.message.reactions.map((r: Body) => r.reaction_type);
     expect(typeIn((await call('GET', `/messages/${id}`, realm.member2, {}, false, TERMINAL)).body)).toEqual(['zulip_extra_emoji']);
     expect(typeIn((await call('GET', `/messages/${id}`, realm.member2)).body)).toEqual(['svc_extra_emoji']);
+    // The Python bindings' form, for a bot's name (no version) and for any name a script passes.
+    for (const ua of ['ZulipHelloworldBot (Debian GNU/Linux; 12)', 'deploy-script (Linux; 6.1.0-18-amd64)']) {
+      expect([ua, typeIn((await call('GET', `/messages/${id}`, realm.member2, {}, false, ua)).body)]).toEqual([ua, ['zulip_extra_emoji']]);
+    }
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    expect(typeIn((await call('GET', `/messages/${id}`, realm.member2, {}, false, browser)).body)).toEqual(['svc_extra_emoji']);
     const poll = (ua?: string) => call('GET', '/events', realm.member2, { queue_id: q.body.queue_id, last_event_id: -1, dont_block: true }, false, ua);
     const reactionType = (b: Body) => b.events?.find((e: Body) => e.type === 'reaction')?.reaction_type;
     let family: Body = {};
@@ -160,5 +166,6 @@ describe('the family dialect', () => {
     }
     expect(reactionType(family)).toBe('zulip_extra_emoji');
     expect(reactionType((await poll()).body)).toBe('svc_extra_emoji');
+    expect(reactionType((await poll('ZulipHelloworldBot (Debian GNU/Linux; 12)')).body)).toBe('zulip_extra_emoji');
   });
 });

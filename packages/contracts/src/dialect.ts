@@ -1,17 +1,30 @@
 /**
  * The family's clients name the server's own extra emoji `zulip_extra_emoji`; the spec names it
  * `svc_extra_emoji`. Rows and events store the spec's name; what a client is sent follows the
- * client: one that identifies itself as one of the family's apps in its User-Agent (ZulipMobile,
- * ZulipFlutter, ZulipTerminal, ZulipPython and the bots built on it, ZulipElectron, ...) gets
- * the family's name, any other client the spec's. Both are accepted on input (ADR 0005).
+ * client: one of the family's (speaksFamilyDialect) gets the family's name, any other client the
+ * spec's. Both are accepted on input (ADR 0005).
  */
 export const SPEC_EXTRA_EMOJI_TYPE = 'svc_extra_emoji';
 export const FAMILY_EXTRA_EMOJI_TYPE = 'zulip_extra_emoji';
 
-const FAMILY_USER_AGENT = /^Zulip[A-Za-z]*\//;
+/**
+ * A client named Zulip-something: the apps (`ZulipMobile/27.2 (Android 14)`, `ZulipFlutter/…`,
+ * `ZulipElectron/…`) and the bindings' defaults (`ZulipPython/…`, `ZulipTerminal/…`, and bots
+ * such as `ZulipHelloworldBot (Linux; 6.1)`, which carry no version).
+ */
+const FAMILY_APP = /^Zulip[A-Za-z]+(?:\/| \(|$)/;
 
+/**
+ * The family's Python bindings, whatever client name their user passed: they always send
+ * `<client name> (<system>; <release>)` and nothing after it. Browsers and other HTTP libraries
+ * either have more after their first parenthesis or none.
+ */
+const PYTHON_BINDINGS = /^[^()]+ \([^();]*; [^()]*\)$/;
+
+/** Whether a client is one of the family's, by the User-Agent its code really sends. */
 export function speaksFamilyDialect(userAgent: string | undefined): boolean {
-  return userAgent !== undefined && FAMILY_USER_AGENT.test(userAgent);
+  if (userAgent === undefined) return false;
+  return FAMILY_APP.test(userAgent) || PYTHON_BINDINGS.test(userAgent);
 }
 
 /** reaction_type as stored, whichever name the client sent. */

@@ -7,8 +7,18 @@ describe('client dialect', () => {
     ['ZulipTerminal/0.7.0 Linux', true],
     ['ZulipPython/0.9.0 (Debian; 12)', true],
     ['ZulipElectron/5.11.1', true],
+    // The Python bindings: `<client name> (<system>; <release>)`, the name being the bot's own
+    // (no version), or whatever the bindings' user passed.
+    ['ZulipHelloworldBot (Debian GNU/Linux; 12)', true],
+    ['ZulipHelloworldBot', true],
+    ['MyDeployScript/2.1 (Linux; 6.1.0-18-amd64)', true],
+    ['my script (Darwin; 14.4.1)', true],
+    ['ZulipPython/0.9.0 (; )', true],
     ['node-fetch/1.0 (+https://github.com/bitinn/node-fetch)', false],
     ['Mozilla/5.0 (X11; Linux x86_64) ZulipElectron/5.11.1', false],
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', false],
+    ['python-requests/2.31.0', false],
+    ['Zulip', false],
     ['curl/8.5.0', false],
   ])('%s speaks the family dialect: %s', (ua, expected) => {
     expect(speaksFamilyDialect(ua)).toBe(expected);
