@@ -369,4 +369,70 @@ export const cases: WebhookCase[] = [
     }
     ],
   },
+  // Further actions of the same events.
+  {
+    fixture: "check_run__completed", headers: { 'X-GitHub-Event': "check_run" },
+    messages: [
+    {
+      topic: "Hello-World",
+      content: "Check [Octocoders-linter](https://github.com/Codertocat/Hello-World/runs/128620228) for ec26c3e completed: **success**.",
+    }
+    ],
+  },
+  {
+    fixture: "issue_comment__edited", headers: { 'X-GitHub-Event': "issue_comment" },
+    messages: [
+    {
+      topic: "Hello-World / issue #1 Spelling error in the README file",
+      content: "Codertocat edited [a comment](https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400) on [Issue #1](https://github.com/Codertocat/Hello-World/issues/1):\n\n~~~ quote\nYou are totally right! Fixed in #2.\n~~~",
+    }
+    ],
+  },
+  {
+    fixture: "issues__transferred", headers: { 'X-GitHub-Event': "issues" },
+    messages: [
+    {
+      topic: "Hello-World / issue #1 Spelling error in the README file",
+      content: "Codertocat transferred [Issue #1](https://github.com/Codertocat/Hello-World/issues/1) to [Codertocat/Hello-World-Docs](https://github.com/Codertocat/Hello-World/issues/4).",
+    }
+    ],
+  },
+  {
+    fixture: "pull_request__converted_to_draft", headers: { 'X-GitHub-Event': "pull_request" },
+    messages: [
+    {
+      topic: "Hello-World / PR #2 Update the README with new information.",
+      content: "Codertocat converted [PR #2](https://github.com/Codertocat/Hello-World/pull/2) to draft.",
+    }
+    ],
+  },
+  {
+    fixture: "pull_request__unassigned", headers: { 'X-GitHub-Event': "pull_request" },
+    messages: [
+    {
+      topic: "Hello-World / PR #2 Update the README with new information.",
+      content: "Codertocat unassigned octocat from [PR #2](https://github.com/Codertocat/Hello-World/pull/2).",
+    }
+    ],
+  },
+  {
+    fixture: "pull_request_review__commented", headers: { 'X-GitHub-Event': "pull_request_review" },
+    messages: [
+    {
+      topic: "Hello-World / PR #2 Update the README with new information.",
+      content: "octocat [reviewed](https://github.com/Codertocat/Hello-World/pull/2#pullrequestreview-237895671) [PR #2](https://github.com/Codertocat/Hello-World/pull/2):\n\n~~~ quote\nNice, one question inline.\n~~~",
+    }
+    ],
+  },
+  { fixture: "pull_request_review__dismissed", headers: { 'X-GitHub-Event': "pull_request_review" }, messages: [] },
+  { fixture: "release__prereleased", headers: { 'X-GitHub-Event': "release" }, messages: [] },
+  {
+    fixture: "release__published_prerelease", headers: { 'X-GitHub-Event': "release" },
+    messages: [
+    {
+      topic: "Hello-World / 0.1.0-rc.1 v0.1.0-rc.1",
+      content: "Codertocat published pre-release [v0.1.0-rc.1](https://github.com/Codertocat/Hello-World/releases/tag/0.1.0-rc.1) for tag 0.1.0-rc.1.",
+    }
+    ],
+  },
 ];

@@ -116,9 +116,9 @@ export function itemText(e: ItemEvent): string {
   return body ? `${line}\n${quote(body)}` : line;
 }
 
-/** "alice published release [v1.0](url) for tag v1.0." */
-export const releaseText = (user: string, action: string, name: string, url: string, tag: string) =>
-  `${user} ${action} release ${link(name, url)} for tag ${tag}.`;
+/** "alice published release [v1.0](url) for tag v1.0." (noun: "pre-release" for those). */
+export const releaseText = (user: string, action: string, name: string, url: string, tag: string, noun = 'release') =>
+  `${user} ${action} ${noun} ${link(name, url)} for tag ${tag}.`;
 
 /** "alice pushed tag [v1.0](url)." */
 export function tagText(user: string, tag: string, url: string | undefined, action = 'pushed'): string {

@@ -188,9 +188,10 @@ function release(c: Ctx): WebhookMessage[] {
   };
   const verb = verbs[action];
   if (!verb) throw new UnsupportedEvent(`release.${action}`);
-  // A published release also sends `created` (drafts aside) and `released`: one message is enough.
-  if (action === 'created' || action === 'released') return [];
-  return [msg(`${c.repo} / ${tag}${name !== tag ? ` ${name}` : ''}`, releaseText(c.sender, verb, name, r.get('html_url').str(), tag))];
+  // A published release also sends `created` (drafts aside) and `released` or `prereleased`:
+  // one message is enough.
+  if (action === 'created' || action === 'released' || action === 'prereleased') return [];
+  return [msg(`${c.repo} / ${tag}${name !== tag ? ` ${name}` : ''}`, releaseText(c.sender, verb, name, r.get('html_url').str(), tag, r.get('prerelease').exists && r.get('prerelease').bool() ? 'pre-release' : 'release'))];
 }
 
 function workflowRun(c: Ctx): WebhookMessage[] {
