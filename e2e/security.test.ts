@@ -170,7 +170,8 @@ describe('hardening', () => {
 
   it("refuses requests on every service's own port that lack the gateway's identity", async () => {
     for (const p of cluster.processes.filter((x) => x.service !== 'gateway')) {
-      for (const headers of [{}, { 'x-chat-identity': 'forged.token.value' }, { authorization: basic(realm.owner) }]) {
+      const attempts: Record<string, string>[] = [{}, { 'x-chat-identity': 'forged.token.value' }, { authorization: basic(realm.owner) }];
+      for (const headers of attempts) {
         const res = await fetch(`${p.url}/api/v1/users/me`, { headers });
         expect({ service: p.service, status: res.status }).toEqual({ service: p.service, status: 401 });
       }

@@ -46,7 +46,8 @@ const fixture = (integration: string, name: string) => readFileSync(path.join(FI
 async function hook(name: string, body: Buffer | string, opts: { key?: string | null; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
   const query = new URLSearchParams({ ...(opts.key !== null ? { api_key: opts.key ?? bots.get(name)!.apiKey } : {}), ...opts.query });
   const res = await fetch(`${cluster.url}/api/v1/external/${name}?${query}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...opts.headers }, body,
+    // A copy as a Uint8Array: the DOM's BodyInit (this program has the DOM for page functions) takes no Buffer.
+    method: 'POST', headers: { 'content-type': 'application/json', ...opts.headers }, body: typeof body === 'string' ? body : new Uint8Array(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }

@@ -1,5 +1,6 @@
-// The static checks of the whole workspace: the TypeScript compiler (types, unused locals) and
-// ESLint (eslint.config.mjs: typescript-eslint's rules and the import boundaries). Both run
+// The static checks of the whole workspace: the TypeScript compiler (types, unused locals; the
+// services, packages and benches in one program, e2e/ and web/ each in their own) and
+// ESLint (eslint.config.mjs: typescript-eslint's rules, the import boundaries, file length). Both run
 // before the tests so a type error or a cross-service import fails `npm test` at once.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { root } from './bootstrap.mjs';
 
 const CHECKS = [
   { name: 'type-check', bin: 'node_modules/typescript/bin/tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'type-check e2e', bin: 'node_modules/typescript/bin/tsc', args: ['-p', 'e2e/tsconfig.json', '--noEmit'] },
   { name: 'type-check web', bin: 'node_modules/typescript/bin/tsc', args: ['-p', 'web/tsconfig.json', '--noEmit'] },
   { name: 'lint', bin: 'node_modules/eslint/bin/eslint.js', args: ['--max-warnings=0', '.'] },
 ];

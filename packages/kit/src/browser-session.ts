@@ -171,7 +171,8 @@ export function browserCsrf(internalSecret: string, opts: { skip?: (req: Request
   const secret = browserSecret(internalSecret, 'csrf');
   const csrf = doubleCsrf({
     getSecret: () => secret,
-    getSessionIdentifier: (req) => req.sessionID ?? '',
+    // express-session sets it; typed here without its global augmentation of express's Request.
+    getSessionIdentifier: (req) => (req as CookieRequest).sessionID ?? '',
     cookieName: CSRF_COOKIE,
     cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure: false },
     getCsrfTokenFromRequest: tokenIn,
