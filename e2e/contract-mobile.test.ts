@@ -260,3 +260,48 @@ describe('events long-polled with the app\'s User-Agent parse as their classes',
     expect(classErrors('HeartbeatEvent', res.events[0])).toEqual([]);
   });
 });
+
+/**
+ * Message HTML as the app's content parser reads it (its lib/model/content.dart, code_block.dart
+ * and katex.dart): a code block is div.codehilite > pre > (empty span) + code holding only text
+ * and flat spans of Pygments token classes (else the whole block is its "unimplemented" box);
+ * math is span.katex (in span.katex-display for a block) > span.katex-mathml > math >
+ * semantics > … annotation[encoding="application/x-tex"], then span.katex-html.
+ */
+describe('message HTML has the shapes the app draws', () => {
+  const PYGMENTS = new Set(
+    ('w esc err x k kc kd kn kp kr kt n na nb bp nc no nd ni ne nf fm py nl nn nx nt nv vc vg vi vm l ld s sa sb sc dl sd s2 se sh si sx sr s1 ss ' +
+      'm mb mf mh mi il mo o ow p pm c ch cm cp cpf c1 cs g gd ge gr gh gi go gp gs gu ges gt').split(' '),
+  );
+
+  it('code in several languages, inline and display math, strikethrough and :zulip: as sent and fetched with the app', async () => {
+    const source = [
+      '```python\n@dataclass\nclass A:\n    def f(self, x=0x1F):\n        return f"{x}" # note\n```',
+      '```rust\nfn main() {\n    print!("world!\\n");\n}\n```',
+      '```inventedlanguage\nplain\n```',
+      '$$\\Phi_E = \\oint E \\cdot dA$$ and ~~old~~ :zulip:',
+      '```math\na^2 = b^2 + c^2\n```',
+    ].join('\n\n');
+    const id = await c.send('member', 'shapes', source);
+    const got = await c.ok('GET', `/messages/${id}`, 'member2', {}, { userAgent: MOBILE_UA });
+    const html: string = got.message.content;
+
+    const blocks = [...html.matchAll(/<div class="codehilite"(?: data-code-language="([^"]*)")?><pre><span><\/span><code>([\s\S]*?)<\/code><\/pre><\/div>/g)];
+    expect(blocks.map((b) => b[1])).toEqual(['Python', 'Rust', 'inventedlanguage']);
+    for (const [, , body] of blocks) {
+      const span = /<span class="([^"]+)">[^<]*<\/span>/g;
+      expect(body!.replace(span, '')).not.toContain('<');
+      const classes = [...body!.matchAll(span)].flatMap((m) => m[1]!.split(' '));
+      expect(classes.filter((cls) => !PYGMENTS.has(cls))).toEqual([]);
+    }
+    expect(blocks[0]![2]).toContain('<span class="k">def</span>');
+
+    expect(html).toContain('<span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics>');
+    expect(html).toContain('<annotation encoding="application/x-tex">\\Phi_E = \\oint E \\cdot dA</annotation></semantics></math></span><span class="katex-html" aria-hidden="true"><span class="base"><span class="strut"');
+    expect(html).toContain('<p><span class="katex-display"><span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics>');
+    expect(html).toContain('<annotation encoding="application/x-tex">a^2 = b^2 + c^2</annotation>');
+    expect(html).toContain('<del>old</del>');
+    expect(html).toContain('<img alt=":zulip:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="zulip">');
+    expect(html).not.toMatch(/hljs|katex-base|katex-strut|<s>/);
+  });
+});
