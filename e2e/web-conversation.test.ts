@@ -95,7 +95,7 @@ it('shows reactions and edits to the other person as they happen', async () => {
   const edited = await expectOneMessage(hamlet.page, 'Saturday morning works for me.');
   await edited.getByText('EDITED').waitFor();
   // The reaction stays with the edited message.
-  await edited.getByRole('button', { name: /reacted with/ }).waitFor();
+  await edited.getByRole('button', { name: /reacted with :octopus:/ }).waitFor();
 });
 
 it('tells the other person who is typing, and stops telling once they stop', async () => {
