@@ -80,7 +80,7 @@ export async function start(overrides: Record<string, string | undefined> = {}):
         consumer: config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`,
       })
     : null;
-  const inboundMail = await startInboundMailIfEnabled(services, overrides);
+  const inboundMail = await startInboundMailIfEnabled(services, overrides, metrics);
   const outgoingWebhooks = config.OUTGOING_WEBHOOKS ? await startOutgoingWebhooks(services) : null;
   return {
     url: server.url,

@@ -17,6 +17,7 @@ let realm: SeededRealm;
 let cluster: Cluster;
 let smtpPort: number;
 let channelId: number;
+let listener: { metricsUrl: string };
 /** Stand-in for the operator's relay: the users service's outgoing mail lands here, parsed. */
 let relay: { port: number; received: Array<{ rcpt: string; mail: ParsedMail }>; server: SMTPServer };
 
@@ -85,7 +86,7 @@ beforeAll(async () => {
   cluster = await startCluster(env, { env: { EMAIL_GATEWAY_DOMAIN: DOMAIN, ...mail }, readyTimeoutMs: 180_000 });
   smtpPort = await freePort();
   // A replica of its own runs the listener, as a deployment scales it apart from the API's.
-  await cluster.addReplica('messaging', { INBOUND_SMTP_PORT: String(smtpPort), INBOUND_MAIL_MAX_BYTES: '200000', INBOUND_MAIL_SENDER_PER_MINUTE: '4' });
+  listener = await cluster.addReplica('messaging', { INBOUND_SMTP_PORT: String(smtpPort), INBOUND_MAIL_MAX_BYTES: '200000', INBOUND_MAIL_SENDER_PER_MINUTE: '4' });
   const made = await api('POST', '/users/me/subscriptions', realm.owner, { subscriptions: [{ name: 'mailbox' }], principals: [realm.owner.id, realm.member.id] });
   expect(made.result).toBe('success');
   channelId = (await api('GET', '/get_stream_id', realm.owner, { stream: 'mailbox' })).stream_id;
@@ -232,6 +233,13 @@ it('refuses an oversize mail with 552 and a sender over its limit with 550', asy
   const posted = await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'busy' }], 10);
   expect(posted.map((m) => m.content)).toEqual(['From: busy@outside.test\nmail 0', 'From: busy@outside.test\nmail 1', 'From: busy@outside.test\nmail 2', 'From: busy@outside.test\nmail 3']);
   expect(await latest(realm.member, [{ operator: 'channel', operand: 'mailbox' }, { operator: 'topic', operand: 'big' }])).toEqual([]);
+
+  // What the listener did is on its replica's metrics: every mail of this file so far.
+  const scrape = await (await fetch(`${listener.metricsUrl}/metrics`)).text();
+  const count = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(scrape)?.[1]);
+  expect(count('messaging_inbound_mail_posted_total')).toBe(13);
+  expect(count('messaging_inbound_mail_refused_total')).toBeGreaterThanOrEqual(8);
+  expect(count('messaging_inbound_mail_deferred_total')).toBe(0);
 });
 
 it('makes topics and trims footers as the family does', () => {

@@ -1,5 +1,6 @@
 /** Starts the inbound mail listener on replicas where INBOUND_SMTP_PORT is set. */
 import { createRedis, keyspace } from '@chat/bus';
+import type { Metrics } from '@chat/kit';
 import type { Services } from '../../context';
 import { emailGatewayDomain } from '../../config';
 import { readInboundMailConfig } from './config';
@@ -11,7 +12,7 @@ export interface RunningInboundMail {
 }
 
 /** `overrides` as the service's own (tests pass their settings); null when this replica runs no listener. */
-export async function startInboundMailIfEnabled(services: Services, overrides: Record<string, string | undefined>): Promise<RunningInboundMail | null> {
+export async function startInboundMailIfEnabled(services: Services, overrides: Record<string, string | undefined>, metrics?: Metrics): Promise<RunningInboundMail | null> {
   const cfg = readInboundMailConfig(overrides);
   if (cfg.INBOUND_SMTP_PORT === '') return null;
   const { config, log } = services;
@@ -27,6 +28,7 @@ export async function startInboundMailIfEnabled(services: Services, overrides: R
       realmPerMinute: cfg.INBOUND_MAIL_REALM_PER_MINUTE,
       redis,
       keyPrefix: keys.inboundMailLimitPrefix,
+      metrics,
       context: {
         domain: emailGatewayDomain(config),
         // As the gateway maps host names to realms.

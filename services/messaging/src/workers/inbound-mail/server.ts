@@ -12,7 +12,7 @@
 import { simpleParser } from 'mailparser';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
-import type { RedisStore } from '@chat/kit';
+import { counterOf, type Metrics, type RedisStore } from '@chat/kit';
 import type { Services } from '../../context';
 import { checkInboundRecipient, doPostInboundMail, MailRefusal, type InboundContext, type InboundTarget } from '../../actions/inbound-mail';
 
@@ -25,6 +25,8 @@ export interface InboundMailOptions {
   redis: RedisStore;
   keyPrefix: (subject: 'sender' | 'realm') => string;
   context: InboundContext;
+  /** The service's registry: posted, refused (5xx) and deferred (4xx) mail are counted there. */
+  metrics?: Metrics;
 }
 
 export interface InboundMailListener {
@@ -67,9 +69,19 @@ export async function startInboundMail(services: Services, opts: InboundMailOpti
   const byRealm = limiter(opts.redis, opts.keyPrefix('realm'), opts.realmPerMinute);
   // What RCPT decided, for DATA; an envelope object lives for one transaction.
   const targets = new WeakMap<SMTPServerSession['envelope'], InboundTarget>();
+  const counts = { posted: 0, refused: 0, deferred: 0 };
+  if (opts.metrics) {
+    counterOf(opts.metrics, 'messaging_inbound_mail_posted_total', 'Mails the inbound listener posted', () => counts.posted);
+    counterOf(opts.metrics, 'messaging_inbound_mail_refused_total', 'Mails (or recipients) the inbound listener refused with a 5xx', () => counts.refused);
+    counterOf(opts.metrics, 'messaging_inbound_mail_deferred_total', 'Mails the inbound listener answered with a 4xx (a fault of ours, or a second recipient)', () => counts.deferred);
+  }
 
   const refusal = (err: unknown, during: string): Error => {
-    if (err instanceof MailRefusal) return reply(err.responseCode, err.message);
+    if (err instanceof MailRefusal) {
+      counts.refused++;
+      return reply(err.responseCode, err.message);
+    }
+    counts.deferred++;
     log.error({ err }, `inbound mail: ${during} failed`);
     return reply(451, '4.3.0 Temporary failure, try again later.');
   };
@@ -82,7 +94,10 @@ export async function startInboundMail(services: Services, opts: InboundMailOpti
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
     onRcptTo(address, session, callback) {
-      if (session.envelope.rcptTo.length > 0) return callback(reply(452, '4.5.3 One recipient per mail; send again for the others.'));
+      if (session.envelope.rcptTo.length > 0) {
+        counts.deferred++;
+        return callback(reply(452, '4.5.3 One recipient per mail; send again for the others.'));
+      }
       const from = session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : '';
       void (async () => {
         const target = await checkInboundRecipient(services, opts.context, address.address);
@@ -109,6 +124,7 @@ export async function startInboundMail(services: Services, opts: InboundMailOpti
         return doPostInboundMail(services, opts.context, target, mail);
       })().then(
         (messageId) => {
+          counts.posted++;
           log.info({ messageId }, 'inbound mail posted');
           callback(null, `Posted as message ${messageId}`);
         },
