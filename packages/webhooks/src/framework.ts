@@ -48,7 +48,7 @@ export interface Integration {
   body?: 'json' | 'form';
   /** The header the provider names its event in; its absence is the family's error. */
   eventHeader?: string;
-  /** The event when the payload names it (or a fixed one); the header's value otherwise. */
+  /** The event when the payload names it (or completes the header's); the header's value otherwise. */
   event?(req: WebhookRequest): string | null;
   /**
    * True for a request that only asks whom the key belongs to (Zapier's connection test): the
@@ -98,11 +98,12 @@ export interface EventFilters {
 export function processWebhook(integration: Integration, req: WebhookRequest, filters: EventFilters): Outcome {
   integration.verify?.(req);
   let event: string | null = null;
-  if (integration.event) event = integration.event(req);
-  else if (integration.eventHeader) {
+  if (integration.eventHeader) {
     event = req.headers[integration.eventHeader.toLowerCase()] ?? null;
     if (event === null) return { kind: 'missing-header', header: integration.eventHeader };
   }
+  // An integration may complete the header's event from the payload (GitLab's "Issue Hook open").
+  if (integration.event) event = integration.event(req);
   if (event !== null && !eventWanted(event, filters)) return { kind: 'filtered', event };
   try {
     const out = integration.handle(event, req);

@@ -5,12 +5,13 @@
 import type { ConfigOption, Integration } from './framework';
 import { alertmanager } from './integrations/alertmanager';
 import { github } from './integrations/github';
+import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
 import { json } from './integrations/json';
 import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, github, grafana, ifttt, json, slackIncoming, zapier];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, github, gitlab, grafana, ifttt, json, slackIncoming, zapier];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
