@@ -1,7 +1,7 @@
 /** Installs the dialect's extensions on a markdown-it parser. */
 import type { CoreRule, InlineRule, Md, Token } from './md-types';
 import { envOf, type Linkifier, type RenderEnv } from './types';
-import { channelLink, groupMention, userMention } from './mentions';
+import { channelLink, groupMention, silenceQuotedMentions, userMention } from './mentions';
 import { emojiName, textWithEmoji } from './emoji';
 import { inlineImages } from './inline-images';
 import { escapeHtml, escapeText } from './urls';
@@ -122,6 +122,7 @@ export function installDialect(md: Md): void {
   md.inline.ruler.at('strikethrough', strikethrough);
   md.inline.ruler.at('backticks', codeSpan);
   md.core.ruler.push('strong_outside_emphasis', strongOutsideEmphasis);
+  md.core.ruler.before('inline', 'quoted_mentions', silenceQuotedMentions);
   md.inline.ruler.before('autolink', 'time', timeTag);
   md.core.ruler.push('text_rewrites', textRewrites);
   md.core.ruler.push('inline_images', inlineImages);

@@ -1,5 +1,5 @@
 /** Inline rules for @-mentions of users and groups and #-links to channels and topics. */
-import type { InlineRule, StateInline } from './md-types';
+import type { CoreRule, InlineRule, StateInline } from './md-types';
 import { envOf } from './types';
 import { channelUrl, escapeHtml, topicUrl } from './urls';
 
@@ -100,4 +100,24 @@ export const channelLink: InlineRule = (state, silent) => {
     }
   } else state.pos += m[0].length;
   return true;
+};
+
+// The family's mention patterns, as its blockquote processor rewrites them.
+const QUOTED_USER_MENTION = /(?<![^\s'"({[/<])@_?\*\*([^*]+)\*\*/g;
+const QUOTED_GROUP_MENTION = /(?<![^\s'"({[/<])@_?\*([^*]+)\*/g;
+
+/**
+ * Mentions inside a quote notify nobody: quoting a message that mentioned someone must not
+ * mention them again. As in the family, each mention in a `>` quote or a quote fence is made
+ * silent before the inline rules read it (so it still renders, without the @).
+ */
+export const silenceQuotedMentions: CoreRule = (state) => {
+  let depth = envOf(state.env).quoteDepth;
+  for (const token of state.tokens) {
+    if (token.type === 'blockquote_open') depth++;
+    else if (token.type === 'blockquote_close') depth--;
+    else if (token.type === 'inline' && depth > 0 && token.content.includes('@')) {
+      token.content = token.content.replace(QUOTED_USER_MENTION, '@_**$1**').replace(QUOTED_GROUP_MENTION, '@_*$1*');
+    }
+  }
 };

@@ -30,6 +30,22 @@ describe('markdown dialect', () => {
     expect([...r.mentionedUserIds]).toEqual([10, 12]);
   });
 
+  it('silences the mentions a quote repeats, in a > quote and in a quote fence, as the family does', () => {
+    const quoted = renderMarkdown('> @**King Hamlet** asked @*support* and @**all**\n\nso @**Twin|12**', ctx());
+    expect(quoted.html).toBe(
+      '<blockquote>\n<p><span class="user-mention silent" data-user-id="10">King Hamlet</span> asked ' +
+        '<span class="user-group-mention silent" data-user-group-id="5">support</span> and ' +
+        '<span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>\n' +
+        '<p>so <span class="user-mention" data-user-id="12">@Twin</span></p>',
+    );
+    expect([...quoted.mentionedUserIds]).toEqual([12]);
+    expect([...quoted.mentionedGroupIds]).toEqual([]);
+    expect(quoted.streamWildcard).toBeFalsy();
+    const fenced = renderMarkdown('```quote\n@**King Hamlet** said so\n```', ctx());
+    expect(fenced.html).toBe('<blockquote>\n<p><span class="user-mention silent" data-user-id="10">King Hamlet</span> said so</p>\n</blockquote>');
+    expect([...fenced.mentionedUserIds]).toEqual([]);
+  });
+
   it('renders wildcard and group mentions', () => {
     const r = renderMarkdown('@**all** @**topic** @*support*', ctx());
     expect(r.html).toBe(
