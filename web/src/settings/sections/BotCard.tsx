@@ -9,6 +9,7 @@ import { SaveState, useSave } from '../controls';
 import { botApiKey, deactivateBot, reactivateUser, regenerateBotKey, updateBot, updateBotAvatar } from '../lib/calls';
 import { downloadText } from '../lib/download';
 import { zuliprcFileName, zuliprcText } from '../lib/zuliprc';
+import { WebhookUrlDialog } from './IncomingWebhook';
 
 export interface Bot {
   user_id: number;
@@ -34,6 +35,7 @@ export function BotCard({ bot }: { bot: Bot }) {
   const edit = useSave<string>(`${bot.full_name}\n${bot.avatar_url ?? ''}`);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [showingUrl, setShowingUrl] = useState(false);
   const [key, setKey] = useState<string | null>(null);
   const [keyError, setKeyError] = useState('');
   const name = bot.full_name;
@@ -84,6 +86,7 @@ export function BotCard({ bot }: { bot: Bot }) {
             <>
               <button type="button" aria-label={t('settings.bots.edit_label', { name })} onClick={() => setEditing(true)}>{t('settings.bots.edit')}</button>
               {!key && <button type="button" aria-label={t('settings.bots.show_key_label', { name })} onClick={showKey}>{t('settings.bots.show_key')}</button>}
+              {bot.bot_type === 2 && <button type="button" aria-label={t('settings.webhook.url_label', { name })} onClick={() => setShowingUrl(true)}>{t('settings.webhook.url_button')}</button>}
               <button type="button" className="danger" aria-label={t('settings.bots.deactivate_label', { name })} onClick={() => setConfirming(true)}>{t('settings.bots.deactivate')}</button>
             </>
           ) : (
@@ -107,6 +110,7 @@ export function BotCard({ bot }: { bot: Bot }) {
           }}
         />
       )}
+      {showingUrl && <WebhookUrlDialog bot={bot} onClose={() => setShowingUrl(false)} />}
       {confirming && (
         <Dialog
           title={t('settings.bots.deactivate_title', { name })}

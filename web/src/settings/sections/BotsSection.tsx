@@ -1,6 +1,7 @@
 /**
- * The bots the person owns (register's realm_bots): create one (generic, incoming or outgoing
- * webhook: the last with the URL its triggers are posted to and their format),
+ * The bots the person owns (register's realm_bots): create one (generic; incoming webhook,
+ * with its integration, the integration's options and then the URL to paste; outgoing
+ * webhook, with the URL its triggers are posted to and their format),
  * edit, deactivate or reactivate it, and see its API key and zuliprc.
  */
 import { useId, useRef, useState } from 'react';
@@ -9,7 +10,9 @@ import { t, type StringKey } from '../../i18n';
 import { useAppState, useReg } from '../../state/store';
 import { SaveState, SettingsGroup, SettingsSection, useSave } from '../controls';
 import { createBot, updateBotAvatar } from '../lib/calls';
+import { configData } from '../lib/webhookUrl';
 import { BotCard, type Bot } from './BotCard';
+import { IntegrationPicker, useIntegrations, WebhookUrlDialog } from './IncomingWebhook';
 
 const NONE: Bot[] = [];
 
@@ -35,6 +38,7 @@ export function BotsSection() {
 }
 
 const BOT_TYPES = [1, 2, 3] as const;
+const INCOMING_WEBHOOK = 2;
 const OUTGOING_WEBHOOK = 3;
 const INTERFACES = [1, 2] as const;
 
@@ -49,6 +53,11 @@ function AddBot() {
   const [payloadUrl, setPayloadUrl] = useState('');
   const [iface, setIface] = useState<number>(1);
   const [notice, setNotice] = useState('');
+  const integrations = useIntegrations();
+  const [integration, setIntegration] = useState('');
+  const [config, setConfig] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<{ user_id: number; full_name: string; apiKey: string; integration: string } | null>(null);
+  const chosen = integrations.find((i) => i.name === integration);
   const file = useRef<HTMLInputElement>(null);
   const domain = String(reg.realm_bot_domain ?? location.hostname);
 
@@ -62,9 +71,12 @@ function AddBot() {
     save.save(
       async () => {
         // The URL goes JSON-encoded, as the family's web app sends it.
-        const service = type === OUTGOING_WEBHOOK ? { payload_url: JSON.stringify(payloadUrl.trim()), interface_type: iface } : {};
+        const service = type === OUTGOING_WEBHOOK ? { payload_url: JSON.stringify(payloadUrl.trim()), interface_type: iface }
+          : type === INCOMING_WEBHOOK && chosen ? incomingService(chosen.name, configData(chosen.config_options, config)) : {};
         const answer = await createBot({ full_name: name, short_name: shortName.trim(), bot_type: type, ...service });
         createdId = answer.user_id;
+        if (type === INCOMING_WEBHOOK && chosen) setCreated({ user_id: answer.user_id, full_name: name, apiKey: answer.api_key, integration: chosen.name });
+        setConfig({});
         setFullName('');
         setShortName('');
         setPayloadUrl('');
@@ -94,6 +106,17 @@ function AddBot() {
         <input id={`${id}-name`} type="text" required maxLength={100} value={fullName} onChange={(e) => setFullName(e.target.value)} />
         <label htmlFor={`${id}-short`}>{t('settings.bots.short_name', { domain })}</label>
         <input id={`${id}-short`} type="text" required maxLength={100} value={shortName} onChange={(e) => setShortName(e.target.value)} autoCapitalize="off" spellCheck={false} />
+        {type === INCOMING_WEBHOOK && (
+          <>
+            <IntegrationPicker value={integration} onChange={(next) => { setIntegration(next); setConfig({}); }} />
+            {chosen?.config_options.map((o) => (
+              <div key={o.key} className="settings-dialog-form">
+                <label htmlFor={`${id}-config-${o.key}`}>{o.label}</label>
+                <input id={`${id}-config-${o.key}`} type="text" value={config[o.key] ?? ''} onChange={(e) => setConfig({ ...config, [o.key]: e.target.value })} autoComplete="off" spellCheck={false} />
+              </div>
+            ))}
+          </>
+        )}
         {type === OUTGOING_WEBHOOK && (
           <>
             <label htmlFor={`${id}-url`}>{t('settings.bots.payload_url')}</label>
@@ -107,13 +130,19 @@ function AddBot() {
         <label htmlFor={`${id}-avatar`}>{t('settings.bots.avatar')}</label>
         <input id={`${id}-avatar`} ref={file} type="file" accept="image/*" />
         <div className="settings-actions">
-          <button type="submit" className="primary" disabled={!fullName.trim() || !shortName.trim() || (type === OUTGOING_WEBHOOK && !payloadUrl.trim()) || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
+          <button type="submit" className="primary" disabled={!fullName.trim() || !shortName.trim() || (type === OUTGOING_WEBHOOK && !payloadUrl.trim()) || (type === INCOMING_WEBHOOK && !chosen) || save.status.kind === 'saving'} aria-describedby={`${id}-state`}>
             {t('settings.bots.create')}
           </button>
           <SaveState id={`${id}-state`} status={save.status} />
         </div>
         {notice && <p className="settings-note" role="status">{notice}</p>}
       </form>
+      {created && <WebhookUrlDialog bot={created} apiKey={created.apiKey} integration={created.integration} onClose={() => setCreated(null)} />}
     </SettingsGroup>
   );
+}
+
+/** POST /bots' fields for an incoming-webhook bot: its integration and, when filled, its options. */
+function incomingService(serviceName: string, config: string | undefined): Record<string, string> {
+  return config ? { service_name: serviceName, config_data: config } : { service_name: serviceName };
 }
