@@ -8,11 +8,12 @@ import { bitbucket2 } from './integrations/bitbucket';
 import { github } from './integrations/github';
 import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
+import { jira } from './integrations/jira';
 import { json } from './integrations/json';
 import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, bitbucket2, github, gitlab, grafana, ifttt, json, slackIncoming, zapier];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, slackIncoming, zapier];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
