@@ -94,6 +94,7 @@ const sign = (body: Buffer | string, secret = SECRET) => `sha256=${createHmac('s
 const SIGNED: Record<string, (body: Buffer) => Record<string, string>> = {
   github: (body) => ({ 'X-Hub-Signature-256': sign(body) }),
   gitlab: () => ({ 'X-Gitlab-Token': SECRET }),
+  sentry: (body) => ({ 'Sentry-Hook-Signature': sign(body).slice('sha256='.length) }),
 };
 
 describe.each(caseFiles)('the %s integration', (integration) => {
@@ -205,6 +206,20 @@ describe('the framework', () => {
     const note = JSON.stringify({ ...JSON.parse(fixture('gitlab', 'note_hook__issue').toString()), object_attributes: { noteable_type: 'Epic' } });
     expect((await hook('gitlab', note, { query: { stream: CHANNEL }, headers: { 'X-Gitlab-Event': 'Note Hook', 'X-Gitlab-Token': SECRET } })).body.msg)
       .toBe("The 'Note Hook Epic' event isn't currently supported by the GitLab webhook; ignoring");
+  });
+
+  it("checks Sentry's signature with the client secret", async () => {
+    const body = fixture('sentry', 'issue__resolved');
+    const send = (headers: Record<string, string>, sent: Buffer | string = body) =>
+      hook('sentry', sent, { query: { stream: CHANNEL }, headers: { 'Sentry-Hook-Resource': 'issue', ...headers } });
+    const wrong = await send({ 'Sentry-Hook-Signature': sign(body, 'another secret').slice('sha256='.length) });
+    expect(wrong).toMatchObject({ status: 400, body: { result: 'error', msg: 'Webhook signature verification failed.' } });
+    expect((await send({})).body.msg).toBe('Webhook signature verification failed.');
+    const tampered = Buffer.from(body.toString().replace('Meredith Heller', 'Someone Else'));
+    expect((await send({ 'Sentry-Hook-Signature': sign(body).slice('sha256='.length) }, tampered)).body.msg).toBe('Webhook signature verification failed.');
+    const before = await lastMessageId();
+    expect((await send({ 'Sentry-Hook-Signature': sign(body).slice('sha256='.length) })).status).toBe(200);
+    expect(await sentBy(bots.get('sentry')!, before)).toHaveLength(1);
   });
 
   it('answers an unhandled event in the family words and tells the owner once', async () => {

@@ -10,10 +10,11 @@ import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
 import { jira } from './integrations/jira';
 import { json } from './integrations/json';
+import { sentry } from './integrations/sentry';
 import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, slackIncoming, zapier];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, sentry, slackIncoming, zapier];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
