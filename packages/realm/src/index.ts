@@ -8,3 +8,4 @@ export * from './system-bots';
 export * from './group-membership';
 export * from './group-setting-values';
 export * from './email-gateway';
+export * from './channel-access';

@@ -1,7 +1,7 @@
 /** subscription and stream: channels as the viewer sees them, with their subscriber lists. */
 import type { Db, Stream, Subscription } from '@chat/db';
-import { isAdmin, isGuest, LIMITS, optionalActor } from '@chat/contracts';
-import { DEFAULT_USER_SETTINGS } from '@chat/realm';
+import { LIMITS, optionalActor } from '@chat/contracts';
+import { channelAccess, DEFAULT_USER_SETTINGS } from '@chat/realm';
 import { channelTraffic, inheritNotificationSettings, streamFactsFrom, streamObject, subscriptionObject, type StreamFacts, type SubscriberList } from '@chat/wire';
 import { once } from './kept';
 import { viewerRow } from './realm-people';
@@ -43,10 +43,7 @@ function subscriberList(
 
 export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<Record<string, unknown>> {
   const realmId = opts.realm.id;
-  const userId = opts.identity.userId;
   const viewer = optionalActor(opts.identity);
-  const admin = viewer !== null && isAdmin(viewer);
-  const guest = viewer === null || isGuest(viewer);
   const [streams, subs, user, mine, facts] = await Promise.all([
     channelRows(db, opts),
     // Every subscriber of every channel (a row per person and channel): read only when the lists are sent.
@@ -75,16 +72,14 @@ export async function subscriptionsSection(db: Db, opts: StateOptions): Promise<
   for (const s of streams) {
     const subscribers = (subscribersOf.get(s.id) ?? []).sort((a, b) => a - b);
     const sub = mySub.get(s.id);
-    const canSeeSubscribers = !s.inviteOnly || admin || sub?.active === true;
-    const list = canSeeSubscribers ? subscriberList(opts.includeSubscribers, subscribers, partial) : undefined;
+    const access = channelAccess(viewer, s, sub ?? null);
+    const list = access.canSeeSubscribers ? subscriberList(opts.includeSubscribers, subscribers, partial) : undefined;
     if (sub) {
       const full = subscriptionObject(s, sub, facts.get(s.id)!, list);
       (sub.active ? subscriptions : unsubscribed).push(nullable ? full : inheritNotificationSettings(full, settings));
-    } else if (!guest && (!s.inviteOnly || admin)) {
-      neverSubscribed.push(streamObject(s, facts.get(s.id)!, list));
-    } else if (s.isWebPublic && !s.inviteOnly) {
-      // Web-public channels: guests see them and their subscribers; spectators only the channel.
-      neverSubscribed.push(streamObject(s, facts.get(s.id)!, userId === undefined ? undefined : subscriberList(opts.includeSubscribers, subscribers, partial)));
+    } else if (access.canSee) {
+      // Spectators see web-public channels without their subscribers.
+      neverSubscribed.push(streamObject(s, facts.get(s.id)!, viewer === null ? undefined : list));
     }
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
@@ -107,11 +102,8 @@ async function partialSubscriberPicker(db: Db, realmId: number, needed: boolean)
 
 export async function streamsSection(db: Db, opts: StateOptions): Promise<Record<string, unknown>> {
   const viewer = optionalActor(opts.identity);
-  const admin = viewer !== null && isAdmin(viewer);
   const [streams, mine, facts] = await Promise.all([channelRows(db, opts), mySubscriptions(db, opts), channelFacts(db, opts)]);
   const subscribed = new Set(mine.filter((s) => s.active).map((s) => s.streamId));
-  const visible = streams.filter((s) =>
-    viewer === null ? s.isWebPublic : !s.inviteOnly ? !isGuest(viewer) || s.isWebPublic || subscribed.has(s.id) : admin || subscribed.has(s.id),
-  );
+  const visible = streams.filter((s) => channelAccess(viewer, s, { active: subscribed.has(s.id) }).canSee);
   return { streams: visible.map((s) => streamObject(s, facts.get(s.id)!)) };
 }

@@ -21,7 +21,7 @@ export async function doDeleteTopic(services: Services, actor: LoadedActor, stre
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const access = await accessStream(services.db, actor, streamId);
   // Content access, not only metadata: an administrator outside a private channel cannot.
-  if (access.stream.inviteOnly && !access.sub?.active) throw errors.invalidStreamId();
+  if (!access.canReadContent) throw errors.invalidStreamId();
   const topic = normalizeTopic(rawTopic);
   const started = Date.now();
   for (;;) {

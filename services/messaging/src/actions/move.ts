@@ -1,6 +1,7 @@
 /** Moving messages between topics and channels, with the access changes a move brings. */
 import type { Message, Stream, Tx } from '@chat/db';
-import { flagBit, isGuest } from '@chat/contracts';
+import { flagBit } from '@chat/contracts';
+import { channelAccess } from '@chat/realm';
 import type { LoadedActor } from '../lib/context';
 import { recordEvent } from '../lib/outbox';
 import { activeSubscriberIds } from './stream-dicts';
@@ -78,7 +79,7 @@ async function dropCopiesOfUsersWithoutAccess(tx: Tx, actor: LoadedActor, ids: n
   const users = await tx.user.findMany({ where: { id: { in: holders.map((h) => h.userId) } } });
   const subs = new Set(await activeSubscriberIds(tx, target.id));
   const losers = users
-    .filter((u) => !subs.has(u.id) && (target.inviteOnly || (isGuest(u) && !target.isWebPublic)))
+    .filter((u) => !channelAccess(u, target, { active: subs.has(u.id) }).canReadContent)
     .map((u) => u.id);
   if (!losers.length) return [];
   await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: losers } } });

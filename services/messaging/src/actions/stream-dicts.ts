@@ -3,7 +3,8 @@
  * gathered here), and who may see a channel.
  */
 import type { Db, Stream, Subscription, Tx } from '@chat/db';
-import { ROLE, type StreamObject, type SubscriptionObject } from '@chat/contracts';
+import type { StreamObject, SubscriptionObject } from '@chat/contracts';
+import { channelSeenUpToRole } from '@chat/realm';
 import { loadStreamFacts, streamObject, subscriptionObject } from '@chat/wire';
 
 /**
@@ -49,15 +50,13 @@ export async function activeSubscriberIdsOf(tx: Tx, streamIds: number[]): Promis
 }
 
 /**
- * Users who may see a channel exists: everyone for a web-public channel; everyone but guests
- * for another public channel (plus subscribed guests); subscribers and administrators for a
- * private one. `extra` are users about to be subscribed in the same transaction.
+ * Users who may see a channel exists (@chat/realm channelAccess, read as rows through its twin
+ * channelSeenUpToRole). `extra` are users about to be subscribed in the same transaction.
  */
 export async function streamViewerIds(tx: Tx, s: Stream, extra: number[]): Promise<number[]> {
   const subscribers = await activeSubscriberIds(tx, s.id);
-  const roleLimit = s.inviteOnly ? ROLE.ADMINISTRATOR : s.isWebPublic ? ROLE.GUEST : ROLE.MEMBER;
   const byRole = await tx.user.findMany({
-    where: { realmId: s.realmId, isActive: true, role: { lte: roleLimit } },
+    where: { realmId: s.realmId, isActive: true, role: { lte: channelSeenUpToRole(s) } },
     select: { id: true },
   });
   return [...new Set([...byRole.map((u) => u.id), ...subscribers, ...extra])].sort((a, b) => a - b);

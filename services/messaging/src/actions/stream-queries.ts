@@ -5,7 +5,7 @@ import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { activeSubscriberIds, activeSubscriberIdsOf, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';
-import { canAccessUser } from '@chat/realm';
+import { canAccessUser, channelAccess } from '@chat/realm';
 
 export interface StreamListQuery {
   includePublic: boolean;
@@ -38,8 +38,7 @@ export async function listStreams(services: Services, actor: LoadedActor, q: Str
     if (q.includePublic && !s.inviteOnly && !isGuest(actor)) return true;
     if (q.includeWebPublic && s.isWebPublic) return true;
     if (ownerSubscribed.has(s.id)) return true;
-    // Channels whose messages the user can read: public ones (not for guests) and their own.
-    return q.includeCanAccessContent && ((!s.inviteOnly && !isGuest(actor)) || subscribed.has(s.id));
+    return q.includeCanAccessContent && channelAccess(actor, s, { active: subscribed.has(s.id) }).canReadContent;
   });
   const streams = await streamDicts(db, picked, db);
   if (q.includeDefault) {
@@ -65,7 +64,7 @@ export async function getStreamId(services: Services, actor: LoadedActor, name: 
 
 export async function streamMembers(services: Services, actor: LoadedActor, streamId: number): Promise<number[]> {
   const access = await accessStream(services.db, actor, streamId);
-  if (isGuest(actor) && !access.sub?.active && !access.stream.isWebPublic) throw errors.invalidStreamId();
+  if (!access.canSeeSubscribers) throw errors.invalidStreamId();
   return activeSubscriberIds(services.db, streamId);
 }
 

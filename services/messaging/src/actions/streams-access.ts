@@ -1,8 +1,8 @@
 /** Finding channels and deciding what a user may do in them. */
 import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
-import { errors, isAdmin, isGuest } from '@chat/contracts';
+import { errors, isGuest } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
-import { isInGroupSetting, SYSTEM_GROUPS, type Member } from '@chat/realm';
+import { channelAccess, isInGroupSetting, SYSTEM_GROUPS, type ChannelAccess, type Member } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
 
 type Client = Db | Tx;
@@ -31,28 +31,14 @@ export async function checkStreamPostAllowed(db: Client, actor: LoadedActor, str
   }
 }
 
-export interface StreamAccess {
+/** A channel, the viewer's subscription to it, and what they may do there (@chat/realm channelAccess). */
+export interface StreamAccess extends ChannelAccess {
   stream: Stream;
   sub: Subscription | null;
-  /** Whether the user may see the channel exists (name, description, subscribers). */
-  canSee: boolean;
-  /** Whether the user may read messages in the channel they have no user_messages row for. */
-  canReadHistory: boolean;
 }
 
-/**
- * What a user may see of one channel. Public channels are open to every member (guests only
- * when the channel is web-public);
- * private ones only to subscribers, and a subscriber reads history from before they joined only
- * when the channel's history is public to subscribers.
- */
 export function streamAccessOf(actor: LoadedActor, stream: Stream, sub: Subscription | null): StreamAccess {
-  const subscribed = !!sub?.active;
-  // Web-public channels are open to guests too (as to spectators); other public ones are not.
-  const publicToUser = !stream.inviteOnly && (!isGuest(actor) || stream.isWebPublic);
-  const canSee = publicToUser || subscribed || (stream.inviteOnly && isAdmin(actor));
-  const canReadHistory = (publicToUser && stream.historyPublicToSubscribers) || (subscribed && stream.historyPublicToSubscribers);
-  return { stream, sub, canSee, canReadHistory };
+  return { stream, sub, ...channelAccess(actor, stream, sub) };
 }
 
 export async function accessStream(db: Client, actor: LoadedActor, streamId: number): Promise<StreamAccess> {

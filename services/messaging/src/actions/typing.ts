@@ -83,7 +83,7 @@ export async function doTyping(services: Services, actor: LoadedActor, req: Typi
   if (!stream) throw errors.invalidStreamId();
   const subscribers = await activeSubscriberIds(services.db, stream.id);
   const sub = await services.db.subscription.findUnique({ where: { userId_streamId: { userId: actor.userId, streamId: stream.id } } });
-  if (!streamAccessOf(actor, stream, sub).canSee || (stream.inviteOnly && !sub?.active)) throw errors.invalidStreamId();
+  if (!streamAccessOf(actor, stream, sub).canReadContent) throw errors.invalidStreamId();
   await recordEvent(services.db, {
     realmId: actor.realmId,
     type: 'typing',
