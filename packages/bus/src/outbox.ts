@@ -69,14 +69,33 @@ function validate(e: DomainEvent): void {
   }
 }
 
-// One statement, so an action pays a single round trip per event. NOTIFY is delivered only if
-// and when the transaction commits, and identical notifications in one transaction are folded
-// into one, so a transaction recording many events wakes the relay once.
+/**
+ * The channel the relay LISTENs on. The outbox table and this channel are named only in this
+ * package: an action that writes its own outbox rows composes outboxInsertSql and OUTBOX_NOTIFY.
+ */
+export const OUTBOX_CHANNEL = 'outbox';
+
+/**
+ * The insert of outbox rows that `select` gives as (realm_id, type, payload jsonb), for a
+ * statement's data-modifying CTE: `event AS (${outboxInsertSql('SELECT ...')} RETURNING id)`.
+ */
+export function outboxInsertSql(select: string): string {
+  return `INSERT INTO outbox (realm_id, type, payload)\n  ${select}`;
+}
+
+/**
+ * Wakes the relay, as a text column to select once in the statement. NOTIFY is delivered only
+ * if and when the transaction commits, and identical notifications in one transaction are
+ * folded into one, so a transaction recording many events wakes the relay once.
+ */
+export const OUTBOX_NOTIFY = `pg_notify('${OUTBOX_CHANNEL}', '')::text`;
+
+// One statement, so an action pays a single round trip per event.
 const INSERT_SQL = `
 WITH inserted AS (
-  INSERT INTO outbox (realm_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id
+  ${outboxInsertSql('VALUES ($1, $2, $3::jsonb)')} RETURNING id
 )
-SELECT id::text AS id, pg_notify('outbox', '')::text AS notified FROM inserted`;
+SELECT id::text AS id, ${OUTBOX_NOTIFY} AS notified FROM inserted`;
 
 /**
  * Records `e` in the caller's transaction and returns the outbox id. Call it with the

@@ -3,6 +3,7 @@ import { Pause } from './pause';
 import type { Redis } from 'ioredis';
 import type { Keyspace } from './keys';
 import { publishRows, type OutboxRow } from './publish';
+import { OUTBOX_CHANNEL } from './outbox';
 
 export interface OutboxRelayOptions {
   /** Postgres holding the outbox table. */
@@ -192,7 +193,7 @@ export class OutboxRelay {
     // Rows published by an earlier session are not this one's to delete: a successor may have
     // taken them over, and the publish script skips what it finds already published.
     this.published = [];
-    await client.query('LISTEN outbox');
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
     while (this.running) {
       // Cleared before reading, so a commit that lands while a batch is in flight is not missed.
       this.notified = false;

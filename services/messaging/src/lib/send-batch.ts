@@ -3,6 +3,7 @@
  * message, its copies, its outbox row and NOTIFY. Sends that arrive while one is running go
  * together in the next statement and commit (statement-group.ts).
  */
+import { OUTBOX_NOTIFY, outboxInsertSql } from '@chat/bus';
 import { rawQuery, type Db } from '@chat/db';
 import { EVENT_AND_NOTIFY, MESSAGE_COLUMNS, messageAndCopies, WITH_MESSAGE_ID } from './send-sql';
 import { groupPerPool, type GroupStats } from './statement-group';
@@ -55,11 +56,10 @@ const MANY_SQL = `WITH input AS MATERIALIZED (
   INSERT INTO user_messages (user_id, message_id, flags)
   SELECT c.user_id, ids.id, c.flags FROM unnest($14::int[], $15::int[], $16::bigint[]) AS c(ord, user_id, flags) JOIN ids USING (ord)
 ), event AS (
-  INSERT INTO outbox (realm_id, type, payload)
-  SELECT i.realm_id, 'message', jsonb_set(i.payload, '{event,message,id}', to_jsonb(ids.id))
-    FROM input i JOIN ids USING (ord) ORDER BY ord
+  ${outboxInsertSql(`SELECT i.realm_id, 'message', jsonb_set(i.payload, '{event,message,id}', to_jsonb(ids.id))
+    FROM input i JOIN ids USING (ord) ORDER BY ord`)}
 )
-SELECT ord::int AS ord, id::int AS id, (SELECT pg_notify('outbox', ''))::text AS notified FROM ids`;
+SELECT ord::int AS ord, id::int AS id, (SELECT ${OUTBOX_NOTIFY}) AS notified FROM ids`;
 
 function oneParams(w: ChannelWrite): unknown[] {
   return [w.realmId, w.senderId, 'stream', w.streamId, null, w.topic, w.content, w.rendered, w.client, w.dateSent, w.isMe,

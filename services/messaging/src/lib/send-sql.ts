@@ -2,6 +2,7 @@
  * The parts of the statements that write a new message (send-write.ts, send-batch.ts), in the
  * parameter order of `insertParams` ($1 to $16) and the outbox payload ($17).
  */
+import { OUTBOX_NOTIFY, outboxInsertSql } from '@chat/bus';
 
 /** The columns a new message is inserted with, in that order. */
 export const MESSAGE_COLUMNS = `realm_id, sender_id, recipient_type, stream_id, conversation_id, topic, content, rendered_content,
@@ -23,10 +24,9 @@ m AS (
 // The outbox row with the event (`payload`, selected `from` the CTEs before it) and its NOTIFY,
 // then the message's id: a message's statement that writes its event itself.
 export const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
-  INSERT INTO outbox (realm_id, type, payload)
-  SELECT $1, 'message', ${payload} FROM ${from}
+  ${outboxInsertSql(`SELECT $1, 'message', ${payload} FROM ${from}`)}
   RETURNING id
 )
-SELECT m.id, pg_notify('outbox', '')::text AS notified FROM m, event`;
+SELECT m.id, ${OUTBOX_NOTIFY} AS notified FROM m, event`;
 
 export const WITH_MESSAGE_ID = "jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id))";
