@@ -163,3 +163,4 @@ export function splitUnicodeEmoji(text: string): Array<string | { char: string; 
   if (last < text.length) out.push(text.slice(last));
   return out;
 }
+export * from './check';

@@ -4,7 +4,7 @@
  */
 import type { Db, Tx } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
-import { emojiCodeForName, emojiCodeSpellings, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
+import { emojiCodeForName, emojiCodeSpellings, emojiProblem, familyEmojiCode, isExtraEmoji } from '@chat/emoji';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '../lib/outbox';
@@ -49,23 +49,10 @@ async function resolveByName(db: Db | Tx, realmId: number, name: string): Promis
   throw errors.badRequest(`Emoji '${name}' does not exist`);
 }
 
-/** Validates an (name, code, type) triple the way a new reaction must be. */
+/** Validates an (name, code, type) triple the way a new reaction must be (@chat/emoji emojiProblem). */
 async function checkEmoji(db: Db | Tx, realmId: number, name: string, code: string, type: string): Promise<void> {
-  if (type === 'realm_emoji') {
-    const custom = await customEmoji(db, realmId, { id: code });
-    if (!custom) throw errors.badRequest('Invalid custom emoji.');
-    if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
-    if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
-  } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
-    if (!isExtraEmoji(code)) throw errors.badRequest('Invalid emoji code');
-    if (name !== code) throw errors.badRequest('Invalid emoji name.');
-  } else if (type === 'unicode_emoji') {
-    if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code');
-    // Any of the code's names (canonical or alias) will do, as on the family's server.
-    if (!emojiNameMatchesCode(name, code)) throw errors.badRequest('Invalid emoji name.');
-  } else {
-    throw errors.badRequest('Invalid emoji type.');
-  }
+  const problem = await emojiProblem(name, code, type, (id) => customEmoji(db, realmId, { id }));
+  if (problem) throw errors.badRequest(problem);
 }
 
 async function reactionEvent(tx: Tx, actor: LoadedActor, op: 'add' | 'remove', messageId: number, streamId: number | null, r: { name: string; code: string; type: string }) {

@@ -84,11 +84,11 @@ describe('reactions by the family names', () => {
     const { member } = h.realm;
     const cases: Array<[Record<string, string>, string]> = [
       [{ emoji_name: 'thumbs_up', emoji_code: '1f44e' }, 'Invalid emoji name.'],
-      [{ emoji_name: 'thumbs_up', emoji_code: 'zzzz' }, 'Invalid emoji code'],
-      [{ emoji_name: 'thumbs_up', emoji_code: '1f3fd' }, 'Invalid emoji code'],
+      [{ emoji_name: 'thumbs_up', emoji_code: 'zzzz' }, 'Invalid emoji code.'],
+      [{ emoji_name: 'thumbs_up', emoji_code: '1f3fd' }, 'Invalid emoji code.'],
       [{ emoji_name: 'thumbsup' }, "Emoji 'thumbsup' does not exist"],
       [{ emoji_name: 'Thumbs_Up' }, "Emoji 'Thumbs_Up' does not exist"],
-      [{ emoji_name: 'zulip', emoji_code: '1f44d', reaction_type: 'svc_extra_emoji' }, 'Invalid emoji code'],
+      [{ emoji_name: 'zulip', emoji_code: '1f44d', reaction_type: 'svc_extra_emoji' }, 'Invalid emoji code.'],
       [{ emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'sticker' }, 'Invalid emoji type.'],
     ];
     for (const [body, msg] of cases) {

@@ -43,7 +43,7 @@ describe('reactions', () => {
   });
 
   it('checks names and codes against the emoji data', async () => {
-    expect((await react(h.realm.member, msg, { emoji_name: 'heart', emoji_code: 'zzzz' })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid emoji code' });
+    expect((await react(h.realm.member, msg, { emoji_name: 'heart', emoji_code: 'zzzz' })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid emoji code.' });
     expect((await react(h.realm.member, msg, { emoji_name: 'octopus', emoji_code: '1f600' })).body.msg).toBe('Invalid emoji name.');
     expect((await react(h.realm.member, msg, { emoji_name: 'no_such_emoji' })).body.msg).toBe("Emoji 'no_such_emoji' does not exist");
     expect((await react(h.realm.member, msg, { emoji_name: 'zulip', reaction_type: 'svc_extra_emoji', emoji_code: 'zulip' })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { recordEvent } from '@chat/bus';
 import { errors, INT4_MAX, LIMITS, type Actor, isAdmin } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { emojiCodeForName, emojiNameMatchesCode, familyEmojiCode, isExtraEmoji, isUnicodeEmojiCode } from '@chat/emoji';
+import { emojiCodeForName, emojiProblem, familyEmojiCode, isExtraEmoji } from '@chat/emoji';
 import { userStatusObject } from '@chat/wire';
 import type { Services } from '../context';
 import { usersWhoCanAccess } from '../lib/audience';
@@ -45,22 +45,12 @@ async function checkEmoji(tx: Tx, realmId: number, input: StatusInput): Promise<
     code ??= found[0];
     type ??= found[1];
   }
-  if (type === 'realm_emoji') {
-    const custom = /^\d+$/.test(code) && Number(code) <= INT4_MAX ? await tx.realmEmoji.findFirst({ where: { id: Number(code), realmId } }) : null;
-    if (!custom) throw errors.badRequest('Invalid custom emoji.');
-    if (custom.name !== name) throw errors.badRequest('Invalid custom emoji name.');
-    if (custom.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
-  } else if (type === 'svc_extra_emoji' || type === 'zulip_extra_emoji') {
-    if (!isExtraEmoji(code)) throw errors.badRequest('Invalid emoji code.');
-    if (name !== code) throw errors.badRequest('Invalid emoji name.');
-  } else if (type === 'unicode_emoji') {
-    if (!isUnicodeEmojiCode(code)) throw errors.badRequest('Invalid emoji code.');
-    // Any of the code's names will do; the status keeps the family's spelling of the code.
-    if (!emojiNameMatchesCode(name, code)) throw errors.badRequest('Invalid emoji name.');
-    code = familyEmojiCode(code)!;
-  } else {
-    throw errors.badRequest('Invalid emoji type.');
-  }
+  const problem = await emojiProblem(name, code, type, (id) =>
+    /^\d+$/.test(id) && Number(id) <= INT4_MAX ? tx.realmEmoji.findFirst({ where: { id: Number(id), realmId } }) : Promise.resolve(null),
+  );
+  if (problem) throw errors.badRequest(problem);
+  // The status keeps the family's spelling of a Unicode emoji's code.
+  if (type === 'unicode_emoji') code = familyEmojiCode(code)!;
   return { emojiName: name, emojiCode: code, reactionType: type };
 }
 
