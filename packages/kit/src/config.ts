@@ -38,6 +38,13 @@ export const baseConfigSchema = z.object({
   MERGE_BASE: z.string().default(''),
 });
 
+/** A boolean setting: exactly `true` or `false` (anything else fails at start), else `fallback`. */
+export const envBool = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
+
 /** METRICS_PORT with this service's default. */
 export const metricsPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 

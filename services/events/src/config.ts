@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
+import { baseConfigSchema, envBool, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 export const configSchema = baseConfigSchema.extend({
   METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.events),
@@ -11,15 +11,9 @@ export const configSchema = baseConfigSchema.extend({
   /** Entries read from a partition per round trip. */
   FANOUT_BATCH: z.coerce.number().int().min(1).max(10000).default(200),
   /** Run the outbox relay in this process (one leader across replicas is elected in Postgres). */
-  OUTBOX_RELAY: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
+  OUTBOX_RELAY: envBool('true'),
   /** Whether the push service is configured (realm_push_notifications_enabled), as for the users service. */
-  PUSH_NOTIFICATIONS_ENABLED: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  PUSH_NOTIFICATIONS_ENABLED: envBool('false'),
   /** How often stale ids are swept out of the queue index sets. */
   INDEX_SWEEP_MS: z.coerce.number().int().min(1000).default(300000),
 });

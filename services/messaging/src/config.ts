@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { outgoingWebhookSettings } from './workers/outgoing-webhooks/settings';
-import { baseConfigSchema, ConfigError, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
+import { baseConfigSchema, envBool, ConfigError, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 import { emailGatewayDomain as gatewayDomain, isMailDomain } from '@chat/realm';
 import { parseNetworks } from './lib/outbound';
 import { derivedImageProxyKey } from './markdown/image-proxy';
-
-const bool = (fallback: 'true' | 'false') =>
-  z
-    .enum(['true', 'false'])
-    .default(fallback)
-    .transform((v) => v === 'true');
 
 export const configSchema = baseConfigSchema.extend({
   ...outgoingWebhookSettings,
@@ -19,14 +13,14 @@ export const configSchema = baseConfigSchema.extend({
   /** Topics with more than this many participants need permission for @topic. */
   TOPIC_WILDCARD_MENTION_LARGE_THRESHOLD: z.coerce.number().int().min(0).default(15),
   /** Off: this replica does not deliver scheduled messages and reminders (others still do). */
-  SCHEDULED_DELIVERY: bool('true'),
+  SCHEDULED_DELIVERY: envBool('true'),
   /** How often an idle replica looks for scheduled messages and reminders that fell due. */
   SCHEDULED_DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1000),
   /**
    * Off: this replica does not read the domain streams (the `messaging` consumer group), so it
    * sends no onboarding messages for new accounts; other replicas still do.
    */
-  ONBOARDING_CONSUMER: bool('true'),
+  ONBOARDING_CONSUMER: envBool('true'),
   /** Name of this replica in the consumer group; default `<hostname>-<pid>`. Stable names resume their pending entries at once after a restart. */
   CONSUMER_NAME: z.string().default(''),
   /**
@@ -76,7 +70,7 @@ export const configSchema = baseConfigSchema.extend({
   /** How long a page's preview (or that it has none) is kept in Redis. */
   URL_PREVIEW_CACHE_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
   /** Off: this replica does not run the link preview job (others still do). */
-  URL_PREVIEW_WORKER: bool('true'),
+  URL_PREVIEW_WORKER: envBool('true'),
 });
 
 export type Config = z.infer<typeof configSchema> & { IMAGE_PROXY_KEY: string };

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
-
-const bool = (fallback: 'true' | 'false') =>
-  z
-    .enum(['true', 'false'])
-    .default(fallback)
-    .transform((v) => v === 'true');
+import { baseConfigSchema, envBool, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 const optionalUrl = z
   .string()
@@ -38,7 +32,7 @@ export const configSchema = baseConfigSchema.extend({
   /** Jobs one worker runs at once. */
   PUSH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   /** Off: this replica serves the API only, and neither consumes streams nor runs jobs. */
-  PUSH_RUN_WORKERS: bool('true'),
+  PUSH_RUN_WORKERS: envBool('true'),
   /**
    * Where clients reach the server, as the gateway is configured: a realm's URL is
    * <scheme>://<string_id>.<host>, and the ROOT_REALM's is <scheme>://<host>.

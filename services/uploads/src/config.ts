@@ -1,13 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '@chat/contracts';
-import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
-
-const flag = (fallback: 'true' | 'false') =>
-  z
-    .enum(['true', 'false'])
-    .default(fallback)
-    .transform((v) => v === 'true');
+import { baseConfigSchema, envBool, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 export const configSchema = baseConfigSchema.extend({
   METRICS_PORT: metricsPort(DEFAULT_METRICS_PORTS.uploads),
@@ -22,7 +16,7 @@ export const configSchema = baseConfigSchema.extend({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Path-style addressing (bucket in the path): what MinIO and s3rver expect. */
-  S3_FORCE_PATH_STYLE: flag('true'),
+  S3_FORCE_PATH_STYLE: envBool('true'),
   /** Lifetime of the signed URLs that S3 downloads redirect to. */
   S3_SIGNED_URL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(60),
   MAX_FILE_UPLOAD_SIZE_MIB: z.coerce.number().int().min(1).max(1024 * 1024).default(LIMITS.maxFileUploadSizeMib),
@@ -30,7 +24,7 @@ export const configSchema = baseConfigSchema.extend({
   /** Mixed into avatar storage names so that avatars cannot be enumerated by user id. */
   AVATAR_SALT: z.string().default('development-avatar-salt'),
   /** Run the background parts (message link consumer, thumbnail and cleanup workers) here. */
-  RUN_WORKERS: flag('true'),
+  RUN_WORKERS: envBool('true'),
   /** Unreferenced files older than this are deleted by the cleanup job. */
   UNCLAIMED_ATTACHMENT_DAYS: z.coerce.number().min(0).default(21),
   CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),

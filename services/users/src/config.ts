@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
-
-const bool = (fallback: 'true' | 'false') =>
-  z
-    .enum(['true', 'false'])
-    .default(fallback)
-    .transform((v) => v === 'true');
+import { baseConfigSchema, envBool, DEFAULT_METRICS_PORTS, loadConfig, metricsPort } from '@chat/kit';
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -14,7 +8,7 @@ export const configSchema = baseConfigSchema
     EXTERNAL_HOST: z.string().default('127.0.0.1:9991'),
     EXTERNAL_SCHEME: z.enum(['http', 'https']).default('http'),
     /** Whether the push service is configured; server_settings reports it to clients. */
-    PUSH_NOTIFICATIONS_ENABLED: bool('false'),
+    PUSH_NOTIFICATIONS_ENABLED: envBool('false'),
     /**
      * Realms with more people than this get no immediate presence events when someone comes
      * online (each would fan out to everyone); clients still see it on their next presence poll.
@@ -43,9 +37,9 @@ export const configSchema = baseConfigSchema
     S3_REGION: z.string().default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
-    S3_FORCE_PATH_STYLE: bool('true'),
+    S3_FORCE_PATH_STYLE: envBool('true'),
     /** Off: this replica queues exports but leaves writing them to replicas that have it on. */
-    EXPORT_RUN_WORKERS: bool('true'),
+    EXPORT_RUN_WORKERS: envBool('true'),
     /** Larger organizations are exported by the server's administrators, not through the API. */
     EXPORT_MAX_MESSAGES: z.coerce.number().int().min(0).default(250_000),
     EXPORT_MAX_UPLOAD_BYTES: z.coerce.number().int().min(0).default(20 * 1024 ** 3),
@@ -65,7 +59,7 @@ export const configSchema = baseConfigSchema
      * EMAIL_USE_SSL: TLS from the first byte (port 465).
      */
     EMAIL_USE_TLS: z.enum(['true', 'false']).optional(),
-    EMAIL_USE_SSL: bool('false'),
+    EMAIL_USE_SSL: envBool('false'),
     /** Connection, greeting and socket timeout of one SMTP attempt. */
     EMAIL_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
     /**
@@ -83,9 +77,9 @@ export const configSchema = baseConfigSchema
      * Missed-message emails get a Reply-To address that posts the answer in the conversation;
      * off: Reply-To is the no-reply address (no inbound listener behind the domain).
      */
-    MISSED_MESSAGE_REPLIES: bool('true'),
+    MISSED_MESSAGE_REPLIES: envBool('true'),
     /** Off: this replica sends mail but does not read new messages for missed-message emails. */
-    MISSED_MESSAGE_EMAILS: bool('true'),
+    MISSED_MESSAGE_EMAILS: envBool('true'),
     /** An event queue polled this recently means its owner is at a client: no missed-message email. */
     ACTIVE_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(140),
     /** Name of this replica in the `mail` consumer group of the domain streams. */
@@ -106,14 +100,14 @@ export const configSchema = baseConfigSchema
     /** Messages one worker sends at once. */
     EMAIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
     /** Off: this replica queues mail but leaves sending it to replicas that have it on. */
-    EMAIL_RUN_WORKERS: bool('true'),
+    EMAIL_RUN_WORKERS: envBool('true'),
 
     // Invitation limits and reminders, as the reference servers of this API family have them.
     /**
      * Enforce the daily limit on email invitations. Off by default, as on a self-hosted
      * server of the API family (which applies it only where anyone may create an organization).
      */
-    INVITES_DAILY_LIMIT_ENABLED: bool('false'),
+    INVITES_DAILY_LIMIT_ENABLED: envBool('false'),
     /** Email invitations one realm may send in any 24 hours while the limit is enforced. */
     INVITES_DEFAULT_REALM_DAILY_MAX: z.coerce.number().int().min(1).default(100),
     /** An invitation still open this long before it expires gets one reminder email. */

@@ -3,14 +3,12 @@
  * (config.ts spreads them in). docs/integrations.md, "Outgoing webhooks", lists them.
  */
 import { z } from 'zod';
+import { envBool } from '@chat/kit';
 import { parseNetworks } from '../../lib/outbound';
 
 export const outgoingWebhookSettings = {
   /** Off: this replica neither reads new messages for bots nor runs their requests (others still do). */
-  OUTGOING_WEBHOOKS: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
+  OUTGOING_WEBHOOKS: envBool('true'),
   /** Deadline of one request to a bot's service (the family's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
   OUTGOING_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
   /** Further tries after a timeout or a connection error, before the bot is reported unavailable (the family's 3). */
