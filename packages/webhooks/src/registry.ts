@@ -10,11 +10,14 @@ import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
 import { jira } from './integrations/jira';
 import { json } from './integrations/json';
+import { pagerduty } from './integrations/pagerduty';
 import { sentry } from './integrations/sentry';
 import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, sentry, slackIncoming, zapier];
+export const INTEGRATIONS: readonly Integration[] = [
+  alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, pagerduty, sentry, slackIncoming, zapier,
+];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
