@@ -8,6 +8,7 @@ import { bitbucket2 } from './integrations/bitbucket';
 import { github } from './integrations/github';
 import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
+import { jenkins } from './integrations/jenkins';
 import { jira } from './integrations/jira';
 import { json } from './integrations/json';
 import { pagerduty } from './integrations/pagerduty';
@@ -16,7 +17,7 @@ import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
 export const INTEGRATIONS: readonly Integration[] = [
-  alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jira, json, pagerduty, sentry, slackIncoming, zapier,
+  alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jenkins, jira, json, pagerduty, sentry, slackIncoming, zapier,
 ];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
