@@ -95,6 +95,7 @@ const SIGNED: Record<string, (body: Buffer) => Record<string, string>> = {
   github: (body) => ({ 'X-Hub-Signature-256': sign(body) }),
   gitlab: () => ({ 'X-Gitlab-Token': SECRET }),
   sentry: (body) => ({ 'Sentry-Hook-Signature': sign(body).slice('sha256='.length) }),
+  circleci: (body) => ({ 'circleci-signature': `v1=${sign(body).slice('sha256='.length)}` }),
 };
 
 describe.each(caseFiles)('the %s integration', (integration) => {
@@ -220,6 +221,18 @@ describe('the framework', () => {
     const before = await lastMessageId();
     expect((await send({ 'Sentry-Hook-Signature': sign(body).slice('sha256='.length) })).status).toBe(200);
     expect(await sentBy(bots.get('sentry')!, before)).toHaveLength(1);
+  });
+
+  it("checks CircleCI's v1 signature", async () => {
+    const body = fixture('circleci', 'workflow_completed');
+    const v1 = (secret?: string) => `v1=${sign(body, secret).slice('sha256='.length)}`;
+    const send = (signature?: string) => hook('circleci', body, {
+      query: { stream: CHANNEL }, headers: { 'Circleci-Event-Type': 'workflow-completed', ...(signature ? { 'circleci-signature': signature } : {}) },
+    });
+    expect((await send(v1('another secret'))).body).toMatchObject({ result: 'error', msg: 'Webhook signature verification failed.' });
+    expect((await send()).body.msg).toBe('Webhook signature verification failed.');
+    // The header may list other schemes beside v1.
+    expect((await send(`v2=abc,${v1()}`)).status).toBe(200);
   });
 
   it('answers an unhandled event in the family words and tells the owner once', async () => {

@@ -5,6 +5,7 @@
 import type { ConfigOption, Integration } from './framework';
 import { alertmanager } from './integrations/alertmanager';
 import { bitbucket2 } from './integrations/bitbucket';
+import { circleci } from './integrations/circleci';
 import { github } from './integrations/github';
 import { gitlab } from './integrations/gitlab';
 import { grafana } from './integrations/grafana';
@@ -17,7 +18,7 @@ import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
 
 export const INTEGRATIONS: readonly Integration[] = [
-  alertmanager, bitbucket2, github, gitlab, grafana, ifttt, jenkins, jira, json, pagerduty, sentry, slackIncoming, zapier,
+  alertmanager, bitbucket2, circleci, github, gitlab, grafana, ifttt, jenkins, jira, json, pagerduty, sentry, slackIncoming, zapier,
 ];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
