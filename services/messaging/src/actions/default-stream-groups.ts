@@ -9,7 +9,7 @@ import type { DefaultStreamGroup, Stream, Tx } from '@chat/db';
 import { defaultStreamGroupsList, storedDefaultStreamIds } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { checkCanManageDefaults, defaultsAudience, removeDefaultStream } from './default-streams';
 
 export const DEFAULT_STREAM_GROUP_NAME_MAX = 60;

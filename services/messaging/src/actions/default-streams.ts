@@ -9,7 +9,7 @@ import type { Stream, Tx } from '@chat/db';
 import { defaultStreamIdsList, storedDefaultStreamIds } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 
 /** Default channels and their groups are managed by administrators (the reference's can_manage_default_streams). */
 export function checkCanManageDefaults(actor: LoadedActor): void {

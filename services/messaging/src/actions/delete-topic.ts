@@ -7,7 +7,7 @@ import { errors, isAdmin, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';
 import { messageAudience } from './message-access';
 import { accessStream } from './streams-access';

@@ -5,7 +5,7 @@ import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { htmlDiff } from '../lib/html-diff';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { displayTopic } from '../lib/wire';
 import { accessMessage, messageAudience } from './message-access';
 import { hasChannelPermission } from './channel-permissions';

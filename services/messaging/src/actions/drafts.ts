@@ -4,7 +4,7 @@ import { draftObject } from '@chat/wire';
 import { errors, LIMITS } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { normalizeContent, truncate } from '../lib/text';
 import { accessStream } from './streams-access';
 

@@ -9,7 +9,7 @@ import { errors, flagBit, apiFlagNames, isModerator, type UpdateMessageEvent } f
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { normalizeContent, normalizeTopic } from '../lib/text';
 import { loadRenderContext, renderMarkdown, type RenderResult } from '../markdown';
 import { accessMessage, messageAudience } from './message-access';

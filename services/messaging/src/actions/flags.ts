@@ -3,7 +3,7 @@ import type { Tx } from '@chat/db';
 import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag, type UpdateMessageFlagsEvent } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { accessMessage } from './message-access';
 
 /** Flags the server sets and clients may not. */

@@ -3,7 +3,7 @@ import type { Message, Stream, Tx } from '@chat/db';
 import { flagBit } from '@chat/contracts';
 import { channelAccess } from '@chat/realm';
 import type { LoadedActor } from '../lib/context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { activeSubscriberIds } from './stream-dicts';
 import { streamAccessOf } from './streams-access';
 import type { PropagateMode } from './edit';

@@ -7,7 +7,7 @@ import { errors, flagBit } from '@chat/contracts';
 import { emojiCodeForName, emojiCodeSpellings, emojiProblem, familyEmojiCode, isExtraEmoji } from '@chat/emoji';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { accessMessage, messageAudience } from './message-access';
 
 export interface EmojiRequest {

@@ -8,7 +8,7 @@ import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, reminderObject } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { accessMessage } from './message-access';
 import { normalizeReminderNote, reminderContent } from './reminder-content';
 import { futureDeliveryTime } from './scheduled-messages';

@@ -8,7 +8,7 @@ import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, scheduledMessageObject } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';
 import { checkSendMessage, defaultReadBySender, type SendPlan } from './send';
 

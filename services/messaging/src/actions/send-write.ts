@@ -7,9 +7,8 @@
  */
 import { rawQuery, type Db, type Message, type Tx } from '@chat/db';
 import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
-import { outboxPayload, type DomainEvent } from '@chat/bus';
+import { type DomainEvent, outboxPayload, recordEvent } from '@chat/bus';
 import type { LoadedActor } from '../lib/context';
-import { recordEvent } from '../lib/outbox';
 import { widgetContentOf } from '../lib/widget';
 import { avatarUrlOf, buildWireMessages, recipientIdOf, wireOfNewChannelMessage, wireOfNewDirectMessage } from '../lib/wire';
 import { mentionFlags } from './mentions';

@@ -12,7 +12,7 @@ import {
   type GroupSettingChange,
 } from '@chat/realm';
 import { STREAM_GROUP_SETTINGS, STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '@chat/wire';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { emptyRenderContext, renderMarkdown } from '../markdown';
 import { streamDict, streamViewerIds } from './stream-dicts';
 import { checkStreamName } from './streams';

@@ -6,7 +6,7 @@ import { STREAM_GROUP_SETTINGS, STREAM_GROUP_SETTING_NAMES, type StreamGroupSett
 import type { LoadedActor } from '../lib/context';
 import { systemGroupId } from '../lib/groups';
 import { DELETE_POLICY_SETTINGS, mayChangeDeletePolicy } from './channel-permissions';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { renderMarkdown, emptyRenderContext } from '../markdown';
 import { streamDict, streamViewerIds } from './stream-dicts';
 

@@ -7,7 +7,7 @@ import { errors } from '@chat/contracts';
 import type { Message, Submessage, Tx } from '@chat/db';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { checkPollData, checkTodoData, pyJsonDumps, widgetContentOf, widgetTypeOf } from '../lib/widget';
 import { accessMessage, messageAudience } from './message-access';
 import { applyParticipationTopicPolicy } from './user-topics';

@@ -2,7 +2,7 @@
 import type { Db, Stream, Tx } from '@chat/db';
 import { loadStreamFacts, subscriptionObject } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { activeSubscriberIds, streamViewerIds } from './stream-dicts';
 
 /** Color of a user's n-th subscription, from the palette clients of this API use. */

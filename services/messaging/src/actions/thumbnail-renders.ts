@@ -1,6 +1,6 @@
 import type { Tx } from '@chat/db';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { pendingPreviewPaths, PREVIEW_COLUMNS, previewOf, rewriteThumbnailPlaceholders, type PreviewRow } from '../markdown/upload-previews';
 import { messageAudience, recipientFlags } from './message-access';
 

@@ -2,7 +2,7 @@
 import { errors } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { parseDirectTargets } from '../lib/recipients';
 import { normalizeTopic } from '../lib/text';
 import { accessMessage } from './message-access';

@@ -4,7 +4,7 @@ import { errors, isTopicVisibility, TOPIC_VISIBILITY, type TopicVisibility } fro
 import { mutedTopicsList } from '@chat/wire';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
-import { recordEvent } from '../lib/outbox';
+import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';
 import { accessStream, findStream } from './streams-access';
 

@@ -9,7 +9,8 @@ import { doDeleteMessage, messageHistory } from '../actions/delete';
 import { checkEditableFlag, doMarkAsRead, doUpdateFlags } from '../actions/flags';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions';
 import { doTypingEditMessage } from '../actions/typing';
-import { fetchMessagesById, readReceipts } from '../actions/fetch-one';
+import { fetchMessagesById } from '../actions/fetch';
+import { readReceipts } from '../actions/read-receipts';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 
 export function messageActionRoutes(router: Router, services: Services): void {

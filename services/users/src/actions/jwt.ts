@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { errors, type Identity } from '@chat/contracts';
 import type { Services } from '../context';
-import { formatUser } from '../lib/format-user';
+import { userObject } from '@chat/wire';
 
 /** Algorithms a realm may accept; "none" is never among them, so every token must be signed. */
 export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'] as const;
@@ -33,7 +33,7 @@ export async function fetchApiKeyWithJwt(services: Services, identity: Identity,
   if (!user.isActive) throw errors.userDeactivated();
   const result: Record<string, unknown> = { api_key: user.apiKey, email: user.email };
   if (includeProfile) {
-    result.user = formatUser(user, { id: user.id, role: user.role }, { realmUrl: identity.realmUrl, clientGravatar: false });
+    result.user = userObject(user, { id: user.id, role: user.role }, { realmUrl: identity.realmUrl, clientGravatar: false });
   }
   return result;
 }

@@ -2,12 +2,11 @@ import { recordEvent } from '@chat/bus';
 import { errors, ROLE, ROLES, checkAdmin, type Actor, checkOwner, isOwner } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import { directGroupForRole } from '@chat/realm';
-import { avatarUrl } from '@chat/wire';
+import { avatarUrl, emailVisibilityOf } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
 import { forgetCachedAuth } from '../lib/auth-cache';
 import { canSeeDeliveryEmail, EMAIL_VISIBILITY, fakeEmailDomain, isValidEmail } from '../lib/emails';
-import { emailVisibilityOf } from '../lib/format-user';
 import { checkFullName } from '../lib/names';
 import { hashPassword, isStrongPassword } from '../lib/passwords';
 import { accessBot, accessUserForAdmin, isLastOwner } from './user-access';
@@ -17,9 +16,9 @@ import { checkNewUser, doCreateAnnouncedUser } from './create-user';
 import { doUpdateProfileData, type ProfileValue } from './profile-fields';
 import { announceExportConsent, exportConsent } from './exports';
 
-type UserRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
+type UserObjectRow = Awaited<ReturnType<Tx['user']['findFirstOrThrow']>>;
 
-async function announcePerson(tx: Tx, target: UserRow, person: Record<string, unknown>) {
+async function announcePerson(tx: Tx, target: UserObjectRow, person: Record<string, unknown>) {
   await recordEvent(tx, {
     realmId: target.realmId,
     type: 'realm_user',
@@ -28,7 +27,7 @@ async function announcePerson(tx: Tx, target: UserRow, person: Record<string, un
   });
 }
 
-async function announceBot(tx: Tx, bot: UserRow, fields: Record<string, unknown>) {
+async function announceBot(tx: Tx, bot: UserObjectRow, fields: Record<string, unknown>) {
   await recordEvent(tx, {
     realmId: bot.realmId,
     type: 'realm_bot',
@@ -37,7 +36,7 @@ async function announceBot(tx: Tx, bot: UserRow, fields: Record<string, unknown>
   });
 }
 
-export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string) {
+export async function doChangeFullName(tx: Tx, target: UserObjectRow, fullName: string) {
   await tx.user.update({ where: { id: target.id }, data: { fullName } });
   await announcePerson(tx, target, { full_name: fullName });
   if (target.isBot) await announceBot(tx, target, { full_name: fullName });
@@ -47,7 +46,7 @@ export async function doChangeFullName(tx: Tx, target: UserRow, fullName: string
  * Changes a role: the row, the system-group membership that mirrors it, the channels and what
  * the person may now see of others' addresses, announced to those concerned.
  */
-export async function doChangeRole(tx: Tx, target: UserRow, role: number) {
+export async function doChangeRole(tx: Tx, target: UserObjectRow, role: number) {
   const oldGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(target.role) } });
   const newGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(role) } });
   await tx.user.update({ where: { id: target.id }, data: { role } });
@@ -88,7 +87,7 @@ export async function doChangeRole(tx: Tx, target: UserRow, role: number) {
  * the avatar is the address's Gravatar, then `new_email` where the API address changed.
  * Returns whether the API address changed (the gateways' cached authentication names it).
  */
-export async function doChangeDeliveryEmail(tx: Tx, target: UserRow, email: string, realmUrl: string): Promise<boolean> {
+export async function doChangeDeliveryEmail(tx: Tx, target: UserObjectRow, email: string, realmUrl: string): Promise<boolean> {
   const visibility = emailVisibilityOf(target);
   const apiEmailIsReal = target.isBot || visibility === EMAIL_VISIBILITY.EVERYONE;
   const updated = await tx.user.update({ where: { id: target.id }, data: { deliveryEmail: email, ...(apiEmailIsReal ? { email } : {}) } });
@@ -173,7 +172,7 @@ export async function doUpdateUser(services: Services, actor: Actor, userId: num
  * Deactivates a user with their bots, and disables the invitation links they made; their API
  * keys stop working at once.
  */
-export async function doDeactivateUserInTx(tx: Tx, target: UserRow): Promise<string[]> {
+export async function doDeactivateUserInTx(tx: Tx, target: UserObjectRow): Promise<string[]> {
   const keys = [target.apiKey];
   const audience = await usersWhoCanAccess(tx, target.realmId, target);
   await tx.user.update({ where: { id: target.id }, data: { isActive: false } });

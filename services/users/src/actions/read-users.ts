@@ -3,7 +3,7 @@ import type { Tx } from '@chat/db';
 import { accessibleUserIds, canAccessUser, inaccessibleUserObject } from '@chat/realm';
 import type { Services } from '../context';
 import { canSeeDeliveryEmail, fakeEmailDomain } from '../lib/emails';
-import { emailVisibilityOf, formatUser, type UserRow, type Viewer } from '../lib/format-user';
+import { emailVisibilityOf, userObject, type UserObjectRow, type Viewer } from '@chat/wire';
 import { profileDataFor } from './profile-fields';
 
 type Reader = Services['db'] | Tx;
@@ -14,7 +14,7 @@ export function viewerOf(caller: Pick<Actor, 'userId' | 'role'>): Viewer {
 }
 
 /** A user of the caller's realm by id, active or not; "No such user" otherwise. */
-export async function accessUserById(db: Reader, realmId: number, userId: number): Promise<UserRow & { realmId: number; apiKey: string }> {
+export async function accessUserById(db: Reader, realmId: number, userId: number): Promise<UserObjectRow & { realmId: number; apiKey: string }> {
   const user = await db.user.findFirst({ where: { id: userId, realmId } });
   if (!user) throw errors.badRequest('No such user');
   return user;
@@ -24,7 +24,7 @@ export async function accessUserById(db: Reader, realmId: number, userId: number
  * A user by address: their API address, or their real address when the viewer may see it
  * (so that lookups reveal nothing email_address_visibility hides).
  */
-export async function accessUserByEmail(db: Reader, actor: Pick<Actor, 'realmId' | 'userId' | 'role'>, email: string): Promise<UserRow & { realmId: number; apiKey: string }> {
+export async function accessUserByEmail(db: Reader, actor: Pick<Actor, 'realmId' | 'userId' | 'role'>, email: string): Promise<UserObjectRow & { realmId: number; apiKey: string }> {
   const wanted = email.trim();
   const candidates = await db.user.findMany({
     where: {
@@ -68,7 +68,7 @@ export async function getUsers(
   const hiddenDomain = fakeEmailDomain(actor.realmUrl);
   return users.map((u) => {
     if (allowed !== null && !u.isBot && !allowed.has(u.id)) return inaccessibleUserObject(u.id, hiddenDomain);
-    return formatUser(u, viewerOf(actor), {
+    return userObject(u, viewerOf(actor), {
       realmUrl: actor.realmUrl,
       clientGravatar: opts.clientGravatar,
       profileData: profile ? (profile.get(u.id) ?? {}) : undefined,
@@ -81,10 +81,10 @@ export async function getUsers(
  * (a restricted guest asking about someone they share nothing with) is `Insufficient permission`,
  * as for every read of one named user.
  */
-export async function getUser(services: Services, actor: Actor, user: UserRow, opts: ReadOptions) {
+export async function getUser(services: Services, actor: Actor, user: UserObjectRow, opts: ReadOptions) {
   await checkCanAccessUser(services.db, actor.realmId, viewerOf(actor), user);
   const profile = opts.includeProfile ? await profileDataFor(services.db, actor.realmId, [user.id]) : undefined;
-  return formatUser(user, viewerOf(actor), {
+  return userObject(user, viewerOf(actor), {
     realmUrl: actor.realmUrl,
     clientGravatar: opts.clientGravatar,
     profileData: profile ? (profile.get(user.id) ?? {}) : undefined,

@@ -1,10 +1,8 @@
-/** Single-message reads: by id list, and who has read a message. */
+/** Who has read a message. */
 import { errors, flagBit } from '@chat/contracts';
 import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { accessMessage } from './message-access';
-
-export { fetchMessagesById } from './fetch';
 
 /** Users who have read the message, without the caller and the sender, when receipts are on. */
 export async function readReceipts(services: Services, actor: LoadedActor, messageId: number): Promise<number[]> {
