@@ -45,6 +45,22 @@ export const envBool = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((v) => v === 'true');
 
+/** Where the server is reached from outside: the settings every service that writes links has. */
+export interface ExternalSite {
+  EXTERNAL_SCHEME: 'http' | 'https';
+  EXTERNAL_HOST: string;
+  ROOT_REALM: string;
+}
+
+/**
+ * A realm's URL, the one answer for every service: `<scheme>://<string_id>.<host>`, and the
+ * ROOT_REALM's `<scheme>://<host>` (the gateway serves it on the bare host), whatever its id.
+ */
+export function realmUrlFor(site: ExternalSite, stringId: string): string {
+  const host = stringId === site.ROOT_REALM ? site.EXTERNAL_HOST : `${stringId}.${site.EXTERNAL_HOST}`;
+  return `${site.EXTERNAL_SCHEME}://${host}`;
+}
+
 /** METRICS_PORT with this service's default. */
 export const metricsPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { errors } from '@chat/contracts';
+import { realmUrlFor } from '@chat/kit';
 import type { GatewayConfig } from './config';
 
 export interface ResolvedRealm {
@@ -41,8 +42,7 @@ export class RealmResolver {
       [sub],
     );
     const row = rows[0];
-    const { EXTERNAL_SCHEME: scheme, EXTERNAL_HOST: base } = this.config;
-    const realm = row ? { id: row.id, deactivated: row.deactivated, url: `${scheme}://${sub ? `${sub}.` : ''}${base}` } : null;
+    const realm = row ? { id: row.id, deactivated: row.deactivated, url: realmUrlFor(this.config, sub) } : null;
     this.cache.set(sub, { realm, at: Date.now() });
     if (!realm) throw errors.nonexistentRealm();
     return realm;

@@ -1,4 +1,4 @@
-import { baseConfigSchema, ConfigError, configOrExit, DEFAULT_STREAM_PARTITIONS, loadConfig } from '..';
+import { baseConfigSchema, ConfigError, configOrExit, DEFAULT_STREAM_PARTITIONS, loadConfig, realmUrlFor } from '..';
 
 // Settings that packages used to read from the environment themselves: now every service reads
 // them through its validated config, so a bad value stops it at start.
@@ -61,3 +61,10 @@ describe('configOrExit', () => {
 function load(env: Record<string, string>) {
   return loadConfig(baseConfigSchema, env);
 }
+
+it('gives a realm one URL, the root realm its bare host whatever its id', () => {
+  const site = { EXTERNAL_SCHEME: 'https' as const, EXTERNAL_HOST: 'chat.example.com:8443', ROOT_REALM: 'zulip' };
+  expect(realmUrlFor(site, 'zulip')).toBe('https://chat.example.com:8443');
+  expect(realmUrlFor(site, 'lear')).toBe('https://lear.chat.example.com:8443');
+  expect(realmUrlFor({ ...site, ROOT_REALM: '' }, '')).toBe('https://chat.example.com:8443');
+});

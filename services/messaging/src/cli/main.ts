@@ -7,6 +7,7 @@
  *   rerender-messages [--batch-size N] [--realm STRING_ID]
  */
 import { createDb, ensureDatabase, migrateDatabase } from '@chat/db';
+import { realmUrlFor } from '@chat/kit';
 import { readConfig } from '../config';
 import { doRerenderMessages } from '../actions/rerender';
 
@@ -39,8 +40,7 @@ async function main(argv: string[]): Promise<number> {
   await ensureDatabase(config.DATABASE_URL);
   await migrateDatabase(config.DATABASE_URL);
   const db = createDb(config.DATABASE_URL, { poolSize: 4 });
-  const realmUrl = (stringId: string) =>
-    `${config.EXTERNAL_SCHEME}://${stringId === config.ROOT_REALM ? config.EXTERNAL_HOST : `${stringId}.${config.EXTERNAL_HOST}`}`;
+  const realmUrl = (stringId: string) => realmUrlFor(config, stringId);
   try {
     const done = await doRerenderMessages(db, {
       ...opts,

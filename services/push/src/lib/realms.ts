@@ -1,4 +1,5 @@
 import type { Db } from '@chat/db';
+import { realmUrlFor } from '@chat/kit';
 
 export interface RealmInfo {
   realm_name: string;
@@ -17,8 +18,7 @@ export interface ExternalAddress {
 }
 
 export function realmUrl(address: ExternalAddress, stringId: string): string {
-  const host = stringId === address.rootRealm ? address.host : `${stringId}.${address.host}`;
-  return `${address.scheme}://${host}`;
+  return realmUrlFor({ EXTERNAL_SCHEME: address.scheme, EXTERNAL_HOST: address.host, ROOT_REALM: address.rootRealm }, stringId);
 }
 
 const TTL_MS = 60_000;

@@ -1,10 +1,10 @@
 import { isGuest } from '@chat/contracts';
 import { channelNarrowUrl, topicNarrowUrl } from '@chat/notify';
 import { realmPolicies } from '@chat/realm';
+import { realmUrlFor } from '@chat/kit';
 import type { Services } from '../context';
 import { digestEmail, type HotConversation } from '../lib/digest-email';
 import { noreplyAddress } from '../lib/invitation-email';
-import { realmUrlOf } from '../lib/realm-url';
 import { unsubscribeUrl } from '../lib/unsubscribe';
 import type { MailMessage } from '../workers/mail';
 
@@ -80,7 +80,7 @@ export async function renderDigest(services: Services, job: DigestJob): Promise<
   const settings = (user.settings ?? {}) as Record<string, unknown>;
   if (settings.enable_digest_emails === false) return null;
   const realm = await db.realm.findUniqueOrThrow({ where: { id: job.realmId } });
-  const realmUrl = realmUrlOf(services.config, realm.stringId);
+  const realmUrl = realmUrlFor(services.config, realm.stringId);
   const cutoff = new Date(job.cutoff);
 
   const topics = await db.$queryRawUnsafe<TopicRow[]>(

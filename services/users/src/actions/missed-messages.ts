@@ -1,10 +1,10 @@
 import { flagBit } from '@chat/contracts';
 import { directNarrowUrl, MENTION_TRIGGERS, topicNarrowUrl, type Trigger } from '@chat/notify';
 import { createMissedMessageAddress, emailGatewayDomain, realmPolicies } from '@chat/realm';
+import { realmUrlFor } from '@chat/kit';
 import type { Services } from '../context';
 import { noreplyAddress } from '../lib/invitation-email';
 import { missedMessageEmail, type MailedMessage, type MissedConversation } from '../lib/missed-message-email';
-import { realmUrlOf } from '../lib/realm-url';
 import { unsubscribeUrl } from '../lib/unsubscribe';
 import { batchingPeriod, type MissedBatches, type MissedBatchJob } from '../workers/missed/batch';
 
@@ -54,7 +54,7 @@ export async function doSendMissedMessages(services: Services, batches: MissedBa
   );
   if (rows.length) {
     const realm = await db.realm.findUniqueOrThrow({ where: { id: job.realmId } });
-    const realmUrl = realmUrlOf(services.config, realm.stringId);
+    const realmUrl = realmUrlFor(services.config, realm.stringId);
     const settings = (user.settings ?? {}) as Record<string, unknown>;
     const contentHiddenBy =
       realmPolicies(realm.settings).message_content_allowed_in_email_notifications === false

@@ -1,6 +1,6 @@
 /** Starts the inbound mail listener on replicas where INBOUND_SMTP_PORT is set. */
 import { createRedis, keyspace } from '@chat/bus';
-import type { Metrics } from '@chat/kit';
+import { realmUrlFor, type Metrics } from '@chat/kit';
 import type { Services } from '../../context';
 import { emailGatewayDomain } from '../../config';
 import { readInboundMailConfig } from './config';
@@ -31,8 +31,7 @@ export async function startInboundMailIfEnabled(services: Services, overrides: R
       metrics,
       context: {
         domain: emailGatewayDomain(config),
-        // As the gateway maps host names to realms.
-        realmUrl: (stringId) => `${cfg.EXTERNAL_SCHEME}://${stringId === cfg.ROOT_REALM ? host : `${stringId}.${host}`}`,
+        realmUrl: (stringId) => realmUrlFor({ EXTERNAL_SCHEME: cfg.EXTERNAL_SCHEME, EXTERNAL_HOST: host, ROOT_REALM: cfg.ROOT_REALM }, stringId),
         uploadsUrl: cfg.UPLOADS_URL,
       },
     });
