@@ -16,10 +16,11 @@ import { pagerduty } from './integrations/pagerduty';
 import { sentry } from './integrations/sentry';
 import { slackIncoming } from './integrations/slack-incoming';
 import { ifttt, zapier } from './integrations/text-posts';
+import { uptimeKuma } from './integrations/uptime-kuma';
 import { uptimerobot } from './integrations/uptimerobot';
 
 export const INTEGRATIONS: readonly Integration[] = [
-  alertmanager, bitbucket2, circleci, github, gitlab, grafana, ifttt, jenkins, jira, json, pagerduty, sentry, slackIncoming, uptimerobot, zapier,
+  alertmanager, bitbucket2, circleci, github, gitlab, grafana, ifttt, jenkins, jira, json, pagerduty, sentry, slackIncoming, uptimeKuma, uptimerobot, zapier,
 ];
 
 const byName = new Map(INTEGRATIONS.map((i) => [i.name, i]));
