@@ -5,7 +5,7 @@
  *   AB_BUILDS=.base,.new   services/<svc>/<dir>/main.js copied over dist/main.js, the process
  *                          restarted (copy each build's dist/main.js there first)
  *   AB_SERVICES=messaging  which services' builds are swapped
- *   AB_HISTORY=1000000 AB_ROUNDS=20 AB_CYCLES=3
+ *   AB_HISTORY=1000000 AB_ROUNDS=20 AB_CYCLES=3   (AB_HISTORY: user_messages rows, each message copied to its channel's members)
  *   AB_KEEP=1              keep the database (its URL is printed); AB_DATABASE_URL=<url> reuses it
  *   AB_PROFILE_DIR=<dir>   messaging and the gateway under --cpu-prof
  *
@@ -78,7 +78,7 @@ async function main() {
       site = made.site;
       const users = await createUsers(env.db, site, made.realm, 60);
       const channels = await createChannels(env.db, site, made.realm, users, [10, 20, 30]);
-      await loadHistory(env.db, made.realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), users[0]!.id, history);
+      await loadHistory(env.db, made.realm.id, [...channels.values()], users.slice(0, 10).map((u) => u.id), history);
       viewer = users[0]!;
       channel = channels.get(10)!;
     }

@@ -1,15 +1,16 @@
 /**
- * `npm run bench [-- --quick] [-- --site URL]`: the cluster measured through its gateway, against
- * pgbench and redis-benchmark in the same run. See docs/performance.md.
+ * `npm run bench [-- --quick] [-- --only sends,store,...] [-- --site URL]`: the cluster measured
+ * through its gateway, against the store's own limit measured in the same run. See
+ * docs/performance.md.
  *
  * Without --site it starts every service from the workspace on a scratch database and Redis
- * prefix with the rate limit off. With --site URL it measures a running cluster; the site must
- * run with RATE_LIMIT_PER_MINUTE=0 and the bench needs its DATABASE_URL, REDIS_URL and
- * REDIS_PREFIX (the realm, the API keys and the history are written there) and --external-host.
+ * prefix with the production defaults and the rate limit off. With --site URL it measures a
+ * running cluster; the site must run with RATE_LIMIT_PER_MINUTE=0 and the bench needs its
+ * DATABASE_URL, REDIS_URL and REDIS_PREFIX (the realms, the API keys and the history are
+ * written there) and --external-host.
+ * BENCH_VARIANT=<name> with BENCH_SERVICE_ENV="KEY=value ..." runs the services with other
+ * settings: a named variant, reported as such and written under its name, never the headline.
  * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
- * BENCH_GATEWAY_NODE_ARGS="--max-semi-space-size=16" adds V8 options to the gateway's (they win over its defaults).
- * BENCH_GATEWAYS=2 starts that many gateway replicas; the delivery phase's polling processes
- * take turns among them, as a balancer in front would spread their connections.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,17 +18,15 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { createDb } from '@chat/db';
-import { createTestDatabase } from '@chat/db/testing';
 import { setupTestEnv, startCluster, type Cluster } from '@chat/testing';
-import { preparePgbench, runPgbench, runRedisBenchmark, type PgbenchFigure } from './baselines';
-import { loadHistory, measureListings, measureNarrow } from './narrow';
+import { runRedisBenchmark } from './baselines';
 import { postgresServerCpuMs, redisCpuMs, type Measured } from './cpu';
-import { measureDelivery, measureRegister, measureSends, type Target } from './phases';
 import { loadCpuMs } from './workers';
 import { measureWeb } from './web';
-import { chart, figures, goals, markdown, printTable, type Measurements } from './report';
+import { chart, figures, goals, markdown, printTable, type Measurements, type RunSettings } from './report';
 import { createChannels, createRealm, createUsers } from './setup';
 import { settle } from './settle';
+import { runActive, runNarrow, runOnline, runRegister, runSends, runStore, type Plan, type Run } from './scenarios';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -36,27 +35,37 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = flag('--quick');
-/** `--only sends,delivery`: run some phases only (sends, pgbench, redis, register, delivery, narrow, web). */
+/** `--only sends,online`: run some phases only (sends, store, redis, online, register, active, narrow, web). */
 const only = option('--only')?.split(',');
-const runs = (phase: string) => !only || only.includes(phase);
-const plan = quick
-  ? { users: 250, fanouts: [10, 200], concurrencies: [1, 16, 64], send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3, polls: 1000, delivery: { seconds: 5, warmupSeconds: 1 }, registerRounds: 5, history: 100_000, narrowRounds: 5, redisRequests: 20_000, web: { logins: 3, switches: 12, longTopic: 2_000 } }
-  : { users: 1000, fanouts: [10, 200, 1000], concurrencies: [1, 16, 64], send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5, polls: 10_000, delivery: { seconds: 20, warmupSeconds: 2 }, registerRounds: 30, history: 1_000_000, narrowRounds: 50, redisRequests: 100_000, web: { logins: 9, switches: 40, longTopic: 10_000 } };
-// BENCH_SEND_SECONDS: how long each send cell is measured, for A/B runs of one cell.
-if (process.env.BENCH_SEND_SECONDS) plan.send.seconds = Number(process.env.BENCH_SEND_SECONDS);
-const DELIVERY_RECIPIENTS = 200;
-const DELIVERY_RATE = 10;
+const runs = (phase: string) => !only || only.includes(phase) || (phase === 'sends' && only.includes('store'));
+// Every figure is the median of `runs` runs; latencies come from at least 2,000 samples.
+const plan: Plan = quick
+  ? {
+      runs: 3, users: 250, fanouts: [10, 200], senders: 16, send: { seconds: 3, warmupSeconds: 1 }, pgSeconds: 3,
+      online: { seconds: 3, warmupSeconds: 1 }, offered: 50, registerRounds: 20,
+      big: { people: 2_000, channels: 5, size: 100, polls: 2_000, rate: 10, timing: { seconds: 3, warmupSeconds: 1 } },
+      historyCopies: 300_000, narrowRounds: 20, redisRequests: 20_000, web: { logins: 3, switches: 12, longTopic: 2_000 },
+    }
+  : {
+      runs: 3, users: 1000, fanouts: [10, 200], senders: 16, send: { seconds: 8, warmupSeconds: 2 }, pgSeconds: 5,
+      online: { seconds: 10, warmupSeconds: 2 }, offered: 50, registerRounds: 667,
+      big: { people: 10_000, channels: 20, size: 100, polls: 10_000, rate: 20, timing: { seconds: 10, warmupSeconds: 2 } },
+      historyCopies: 10_000_000, narrowRounds: 667, redisRequests: 100_000, web: { logins: 9, switches: 40, longTopic: 10_000 },
+    };
 
 const loadavg = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
 
-/** Runs `work` with a scratch database of its own on the same Postgres (the machine probe's commits), dropped after. */
-async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
-  const scratch = await createTestDatabase();
-  try {
-    return await work(scratch.url);
-  } finally {
-    await scratch.drop();
-  }
+/** The services' settings: production defaults with the rate limit off, or a named variant. */
+function settingsOf(externalHost: string): RunSettings {
+  const variant = process.env.BENCH_VARIANT;
+  const extra = Object.fromEntries((process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => {
+    const i = kv.indexOf('=');
+    return [kv.slice(0, i), kv.slice(i + 1)];
+  }));
+  if (Object.keys(extra).length && !variant) throw new Error('BENCH_SERVICE_ENV needs BENCH_VARIANT=<name>: other settings are a named variant');
+  // NODE_ENV and EXTERNAL_HOST are what a deployment sets; LOG_LEVEL is the services' own
+  // default (the test harness would otherwise start them at 'warn').
+  return { ...(variant ? { variant } : {}), env: { NODE_ENV: 'production', LOG_LEVEL: 'info', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', ...extra } };
 }
 
 async function main() {
@@ -67,6 +76,7 @@ async function main() {
   console.log(`bench ${quick ? '(quick) ' : ''}on ${os.cpus().length} cores, load ${loadBefore.join(' ')}`);
 
   let cluster: Cluster | undefined;
+  let settings: RunSettings;
   let cleanup = async () => undefined as void;
   let db;
   let redisUrl: string;
@@ -75,23 +85,27 @@ async function main() {
   /** Where each gateway serves /metrics (its METRICS_PORT): held long-polls are counted there. */
   let gatewayMetricsUrls: string[];
   let externalHost: string;
+  let databaseUrl: string;
   if (siteUrl) {
     if (!process.env.DATABASE_URL || !process.env.REDIS_PREFIX) throw new Error('--site needs DATABASE_URL, REDIS_URL and REDIS_PREFIX of the site');
     db = createDb(process.env.DATABASE_URL);
+    databaseUrl = process.env.DATABASE_URL;
     redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     redisPrefix = process.env.REDIS_PREFIX;
     url = siteUrl;
     gatewayMetricsUrls = (option('--gateway-metrics') ?? siteUrl).split(',');
     externalHost = option('--external-host') ?? new URL(siteUrl).host;
+    settings = { ...(process.env.BENCH_VARIANT ? { variant: process.env.BENCH_VARIANT } : {}), env: { site: siteUrl } };
   } else {
     const env = await setupTestEnv();
     externalHost = 'bench.localhost';
     const profileDir = process.env.BENCH_PROFILE_DIR;
     const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
-    console.log('starting the cluster from the workspace');
+    settings = settingsOf(externalHost);
+    console.log(`starting the cluster from the workspace: ${settings.variant ? `variant ${settings.variant}` : 'production defaults'}, ${JSON.stringify(settings.env)}`);
     cluster = await startCluster(env, {
       ...(process.env.BENCH_GATEWAYS ? { replicas: { gateway: Number(process.env.BENCH_GATEWAYS) } } : {}),
-      env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
+      env: settings.env,
       readyTimeoutMs: 180_000,
       nodeArgs: {
         ...(prof ? { messaging: prof, events: prof, users: prof, uploads: prof, push: prof } : {}),
@@ -100,6 +114,7 @@ async function main() {
       },
     });
     db = env.db;
+    databaseUrl = env.databaseUrl;
     redisUrl = env.redisUrl;
     redisPrefix = env.prefix;
     url = cluster.url;
@@ -111,7 +126,7 @@ async function main() {
     };
   }
 
-  const m: Measurements = { sends: [], pgbench: [], redis: [], settled: [] };
+  const m: Measurements = { settings, sends: [], store: [], redis: [], settled: [] };
   let stopMeter = () => undefined as void;
   try {
     console.log(`setting up a realm of ${plan.users} users through the API`);
@@ -119,9 +134,9 @@ async function main() {
     const users = await createUsers(db, site, realm, plan.users);
     const channels = await createChannels(db, site, realm, users, plan.fanouts);
 
-    // CPU per operation is read from /proc, so only for a cluster the bench started here. Redis
-    // and the bench's own load run on the same cores: with them the figures add up to all the
-    // CPU an operation costs the machine.
+    // CPU per operation is read from /proc, so only for a cluster the bench started here: every
+    // service process, every Postgres server process and Redis (the cluster), and apart from
+    // them the bench's own load.
     const redisMeter = cluster ? new Redis(redisUrl) : undefined;
     stopMeter = () => redisMeter?.disconnect();
     const measured = cluster
@@ -132,62 +147,36 @@ async function main() {
           { label: 'bench_load', read: loadCpuMs },
         ]
       : undefined;
-    // Each phase starts once the work earlier steps set off is done (settle.ts).
-    const settled = async (phase: string) => {
-      m.settled!.push(await settle(db, redisUrl, redisPrefix, phase, siteUrl ? 60_000 : 300_000));
+    const messaging = cluster?.processes.find((p) => p.service === 'messaging');
+    const run: Run = {
+      plan, db, site, realm, users, channels, redisUrl, redisPrefix, externalHost, url, measured,
+      databaseUrl,
+      messagingMetricsUrl: messaging?.metricsUrl ?? option('--messaging-metrics'),
+      // With BENCH_GATEWAYS the polling processes go to the replicas straight, in turn.
+      pollUrls: cluster && process.env.BENCH_GATEWAYS ? cluster.gateways.map((g) => g.url) : [url],
+      gatewayMetricsUrls,
+      // Each phase starts once the work earlier steps set off is done (settle.ts).
+      settled: async (phase: string) => {
+        m.settled!.push(await settle(db, redisUrl, redisPrefix, phase, siteUrl ? 60_000 : 300_000));
+      },
     };
-    if (runs('sends')) {
-      console.log('sends through the gateway');
-      await settled('sends');
-      const targets: Target[] = [...plan.fanouts, 'dm'];
-      m.sends = await measureSends(site, users, channels, targets, plan.concurrencies, plan.send, measured);
-    }
-    if (runs('pgbench')) {
-      console.log('pgbench: the SQL of one send');
-      await settled('pgbench');
-      const scratch = await createTestDatabase();
-      try {
-        const prepared = await preparePgbench(scratch.db, Math.max(...plan.fanouts));
-        for (const subs of [2, ...plan.fanouts]) {
-          for (const c of plan.concurrencies) m.pgbench.push(await runPgbench(scratch.url, prepared, subs, c, plan.pgSeconds) as PgbenchFigure);
-        }
-        for (const c of [16, 64]) m.pgbench.push(await runPgbench(scratch.url, prepared, 10, c, plan.pgSeconds, false));
-      } finally {
-        await scratch.drop();
-      }
-    }
+    if (runs('sends')) m.sends = await runSends(run);
+    if (runs('store')) m.store = await runStore(run, m.sends);
     if (runs('redis')) {
       console.log('redis-benchmark: the commands of one delivery');
       m.redis = await runRedisBenchmark(redisUrl, redisPrefix, plan.redisRequests);
     }
-    if (runs('register')) {
-      console.log('register');
-      await settled('register');
-      const realmUsers = await db.user.count({ where: { realmId: realm.id, isActive: true } });
-      m.register = await withScratchDatabase((probeUrl) =>
-        measureRegister(site, users[users.length - 1]!, realmUsers, plan.registerRounds, measured, probeUrl));
+    if (runs('online')) m.online = await runOnline(run);
+    if (runs('register')) m.register = [{ key: '1k', runs: await runRegister(run, site, users[users.length - 1]!, realm.id) }];
+    if (runs('active') || runs('register')) {
+      const big = await runActive(run, runs('active'), runs('register'));
+      if (big.register) (m.register ??= []).push({ key: '10k', runs: big.register });
+      if (big.active) m.active = big.active;
     }
-    if (runs('delivery')) {
-      console.log('send -> delivery with every recipient long-polling');
-      await settled('delivery');
-      // With BENCH_GATEWAYS the polling processes go to the replicas straight, in turn.
-      const pollUrls = cluster && process.env.BENCH_GATEWAYS ? cluster.gateways.map((g) => g.url) : [site.url];
-      m.delivery = await withScratchDatabase((probeUrl) =>
-        measureDelivery(site, pollUrls, gatewayMetricsUrls, redisUrl, redisPrefix, realm.id, users, channels.get(200)!, DELIVERY_RECIPIENTS, plan.polls, DELIVERY_RATE, plan.delivery, measured, probeUrl));
-    }
-    if (runs('narrow')) {
-      console.log('narrowed fetches on a long history');
-      const viewer = users[0]!;
-      await loadHistory(db, realm.id, [...channels.values()], users.slice(0, 50).map((u) => u.id), viewer.id, plan.history);
-      m.narrow = {
-        messages: await db.message.count({ where: { realmId: realm.id } }),
-        figures: await measureNarrow(site, viewer, channels.get(10)!, plan.narrowRounds),
-        listings: await measureListings(site, viewer, plan.narrowRounds),
-      };
-    }
+    if (runs('narrow')) m.narrow = await runNarrow(run);
     if (runs('web')) {
       console.log('the web app in Chromium: first load, login, channel switches, a long topic scrolled');
-      await settled('web');
+      await run.settled('web');
       // Last, and on its own: a browser that cannot start or an app that does not draw must not
       // cost the run the figures the other phases measured. Its error goes in the report.
       try {
@@ -210,7 +199,7 @@ async function main() {
   const g = goals(f);
   printTable(f, g);
   const date = new Date().toISOString().slice(0, 10);
-  const name = `${date}${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}`;
+  const name = `${date}${settings.variant ? `-${settings.variant}` : ''}${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}`;
   const dir = path.join(root, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const commit = (() => {
@@ -221,12 +210,12 @@ async function main() {
     }
   })();
   const report = {
-    date: new Date().toISOString(), quick, commit, site: siteUrl ?? 'workspace cluster', cores: os.cpus().length, node: process.version,
+    date: new Date().toISOString(), quick, commit, settings, runs: plan.runs, site: siteUrl ?? 'workspace cluster', cores: os.cpus().length, node: process.version,
     load_before: loadBefore, load_after: loadavg(), seconds: Math.round((Date.now() - started) / 1000),
     figures: f, goals: g, raw: m,
   };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, `${name}.md`), markdown(f, g));
+  writeFileSync(path.join(dir, `${name}.md`), markdown(f, g, settings));
   if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
   console.log(`\nwrote bench/results/${name}.json, .md and .svg in ${report.seconds} s`);
 }

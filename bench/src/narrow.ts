@@ -21,32 +21,42 @@ export interface NarrowFigure {
   p50: number;
   p90: number;
   p99: number;
+  /** Fetches measured. */
+  samples: number;
   /** p50 of the warm-up fetches, the first of the process's life for the first narrow measured. */
   warmupP50: number;
 }
 
 /**
- * `count` messages spread over `streamIds` (and their 40 topics) from `senders`, every one with
- * a copy for `viewer`, mostly read. Returns seconds taken.
+ * A history of at least `copies` user_messages rows, written as sends write them: messages over
+ * `streamIds` in turn (40 topics each), from `senders`, each with one copy per active subscriber
+ * of its channel, the sender's read and most others read too. Returns the messages written.
  */
-export async function loadHistory(db: Db, realmId: number, streamIds: number[], senders: number[], viewer: number, count: number): Promise<number> {
+export async function loadHistory(db: Db, realmId: number, streamIds: number[], senders: number[], copies: number): Promise<number> {
   const t0 = performance.now();
-  const batch = 250_000;
+  const [{ avg }] = await db.$queryRawUnsafe<Array<{ avg: number }>>(
+    'SELECT avg(n)::float AS avg FROM (SELECT count(*) AS n FROM subscriptions WHERE active AND stream_id = ANY($1::int[]) GROUP BY stream_id) s', streamIds,
+  );
+  const count = Math.ceil(copies / avg);
+  const batch = Math.max(1, Math.floor(1_000_000 / avg));
+  let written = 0;
   for (let from = 1; from <= count; from += batch) {
     const to = Math.min(count, from + batch - 1);
     await db.$executeRawUnsafe(
       `WITH m AS (
-         INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, topic, content, rendered_content, date_sent)
-         SELECT $1, ($2::int[])[1 + g % cardinality($2::int[])], 'stream', ($3::int[])[1 + (g / 7) % cardinality($3::int[])],
-                'topic ' || (g % ${TOPICS}), 'history message ' || g, '<p>history message ' || g || '</p>',
+         INSERT INTO messages (realm_id, sender_id, recipient_type, stream_id, topic, content, rendered_content, sending_client, date_sent)
+         SELECT $1, ($2::int[])[1 + g % cardinality($2::int[])], 'stream', ($3::int[])[1 + g % cardinality($3::int[])],
+                'topic ' || (g % ${TOPICS}), 'history message ' || g, '<p>history message ' || g || '</p>', 'bench',
                 now() - make_interval(secs => ($5::int - g))
            FROM generate_series($4::int, $5::int) g
-         RETURNING id)
+         RETURNING id, sender_id, stream_id)
        INSERT INTO user_messages (user_id, message_id, flags)
-       SELECT $6, id, CASE WHEN id % 50 = 0 THEN 0 ELSE ${flagBit('read')} END FROM m`,
-      realmId, senders, streamIds, from, to, viewer,
+       SELECT s.user_id, m.id, CASE WHEN s.user_id = m.sender_id OR m.id % 50 <> 0 THEN ${flagBit('read')} ELSE 0 END
+         FROM m JOIN subscriptions s ON s.stream_id = m.stream_id AND s.active`,
+      realmId, senders, streamIds, from, to,
     );
-    process.stdout.write(`  history ${to.toLocaleString()} messages\r`);
+    written = to;
+    process.stdout.write(`  history ${written.toLocaleString()} of ${count.toLocaleString()} messages\r`);
   }
   // A server's history is old rows that vacuum has long since passed over: hint bits set, pages
   // all-visible, and nothing of the load left to flush. Measured straight after a bulk load, the
@@ -56,8 +66,8 @@ export async function loadHistory(db: Db, realmId: number, streamIds: number[], 
   // CHECKPOINT needs a superuser or pg_checkpoint; on a site without it the phase still runs.
   await db.$executeRawUnsafe('CHECKPOINT').catch(() => undefined);
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`  history of ${count.toLocaleString()} messages loaded in ${seconds.toFixed(1)} s`);
-  return seconds;
+  console.log(`  history of ${count.toLocaleString()} messages (${Math.round(count * avg).toLocaleString()} copies) loaded in ${seconds.toFixed(1)} s`);
+  return count;
 }
 
 /** `warmups` then `rounds` of one request, in turn: the measured figure, and the warm-up's p50. */
@@ -71,7 +81,18 @@ async function timeRounds(name: string, rounds: number, warmups: number, request
     (i >= warmups ? times : warmup).push(a.ms);
   }
   const s = summary(times);
-  return { name, returned, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: summary(warmup).p50 };
+  return { name, returned, samples: times.length, p50: s.p50, p90: s.p90, p99: s.p99, warmupP50: summary(warmup).p50 };
+}
+
+/** GET /messages narrowed to one channel, the newest 1,000 (after the warm-up fetches). */
+export async function measureChannelNarrow(site: Site, viewer: Account, streamId: number, rounds: number, warmups = WARMUP_ROUNDS): Promise<NarrowFigure> {
+  const narrow = [{ operator: 'channel', operand: streamId }];
+  const f = await timeRounds('channel', rounds, warmups, async () => {
+    const a = await must<{ messages: unknown[] }>(site, viewer.auth, 'GET', '/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow });
+    return { ms: a.ms, returned: a.body.messages.length };
+  });
+  console.log(`  GET /messages channel ${String(f.returned).padStart(5)} messages  p50 ${f.p50} ms  p99 ${f.p99} ms  (warm-up p50 ${f.warmupP50} ms)`);
+  return f;
 }
 
 export async function measureNarrow(site: Site, viewer: Account, streamId: number, rounds: number): Promise<NarrowFigure[]> {

@@ -1,20 +1,44 @@
-/** Turns the run's measurements into flat figures, ratios to the baselines, goals and a chart. */
-import { availableParallelism } from 'node:os';
+/**
+ * Turns the run's measurements into flat figures (each the median of its runs, with its spread),
+ * ratios to the store's baselines, goals and a chart.
+ */
 import type { PgbenchFigure, RedisFigure } from './baselines';
 import { chartSvg, type Series } from './chart';
 import type { NarrowFigure } from './narrow';
-import type { DeliveryFigure, RegisterFigure, SendFigure } from './phases';
+import type { DeliveryRun } from './online';
+import type { RegisterFigure, SendFigure } from './phases';
 import type { Settled } from './settle';
+import { median, repeated, spreadKeys } from './stats';
 import { webFigures, webGoals } from './web-report';
 import type { WebFigure } from './web';
 
+/** What the services ran with: production defaults (rate limit off) unless a named variant. */
+export interface RunSettings {
+  /** Absent for the production defaults, the headline; else the variant's name. */
+  variant?: string;
+  /** The environment the bench gave the services beyond their own defaults. */
+  env: Record<string, string>;
+}
+
+/** One send cell (a channel size, 16 senders, nobody online) over its runs. */
+export interface SendCell {
+  subscribers: number;
+  senders: number;
+  runs: SendFigure[];
+  /** Per run: the mean number of sends per write statement, read from messaging's /metrics. */
+  groupSizes: number[];
+}
+
 export interface Measurements {
-  sends: SendFigure[];
-  pgbench: PgbenchFigure[];
+  settings: RunSettings;
+  sends: SendCell[];
+  /** pgbench on the copy of the cluster's database, every run. */
+  store: PgbenchFigure[];
   redis: RedisFigure[];
-  delivery?: DeliveryFigure;
-  register?: RegisterFigure;
-  narrow?: { messages: number; figures: NarrowFigure[]; listings?: NarrowFigure[] };
+  online?: { recipients: number; held: number; saturation: DeliveryRun[]; at50: DeliveryRun[]; offered: number };
+  active?: { held: number; receivers: number; channels: number; size: number; ratePerSec: number; runs: DeliveryRun[] };
+  register?: Array<{ key: '1k' | '10k'; runs: RegisterFigure[] }>;
+  narrow?: { copies: number; messages: number; runs: NarrowFigure[] };
   /** How long each phase waited for earlier work to finish (settle.ts). */
   settled?: Settled[];
   web?: WebFigure;
@@ -29,117 +53,128 @@ export interface Goal {
   met: boolean;
 }
 
-const key = (t: number | 'dm') => (t === 'dm' ? 'dm' : `c${t}`);
 const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-/** Direct messages reach two people: they are compared with pgbench's send to two. */
-const subscribersOf = (t: number | 'dm') => (t === 'dm' ? 2 : t);
+/** Labels of the load generator, not of the cluster: left out of the cluster's CPU. */
+const LOAD = 'bench_load';
+
+/** Ratio per run pair (run i of the cluster against run i of the store), as a spread. */
+function ratioKeys(key: string, cluster: number[], store: number[]): Record<string, number> {
+  const n = Math.min(cluster.length, store.length);
+  if (!n) return {};
+  const r = repeated(Array.from({ length: n }, (_, i) => round(cluster[i]! / store[i]!)));
+  return { ...spreadKeys(key, r), [key]: round(median(cluster) / median(store)) };
+}
+
+function deliveryKeys(prefix: string, runs: DeliveryRun[]): Record<string, number> {
+  const f: Record<string, number> = {
+    ...spreadKeys(`${prefix}_p99_ms`, repeated(runs.map((r) => r.p99))),
+    [`${prefix}_p50_ms`]: median(runs.map((r) => r.p50)),
+    [`${prefix}_msgs_per_s`]: median(runs.map((r) => r.msgsPerSec)),
+    [`${prefix}_send_p50_ms`]: median(runs.map((r) => r.sendP50)),
+    [`${prefix}_samples`]: sum(runs.map((r) => r.deliveries)),
+    [`${prefix}_delivered_ratio`]: round(sum(runs.map((r) => r.deliveries)) / Math.max(1, sum(runs.map((r) => r.expected)))),
+    [`${prefix}_errors`]: sum(runs.map((r) => sum(Object.values(r.errors)))),
+  };
+  return f;
+}
 
 export function figures(m: Measurements): Record<string, number> {
-  const f: Record<string, number> = {};
-  const pg = (subs: number, clients: number) => m.pgbench.find((p) => p.subscribers === subs && p.clients === clients && p.notify !== false);
-  for (const s of m.sends) {
-    const k = `send_${key(s.target)}_x${s.concurrency}`;
-    f[`${k}_msgs_per_s`] = s.msgsPerSec;
-    f[`${k}_p50_ms`] = s.p50;
-    f[`${k}_p99_ms`] = s.p99;
-    // The CPU a message costs each service and Postgres: what bounds throughput on two cores.
-    const base = pg(subscribersOf(s.target), s.concurrency);
-    if (s.target !== 'dm' && s.concurrency === 16 && s.cpuMsPerSend) {
-      for (const [label, ms] of Object.entries(s.cpuMsPerSend)) f[`${k}_cpu_ms_per_send_${label}`] = ms;
-      f[`${k}_cpu_ms_per_send_all`] = round(sum(Object.values(s.cpuMsPerSend)), 2);
-      // What every process together may spend on a send for the rate to be half of pgbench's.
-      if (base) f[`${k}_cpu_ms_per_send_at_half_pgbench`] = round((availableParallelism() * 1000) / (base.tps / 2), 2);
+  const f: Record<string, number> = { production_defaults: m.settings.variant ? 0 : 1 };
+  const store = (script: PgbenchFigure['script'], subs: number) => m.store.filter((p) => p.script === script && p.subscribers === subs);
+  for (const cell of m.sends) {
+    const k = `send_c${cell.subscribers}_x${cell.senders}`;
+    const rates = cell.runs.map((r) => r.msgsPerSec);
+    Object.assign(f, spreadKeys(`${k}_msgs_per_s`, repeated(rates)));
+    f[`${k}_p50_ms`] = median(cell.runs.map((r) => r.p50));
+    f[`${k}_p99_ms`] = median(cell.runs.map((r) => r.p99));
+    f[`${k}_group_size`] = median(cell.groupSizes);
+    const cpu = cell.runs.map((r) => r.cpuMsPerSend).filter((c): c is Record<string, number> => !!c);
+    if (cpu.length) {
+      f[`${k}_cpu_ms_per_send_cluster`] = median(cpu.map((c) => round(sum(Object.entries(c).filter(([l]) => l !== LOAD).map(([, v]) => v)), 2)));
+      for (const label of Object.keys(cpu[0]!)) f[`${k}_cpu_ms_per_send_${label}`] = median(cpu.map((c) => c[label] ?? 0));
     }
-    if (base) {
-      f[`${k}_msgs_per_s_vs_pgbench`] = round(s.msgsPerSec / base.tps);
-      f[`${k}_p50_ms_vs_pgbench`] = round(s.p50 / base.latencyMs);
+    const txn = store('message_txn', cell.subscribers);
+    const grouped = store('grouped_statement', cell.subscribers);
+    Object.assign(f, ratioKeys(`${k}_msgs_per_s_vs_store`, rates, txn.map((p) => p.msgsPerSec)));
+    Object.assign(f, ratioKeys(`${k}_msgs_per_s_vs_grouped_statement`, rates, grouped.map((p) => p.msgsPerSec)));
+  }
+  for (const script of ['message_txn', 'grouped_statement'] as const) {
+    for (const subs of [...new Set(m.store.filter((p) => p.script === script).map((p) => p.subscribers))]) {
+      const runs = store(script, subs);
+      const k = `store_${script}_c${subs}_x${runs[0]!.clients}`;
+      Object.assign(f, spreadKeys(`${k}_msgs_per_s`, repeated(runs.map((p) => p.msgsPerSec))));
+      f[`${k}_latency_ms`] = median(runs.map((p) => p.latencyMs));
+      f[`${k}_group`] = runs[0]!.group;
     }
-  }
-  // Seconds each phase waited for earlier work to drain: the setup's tail shows here, not in a phase.
-  for (const w of m.settled ?? []) f[`settle_before_${w.phase}_s`] = w.seconds;
-  for (const p of m.pgbench) {
-    const k = `pgbench_send_${p.subscribers}_x${p.clients}${p.notify === false ? '_no_notify' : ''}`;
-    f[`${k}_tps`] = p.tps;
-    f[`${k}_latency_ms`] = p.latencyMs;
-  }
-  const seq = m.sends.find((s) => s.target === 10 && s.concurrency === 1);
-  if (seq) {
-    f.send_sequential_p50_ms = seq.p50;
-    const base = pg(10, 1);
-    if (base) f.send_sequential_p50_ms_vs_pgbench = round(seq.p50 / base.latencyMs);
   }
   for (const r of m.redis) f[`redis_benchmark_${r.command}_ops_per_s`] = r.opsPerSec;
-  if (m.delivery) {
-    const d = m.delivery;
-    Object.assign(f, {
-      delivery_held_polls: d.heldPolls, delivery_recipients: d.recipients, delivery_rate_msgs_per_s: d.ratePerSec,
-      delivery_sent_msgs_per_s: round(d.messages / Math.max(1, d.seconds), 1),
-      delivery_p50_ms: d.p50, delivery_p90_ms: d.p90, delivery_p99_ms: d.p99,
-      delivery_delivered_ratio: round(d.deliveries / Math.max(1, d.expectedDeliveries)),
-      delivery_per_msg_send_p50_ms: d.perMessage.sendP50, delivery_per_msg_send_p99_ms: d.perMessage.sendP99,
-      delivery_per_msg_first_p50_ms: d.perMessage.firstP50, delivery_per_msg_first_p99_ms: d.perMessage.firstP99,
-      delivery_per_msg_spread_p50_ms: d.perMessage.spreadP50, delivery_per_msg_spread_p99_ms: d.perMessage.spreadP99,
-      delivery_per_msg_last_p99_ms: d.perMessage.lastP99,
-      ...(d.probe
-        ? {
-            delivery_probe_timer_late_p99_ms: d.probe.timerLagP99, delivery_probe_timer_late_max_ms: d.probe.timerLagMax,
-            delivery_probe_commit_p50_ms: d.probe.commitP50, delivery_probe_commit_p99_ms: d.probe.commitP99, delivery_probe_commit_max_ms: d.probe.commitMax,
-          }
-        : {}),
-      ...(d.unstalled ? { delivery_unstalled_msgs: d.unstalled.messages, delivery_unstalled_p99_ms: d.unstalled.p99 } : {}),
-      ...Object.fromEntries(Object.entries(d.cpuMsPerMessage ?? {}).map(([label, ms]) => [`delivery_cpu_ms_per_msg_${label}`, ms])),
-      ...(d.cpuMsPerMessage ? { delivery_cpu_ms_per_msg_all: round(sum(Object.values(d.cpuMsPerMessage)), 2) } : {}),
-    });
-    const append = m.redis.find((r) => r.command === 'queue_append');
-    if (append) {
-      // Each delivered message event is one queue append: the share of Redis's append rate used.
-      const rate = d.deliveries / Math.max(1, d.seconds);
-      f.delivery_appends_per_s = Math.round(rate);
-      f.delivery_appends_per_s_vs_redis_benchmark = round(rate / append.opsPerSec);
+  if (m.online) {
+    const o = m.online;
+    Object.assign(f, { online_c200_recipients: o.recipients, online_c200_held_polls: o.held, online_c200_offered_msgs_per_s_at_50: o.offered });
+    Object.assign(f, spreadKeys('online_c200_msgs_per_s', repeated(o.saturation.map((r) => r.msgsPerSec))));
+    const sat = deliveryKeys('online_c200_saturation_delivery', o.saturation);
+    delete sat.online_c200_saturation_delivery_msgs_per_s;
+    Object.assign(f, sat);
+    const at50 = deliveryKeys('online_c200_delivery_at_50', o.at50);
+    // The goal's key: delivery p99 at an offered 50 sends a second.
+    for (const [key, v] of Object.entries(at50)) f[key.replace('online_c200_delivery_at_50_p99_ms', 'online_c200_delivery_p99_ms_at_50')] = v;
+    const cpu = o.saturation.map((r) => r.cpuUsPerEvent).filter((c): c is Record<string, number> => !!c);
+    if (cpu.length) {
+      Object.assign(f, spreadKeys('cpu_us_per_delivered_event', repeated(cpu.map((c) => round(sum(Object.entries(c).filter(([l]) => l !== LOAD).map(([, v]) => v)), 1)))));
+      for (const label of Object.keys(cpu[0]!)) f[`cpu_us_per_delivered_event_${label}`] = median(cpu.map((c) => c[label] ?? 0));
     }
   }
-  if (m.register) {
-    Object.assign(f, { register_users: m.register.users, register_p50_ms: m.register.p50, register_p99_ms: m.register.p99, register_kb: Math.round(m.register.bytes / 1024) });
-    const r = m.register;
-    for (const [label, ms] of Object.entries(r.cpuMsPerRegister ?? {})) f[`register_cpu_ms_${label}`] = ms;
-    if (r.cpuMsPerRegister) f.register_cpu_ms_all = round(sum(Object.values(r.cpuMsPerRegister)), 2);
-    if (r.probe) {
-      Object.assign(f, {
-        register_probe_timer_late_max_ms: r.probe.timerLagMax, register_probe_commit_p50_ms: r.probe.commitP50, register_probe_commit_max_ms: r.probe.commitMax,
-      });
-    }
-    if (r.unstalled) Object.assign(f, { register_unstalled_rounds: r.unstalled.rounds, register_unstalled_p50_ms: r.unstalled.p50 });
+  if (m.active) {
+    const a = m.active;
+    Object.assign(f, {
+      active_10k_held_polls: a.held, active_10k_receivers: a.receivers, active_10k_channels: a.channels,
+      active_10k_channel_size: a.size, active_10k_offered_msgs_per_s: a.ratePerSec,
+    });
+    const d = deliveryKeys('active_10k_delivery', a.runs);
+    delete d.active_10k_delivery_msgs_per_s;
+    Object.assign(f, d);
+  }
+  for (const r of m.register ?? []) {
+    Object.assign(f, spreadKeys(`register_p50_ms_${r.key}`, repeated(r.runs.map((x) => x.p50))));
+    f[`register_p99_ms_${r.key}`] = median(r.runs.map((x) => x.p99));
+    f[`register_${r.key}_users`] = r.runs[0]?.users ?? 0;
+    f[`register_${r.key}_kb`] = Math.round((r.runs[0]?.bytes ?? 0) / 1024);
+    f[`register_${r.key}_samples`] = sum(r.runs.map((x) => x.rounds));
+    const cpu = r.runs.map((x) => x.cpuMsPerRegister).filter((c): c is Record<string, number> => !!c);
+    if (cpu.length) f[`register_${r.key}_cpu_ms_cluster`] = median(cpu.map((c) => round(sum(Object.entries(c).filter(([l]) => l !== LOAD).map(([, v]) => v)), 2)));
   }
   if (m.narrow) {
-    f.narrow_table_messages = m.narrow.messages;
-    for (const n of m.narrow.figures) {
-      f[`narrow_${n.name}_p50_ms`] = n.p50;
-      f[`narrow_${n.name}_p99_ms`] = n.p99;
-      f[`narrow_${n.name}_warmup_p50_ms`] = n.warmupP50;
-      f[`narrow_${n.name}_returned`] = n.returned;
-    }
-    for (const l of m.narrow.listings ?? []) {
-      f[`listing_${l.name}_p50_ms`] = l.p50;
-      f[`listing_${l.name}_p99_ms`] = l.p99;
-    }
+    const n = m.narrow;
+    Object.assign(f, spreadKeys('narrow_channel_p50_ms_10m', repeated(n.runs.map((x) => x.p50))));
+    Object.assign(f, {
+      narrow_channel_p99_ms_10m: median(n.runs.map((x) => x.p99)), narrow_10m_user_messages: n.copies, narrow_10m_messages: n.messages,
+      narrow_10m_returned: n.runs[0]?.returned ?? 0, narrow_10m_samples: sum(n.runs.map((x) => x.samples)),
+    });
   }
+  for (const w of m.settled ?? []) f[`settle_before_${w.phase}_s`] = w.seconds;
   if (m.web) Object.assign(f, webFigures(m.web));
   return f;
 }
 
+/** The goals for a two-core machine with everything on it, the load generator included. */
+export const GOALS: Array<[string, string, (v: number) => boolean]> = [
+  ['send_c10_x16_msgs_per_s_vs_store', '>= 0.5', (v) => v >= 0.5],
+  ['send_c200_x16_msgs_per_s_vs_store', '>= 0.5', (v) => v >= 0.5],
+  ['online_c200_msgs_per_s', '>= 200 msg/s', (v) => v >= 200],
+  ['online_c200_delivery_p99_ms_at_50', '<= 100 ms', (v) => v <= 100],
+  ['cpu_us_per_delivered_event', '<= 30 us', (v) => v <= 30],
+  ['active_10k_delivery_p99_ms', '<= 100 ms', (v) => v <= 100],
+  ['register_p50_ms_1k', '<= 30 ms', (v) => v <= 30],
+  ['register_p50_ms_10k', '<= 150 ms', (v) => v <= 150],
+  ['narrow_channel_p50_ms_10m', '<= 20 ms', (v) => v <= 20],
+];
+
 export function goals(f: Record<string, number>): Goal[] {
   const out: Goal[] = [];
-  const add = (figure: string, goal: string, met: (v: number) => boolean) => {
+  for (const [figure, goal, met] of [...GOALS, ...webGoals()]) {
     if (f[figure] !== undefined) out.push({ figure, value: f[figure]!, goal, met: met(f[figure]!) });
-  };
-  add('send_c10_x16_msgs_per_s_vs_pgbench', '>= 0.5', (v) => v >= 0.5);
-  add('send_c200_x16_msgs_per_s_vs_pgbench', '>= 0.5', (v) => v >= 0.5);
-  add('send_sequential_p50_ms', '<= 10 ms', (v) => v <= 10);
-  add('delivery_p99_ms', '<= 50 ms', (v) => v <= 50);
-  add('register_p50_ms', '<= 30 ms', (v) => v <= 30);
-  add('narrow_channel_p50_ms', '<= 20 ms', (v) => v <= 20);
-  for (const [figure, goal, met] of webGoals()) add(figure, goal, met);
+  }
   return out;
 }
 
@@ -151,35 +186,41 @@ export function printTable(f: Record<string, number>, g: Goal[]): void {
   for (const x of g) console.log(`${x.met ? 'met    ' : 'NOT met'}  ${x.figure.padEnd(width)} ${String(x.value).padStart(10)}  goal ${x.goal}`);
 }
 
+/** Sends a second and latency against channel size: the cluster beside both store baselines. */
 export function chart(m: Measurements, title: string): string {
-  const fanouts = [...new Set(m.sends.map((s) => s.target).filter((t): t is number => t !== 'dm'))].sort((a, b) => a - b);
-  const colors: Record<number, string> = { 1: '#1b9e77', 16: '#d95f02', 64: '#7570b3' };
-  const conc = [...new Set(m.sends.map((s) => s.concurrency))].sort((a, b) => a - b);
-  // A run of chosen cells (BENCH_SEND_CELLS) may lack some: their points are left out.
-  const at = (c: number, pick: (s: SendFigure) => number) => fanouts.flatMap((t) => {
-    const s = m.sends.find((x) => x.target === t && x.concurrency === c);
-    return s ? [[t, pick(s)] as [number, number]] : [];
-  });
-  const pgAt = (c: number, pick: (p: PgbenchFigure) => number) => fanouts.flatMap((t) => {
-    const p = m.pgbench.find((x) => x.subscribers === t && x.clients === c && x.notify !== false);
-    return p ? [[t, pick(p)] as [number, number]] : [];
+  const sizes = m.sends.map((c) => c.subscribers).sort((a, b) => a - b);
+  const cell = (s: number) => m.sends.find((c) => c.subscribers === s)!;
+  const storeAt = (script: PgbenchFigure['script'], pick: (p: PgbenchFigure) => number) => sizes.flatMap((s) => {
+    const runs = m.store.filter((p) => p.script === script && p.subscribers === s);
+    return runs.length ? [[s, median(runs.map(pick))] as [number, number]] : [];
   });
   const throughput: Series[] = [
-    ...conc.map((c) => ({ name: `cluster, ${c} senders`, color: colors[c] ?? '#333', points: at(c, (s) => s.msgsPerSec) })),
-    ...conc.map((c) => ({ name: `pgbench, ${c} clients`, color: colors[c] ?? '#333', dashed: true, points: pgAt(c, (p) => p.tps) })),
+    { name: 'cluster, 16 senders', color: '#d95f02', points: sizes.map((s) => [s, median(cell(s).runs.map((r) => r.msgsPerSec))]) },
+    { name: 'store: a transaction per message', color: '#1b9e77', dashed: true, points: storeAt('message_txn', (p) => p.msgsPerSec) },
+    { name: 'store: the grouped statement', color: '#7570b3', dashed: true, points: storeAt('grouped_statement', (p) => p.msgsPerSec) },
   ];
   const latency: Series[] = [
-    ...conc.map((c) => ({ name: `cluster p50, ${c} senders`, color: colors[c] ?? '#333', points: at(c, (s) => s.p50) })),
-    { name: 'cluster p99, 16 senders', color: '#e7298a', points: at(16, (s) => s.p99) },
-    ...conc.map((c) => ({ name: `pgbench avg, ${c} clients`, color: colors[c] ?? '#333', dashed: true, points: pgAt(c, (p) => p.latencyMs) })),
+    { name: 'cluster p50', color: '#d95f02', points: sizes.map((s) => [s, median(cell(s).runs.map((r) => r.p50))]) },
+    { name: 'cluster p99', color: '#e7298a', points: sizes.map((s) => [s, median(cell(s).runs.map((r) => r.p99))]) },
+    { name: 'store: a transaction per message', color: '#1b9e77', dashed: true, points: storeAt('message_txn', (p) => p.latencyMs) },
   ];
-  return chartSvg(title, fanouts, throughput, latency);
+  return chartSvg(title, sizes, throughput, latency);
 }
 
-/** The goals and the main figures as a Markdown table, for docs/performance.md. */
-export function markdown(f: Record<string, number>, g: Goal[]): string {
-  const lines = ['| figure | value | goal |', '|---|---|---|'];
-  for (const x of g) lines.push(`| \`${x.figure}\` | ${x.value} | ${x.goal} ${x.met ? '(met)' : '(not met)'} |`);
-  for (const [k, v] of Object.entries(f)) if (!g.some((x) => x.figure === k)) lines.push(`| \`${k}\` | ${v} | |`);
+/** The settings, the goals with their spread and every figure, as Markdown. */
+export function markdown(f: Record<string, number>, g: Goal[], s: RunSettings): string {
+  const env = Object.entries(s.env).map(([k, v]) => `${k}=${v}`).join(' ');
+  const lines = [
+    s.variant
+      ? `Variant \`${s.variant}\` (not the production defaults): the services ran with ${env}.`
+      : `Production defaults: the services ran with their own defaults (log level, auth cache, pools); the bench set only ${env}.`,
+    '',
+    '| figure | median | spread (min–max, runs) | goal |',
+    '|---|---|---|---|',
+  ];
+  const spread = (k: string) => (f[`${k}_runs`] !== undefined ? `${f[`${k}_min`]}–${f[`${k}_max`]} (${f[`${k}_runs`]})` : '');
+  for (const x of g) lines.push(`| \`${x.figure}\` | ${x.value} | ${spread(x.figure)} | ${x.goal} ${x.met ? '(met)' : '(NOT met)'} |`);
+  lines.push('', '| figure | value |', '|---|---|');
+  for (const [k, v] of Object.entries(f)) if (!g.some((x) => x.figure === k)) lines.push(`| \`${k}\` | ${v} |`);
   return `${lines.join('\n')}\n`;
 }

@@ -117,6 +117,8 @@ export interface PollerReport {
 }
 
 export interface Pollers {
+  /** What every process received since the last flush; the polls go on. */
+  flush(): Promise<PollerReport>;
   stop(): Promise<PollerReport>;
 }
 
@@ -125,7 +127,29 @@ export function startPollers(opts: { urls: string[]; host: string; clients: Arra
     url: opts.urls[t % opts.urls.length], host: opts.host, clients: opts.clients.filter((_, i) => i % opts.processes === t), staggerMs: opts.staggerMs,
   }));
   for (const c of children) c.on('error', (err) => console.error('poller process failed:', err));
+  const flushOne = (c: ChildProcess) => new Promise<PollerReport>((resolve) => {
+    const limit = setTimeout(() => {
+      c.off('message', got);
+      resolve({ latencies: [], errors: { 'poller process did not flush': 1 }, perMessage: [] });
+    }, 10_000);
+    function got(m: { flushed?: PollerReport }) {
+      if (!m?.flushed) return;
+      clearTimeout(limit);
+      c.off('message', got);
+      resolve(m.flushed);
+    }
+    c.on('message', got);
+    if (c.connected) c.send('flush');
+  });
   return {
+    flush: async () => {
+      const reports = await Promise.all(children.map(flushOne));
+      return {
+        latencies: reports.flatMap((r) => r.latencies),
+        errors: Object.assign({}, ...reports.map((r) => r.errors)),
+        perMessage: mergePerMessage(reports.map((r) => r.perMessage)),
+      };
+    },
     stop: async () => {
       const reports = await Promise.all(children.map((c) => new Promise<PollerReport>((resolve) => {
         const failed = (why: string) => resolve({ latencies: [], errors: { [why]: 1 }, perMessage: [] });
@@ -133,10 +157,13 @@ export function startPollers(opts: { urls: string[]; host: string; clients: Arra
           c.kill();
           failed('poller process did not answer');
         }, 10_000);
-        c.once('message', (m: PollerReport) => {
+        const got = (m: PollerReport & { flushed?: unknown }) => {
+          if (m?.flushed) return;
+          c.off('message', got);
           clearTimeout(limit);
           resolve(m);
-        });
+        };
+        c.on('message', got);
         c.once('exit', () => {
           clearTimeout(limit);
           failed('poller process ended before reporting');

@@ -1,6 +1,6 @@
 // One process of long-polling clients for the bench: each holds GET /events on its queue and
 // times every message event from the send time carried in its content (`sent=<ms>`); the bench
-// keeps the times of the messages it measured.
+// keeps the times of the messages it measured (told 'flush', it hands over what it has so far).
 //
 // Each client speaks HTTP/1.1 on a keep-alive socket of its own (http1.mjs). Every answer is
 // parsed in full and checked.
@@ -69,6 +69,14 @@ function answered(c, status, raw, now) {
 
 clients.forEach((c, i) => setTimeout(() => connect(c), Math.floor((i / clients.length) * staggerMs)));
 process.on('message', (m) => {
+  // 'flush': what was received since the last flush, the polls held on. Not a final report: it
+  // carries no CPU figure (workers.ts counts a process's CPU from its last report).
+  if (m === 'flush') {
+    process.send({ flushed: { latencies: latencies.splice(0), errors: { ...errors }, perMessage: [...perMessage].map(([sent, v]) => [Number(sent), ...v]) } });
+    perMessage.clear();
+    for (const k of Object.keys(errors)) delete errors[k];
+    return;
+  }
   if (m === 'stop') {
     stopping = true;
     for (const s of sockets) s.destroy();

@@ -6,12 +6,15 @@ import { report, task } from './load-process.mjs';
 const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = await task();
 const target = new URL(url);
 
+let localIds = 0;
+
 // Each loop has its own keep-alive connection, speaking HTTP/1.1 itself (http1.mjs).
 async function post(connection, job) {
   const started = performance.now();
   // The send time travels in the content, so that long-polling clients can time delivery.
   const sent = Date.now();
-  const body = job.body.replace('__SENT__', String(sent));
+  // `__LOCAL__`: an interactive client's local_id, new for each of its sends.
+  const body = job.body.replace('__SENT__', String(sent)).replace('__LOCAL__', String(++localIds));
   const r = await connection.request(
     `POST ${job.path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${job.auth}\r\n` +
       `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -37,10 +37,11 @@ export interface ChannelWrite {
 const ONE_SQL = `WITH ${messageAndCopies()}${EVENT_AND_NOTIFY(WITH_MESSAGE_ID, 'm')}`;
 
 // Several sends: each column an array, one element per send (`ord` its place), the copies three
-// arrays tagged with their send's place. The ids are drawn in the sends' order first, so that
+// arrays tagged with their send's place. Exported for the bench, which runs this very statement
+// under pgbench as one of its baselines. The ids are drawn in the sends' order first, so that
 // messages and outbox rows (whose order the relay keeps) are in the same order. Data-modifying
 // CTEs run to completion whether or not the final SELECT reads them.
-const MANY_SQL = `WITH input AS MATERIALIZED (
+export const MANY_SQL = `WITH input AS MATERIALIZED (
   SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamp[],
                        $9::bool[], $10::bool[], $11::bool[], $12::bool[], $13::jsonb[])
     WITH ORDINALITY AS i(realm_id, sender_id, stream_id, topic, content, rendered, client, date_sent,
