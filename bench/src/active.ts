@@ -35,11 +35,11 @@ export async function createActiveRealm(db: Db, siteUrl: string, externalHost: s
   );
   await db.$executeRawUnsafe(
     `INSERT INTO user_group_members (group_id, user_id)
-     SELECT (SELECT id FROM user_groups WHERE realm_id = $1 AND name = $2), id FROM users WHERE realm_id = $1 AND id <> $3`,
-    realm.id, directGroupForRole(ROLE.MEMBER), owner.id,
+     SELECT (SELECT id FROM user_groups WHERE realm_id = $1 AND name = $2), id FROM users WHERE realm_id = $1 AND email LIKE $3`,
+    realm.id, directGroupForRole(ROLE.MEMBER), `u%@${stringId}.bench`,
   );
   const rows = await db.$queryRawUnsafe<Array<{ id: number; email: string; api_key: string }>>(
-    'SELECT id, email, api_key FROM users WHERE realm_id = $1 AND id <> $2 ORDER BY id', realm.id, owner.id,
+    'SELECT id, email, api_key FROM users WHERE realm_id = $1 AND email LIKE $2 ORDER BY id', realm.id, `u%@${stringId}.bench`,
   );
   const users = rows.map((r) => ({ id: r.id, email: r.email, auth: basicAuth(r.email, r.api_key) }));
   const site = { url: siteUrl, host: `${stringId}.${externalHost}` };

@@ -13,6 +13,7 @@
  * BENCH_PROFILE_DIR=<dir> runs the started services under --cpu-prof.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,7 +57,7 @@ const plan: Plan = quick
 const loadavg = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
 
 /** The services' settings: production defaults with the rate limit off, or a named variant. */
-function settingsOf(externalHost: string): RunSettings {
+function settingsOf(externalHost: string): RunSettings & { secrets: Record<string, string> } {
   const variant = process.env.BENCH_VARIANT;
   const extra = Object.fromEntries((process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => {
     const i = kv.indexOf('=');
@@ -65,7 +66,9 @@ function settingsOf(externalHost: string): RunSettings {
   if (Object.keys(extra).length && !variant) throw new Error('BENCH_SERVICE_ENV needs BENCH_VARIANT=<name>: other settings are a named variant');
   // NODE_ENV and EXTERNAL_HOST are what a deployment sets; LOG_LEVEL is the services' own
   // default (the test harness would otherwise start them at 'warn').
-  return { ...(variant ? { variant } : {}), env: { NODE_ENV: 'production', LOG_LEVEL: 'info', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', ...extra } };
+  const env = { NODE_ENV: 'production', LOG_LEVEL: 'info', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', ...extra };
+  // A deployment's secrets, which production refuses to start without; not settings, so not in the report.
+  return { ...(variant ? { variant } : {}), env, secrets: { IMAGE_PROXY_KEY: randomBytes(32).toString('hex') } };
 }
 
 async function main() {
@@ -76,7 +79,7 @@ async function main() {
   console.log(`bench ${quick ? '(quick) ' : ''}on ${os.cpus().length} cores, load ${loadBefore.join(' ')}`);
 
   let cluster: Cluster | undefined;
-  let settings: RunSettings;
+  let settings: RunSettings & { secrets?: Record<string, string> };
   let cleanup = async () => undefined as void;
   let db;
   let redisUrl: string;
@@ -105,7 +108,7 @@ async function main() {
     console.log(`starting the cluster from the workspace: ${settings.variant ? `variant ${settings.variant}` : 'production defaults'}, ${JSON.stringify(settings.env)}`);
     cluster = await startCluster(env, {
       ...(process.env.BENCH_GATEWAYS ? { replicas: { gateway: Number(process.env.BENCH_GATEWAYS) } } : {}),
-      env: settings.env,
+      env: { ...settings.env, ...settings.secrets },
       readyTimeoutMs: 180_000,
       nodeArgs: {
         ...(prof ? { messaging: prof, events: prof, users: prof, uploads: prof, push: prof } : {}),
@@ -126,7 +129,7 @@ async function main() {
     };
   }
 
-  const m: Measurements = { settings, sends: [], store: [], redis: [], settled: [] };
+  const m: Measurements = { settings: { ...(settings.variant ? { variant: settings.variant } : {}), env: settings.env }, sends: [], store: [], redis: [], settled: [] };
   let stopMeter = () => undefined as void;
   try {
     console.log(`setting up a realm of ${plan.users} users through the API`);
@@ -210,14 +213,14 @@ async function main() {
     }
   })();
   const report = {
-    date: new Date().toISOString(), quick, commit, settings, runs: plan.runs, site: siteUrl ?? 'workspace cluster', cores: os.cpus().length, node: process.version,
+    date: new Date().toISOString(), quick, commit, settings: { variant: settings.variant, env: settings.env }, runs: plan.runs, site: siteUrl ?? 'workspace cluster', cores: os.cpus().length, node: process.version,
     load_before: loadBefore, load_after: loadavg(), seconds: Math.round((Date.now() - started) / 1000),
     figures: f, goals: g, raw: m,
   };
   writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(dir, `${name}.md`), markdown(f, g, settings));
   if (m.sends.length) writeFileSync(path.join(dir, `${name}.svg`), chart(m, `npm run bench ${quick ? '--quick ' : ''}${report.date.slice(0, 16)} (${commit}), ${os.cpus().length} cores`));
-  console.log(`\nwrote bench/results/${name}.json, .md and .svg in ${report.seconds} s`);
+  console.log(`\nwrote bench/results/${name}.json, .md${m.sends.length ? ' and .svg' : ''} in ${report.seconds} s`);
 }
 
 main().then(() => process.exit(0), (err) => {

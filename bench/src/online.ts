@@ -52,6 +52,8 @@ export interface DeliveryRun {
   p99: number;
   sendP50: number;
   errors: Record<string, number>;
+  /** Measured messages none of whose events arrived. */
+  undelivered?: number;
   /** CPU microseconds per delivered event, by process label. */
   cpuUsPerEvent?: Record<string, number>;
 }
@@ -102,6 +104,11 @@ export async function deliveryRun(
     const share = 1 + t.warmupSeconds / t.seconds;
     run.cpuUsPerEvent = Object.fromEntries(Object.entries(cpuMs).map(([k, v]) => [k, Math.round(((v * 1000) / (ofMeasured.length * share)) * 10) / 10]));
   }
+  // Messages none of whose events arrived: named by their send time, for the log.
+  const reached = new Set(ofMeasured.map(([sent]) => sent));
+  const lost = [...measuredSends].filter((sent) => !reached.has(sent));
+  run.undelivered = lost.length;
+  if (lost.length) console.log(`  ${lost.length} measured messages reached no one: sent at ${lost.slice(0, 5).map((x) => new Date(x).toISOString()).join(', ')}`);
   const errs = Object.keys(run.errors).length ? ` errors ${JSON.stringify(run.errors).slice(0, 200)}` : '';
   console.log(`  ${run.msgsPerSec} msg/s, ${run.deliveries}/${run.expected} delivered, p50 ${run.p50} ms p99 ${run.p99} ms, send p50 ${run.sendP50} ms${errs}`);
   return run;
