@@ -61,7 +61,7 @@ export interface DeliveryRun {
 /**
  * One run of sends while `pollers` hold their polls: `jobs` sent by `concurrency` loops (at
  * `ratePerSec` if given, else as fast as answered), then the pollers flushed until every event of
- * the measured messages arrived (or nothing more came for 10 s).
+ * the measured messages arrived (or nothing more came for 15 s).
  */
 export async function deliveryRun(
   site: Site, pollers: Pollers, jobs: SenderJob[], concurrency: number, recipientsOf: (sent: number) => number, t: Timing,
@@ -78,7 +78,7 @@ export async function deliveryRun(
     expected = done.sends.reduce((n, [sent]) => n + recipientsOf(sent), 0);
     let have = 0;
     let lastNew = Date.now();
-    while (have < expected && Date.now() - lastNew < 10_000) {
+    while (have < expected && Date.now() - lastNew < 15_000) {
       await new Promise((r) => setTimeout(r, 250));
       const f = await pollers.flush();
       got.latencies.push(...f.latencies);

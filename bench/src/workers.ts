@@ -131,7 +131,7 @@ export function startPollers(opts: { urls: string[]; host: string; clients: Arra
     const limit = setTimeout(() => {
       c.off('message', got);
       resolve({ latencies: [], errors: { 'poller process did not flush': 1 }, perMessage: [] });
-    }, 10_000);
+    }, 30_000);
     function got(m: { flushed?: PollerReport }) {
       if (!m?.flushed) return;
       clearTimeout(limit);
