@@ -296,7 +296,7 @@ describe('digest emails', () => {
     expect(m.text).toContain(
       `#general talk > lunch\n${owner.fullName}:\n> Pizza on Friday?\n${admin.fullName}:\n> Yes please\n+ 1 more message by ${people[0]}, ${people[1]} and ${people[2]}.\n`,
     );
-    expect(m.text.indexOf('> lunch')).toBeLessThan(m.text.indexOf('> release'));
+    expect(m.text!.indexOf('> lunch')).toBeLessThan(m.text!.indexOf('> release'));
     expect(m.text).toContain('#general talk > release');
     expect(m.text).toContain('+ 2 more messages by');
     expect(m.text).toContain('** New channels **');
