@@ -63,6 +63,8 @@ const DESCRIBED: Described[] = [
   { builder: 'missedMailPending', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:pending'] },
   { builder: 'missedMailBatch', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:batch'] },
   { builder: 'urlPreview', args: ['https://example.com/'], parts: (p) => [`${p}url-preview:`, hex] },
+  // rate-limiter-flexible stores `<prefix>:<key>` (a sender's address or a realm's id).
+  { builder: 'inboundMailLimitPrefix', args: ['sender'], parts: (p) => [`${p}inmail:`, letters, ':', any], appended: ':someone@example.com' },
   // BullMQ stores `<prefix>:<queue>:<suffix>`.
   { builder: 'bullPrefix', args: [], parts: (p) => [`{${p}bull}`, ':', any], appended: ':push:wait' },
 ];
