@@ -6,4 +6,5 @@ export { publishRows, type OutboxRow, type PublishOptions, type PublishResult } 
 export * from './relay';
 export * from './entries';
 export * from './consumer';
+export * from './group-consumer';
 export type { BatchSelector } from './reading';

@@ -1,4 +1,4 @@
-import { StreamConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
+import { startGroupConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import { ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
@@ -6,19 +6,8 @@ import { DeviceHolders, listsAnyOf, type Holders } from './device-holders';
 import { handleUserDeactivated } from './legacy-registration';
 import { handleDeletion, handleFlags, handleNewMessage } from './messages';
 
-/** Times one entry is tried (the batch is retried with backoff in between) before it is skipped. */
-const MAX_ENTRY_ATTEMPTS = 5;
-
 /** Event types whose work is for people with a push device only, among the event's `users`. */
 const DEVICE_EVENTS = new Set(['message', 'update_message_flags', 'delete_message']);
-
-/**
- * Least time between two reads of the streams. Under load each read then takes the events of
- * this long at once, and the costs of a batch (the read, the device-holders version, the
- * acknowledgement) are paid once for all of them; an idle replica still reads an event as soon
- * as it arrives. A notification waits at most this much longer.
- */
-const READ_INTERVAL_MS = 200;
 
 /**
  * Whether an entry can mean work, decided from its type, realm and JSON bytes without parsing it:
@@ -51,7 +40,6 @@ export interface MessageConsumer {
 export async function startMessageConsumer(services: Services, consumerName: string): Promise<MessageConsumer> {
   const { keys, log, config } = services;
   const active = new ActiveClients(services.redis, config.REDIS_PREFIX, config.PUSH_ACTIVE_CLIENT_WINDOW_SECONDS);
-  const attempts = new Map<string, number>();
   const holders = new DeviceHolders(services);
 
   const handleEntry = async (entry: StreamEntry, reach: Set<number>) => {
@@ -62,41 +50,21 @@ export async function startMessageConsumer(services: Services, consumerName: str
     return undefined;
   };
 
-  const consumer = new StreamConsumer({
+  return startGroupConsumer({
+    name: 'push',
+    log,
     redis: services.redis,
     keys,
     group: keys.groups.push,
     consumer: consumerName,
-    blockMs: 1000,
-    minReadIntervalMs: READ_INTERVAL_MS,
-    onError: (err) => log.warn({ err }, 'push: stream consumer error'),
     // Most events concern no one with a device: they are acknowledged without being parsed.
     select: async (heads) => {
       const held = heads.some((h) => DEVICE_EVENTS.has(h.type)) ? await holders.current() : undefined;
       return heads.map((h) => mayConcern(h, held));
     },
-    handler: async (entries) => {
-      // Read once per batch: who has a device or token at all. Everyone else is skipped
-      // without touching the database.
-      const reach = entries.some((e) => DEVICE_EVENTS.has(e.type)) ? (await holders.current()).users : new Set<number>();
-      for (const entry of entries) {
-        const key = `${entry.partition}/${entry.streamId}`;
-        try {
-          await handleEntry(entry, reach);
-          attempts.delete(key);
-        } catch (err) {
-          const n = (attempts.get(key) ?? 0) + 1;
-          if (n >= MAX_ENTRY_ATTEMPTS) {
-            attempts.delete(key);
-            log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'push: giving up on an event');
-            continue;
-          }
-          attempts.set(key, n);
-          throw err;
-        }
-      }
-    },
+    // Read once per batch: who has a device or token at all. Everyone else is skipped
+    // without touching the database.
+    perBatch: async (entries) => (entries.some((e) => DEVICE_EVENTS.has(e.type)) ? (await holders.current()).users : new Set<number>()),
+    handle: async (entry, reach) => void (await handleEntry(entry, reach)),
   });
-  await consumer.start();
-  return consumer;
 }

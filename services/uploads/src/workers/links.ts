@@ -1,12 +1,9 @@
-import { StreamConsumer, type EntryHead, type StreamEntry } from '@chat/bus';
+import { startGroupConsumer, type EntryHead, type StreamConsumer, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import type { Services } from '../context';
 import { syncMessageLinks } from '../actions/links';
 import { doStoreHandedOverBotAvatar, type BotAvatarHandover } from '../actions/bot-avatars';
 import { linkedPathIds } from '../lib/files';
-
-/** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
-const MAX_ENTRY_ATTEMPTS = 5;
 
 function messageIds(entry: StreamEntry): number[] {
   const ids: unknown[] = isOutboxType(entry, 'message')
@@ -18,14 +15,6 @@ function messageIds(entry: StreamEntry): number[] {
         : [];
   return [...new Set(ids.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v)))];
 }
-
-/**
- * Least time between two reads of the streams: under load each read takes the events of this
- * long at once and pays the read and the acknowledgement once for all of them; an idle replica
- * still reads an event as soon as it arrives. Until a message's links are recorded, access to
- * its files is granted by the direct check of recent messages (actions/access.ts).
- */
-const READ_INTERVAL_MS = 200;
 
 const LINK_EVENTS = new Set(['message', 'update_message', 'delete_message']);
 
@@ -83,42 +72,24 @@ function linksNothingNew(entry: StreamEntry): boolean {
  * over through its realm_bot event.
  */
 export async function startLinkConsumer(services: Services, consumerName: string): Promise<StreamConsumer> {
-  const attempts = new Map<string, number>();
-  const consumer = new StreamConsumer({
+  // Until a message's links are recorded (read every GROUP_READ_INTERVAL_MS), and should an event
+  // be given up on, access still works through the direct check of recent messages
+  // (actions/access.ts); only the event's bookkeeping is late or lost.
+  return startGroupConsumer({
+    name: 'uploads',
+    log: services.log,
     redis: services.redis,
     keys: services.keys,
     group: services.keys.groups.uploads,
     consumer: consumerName,
-    blockMs: 1000,
-    minReadIntervalMs: READ_INTERVAL_MS,
-    onError: (err) => services.log.warn({ err }, 'uploads: stream consumer error'),
     // Most messages link no upload: they are acknowledged without being parsed.
     select: (heads) => heads.map((h) => mayLinkUploads(h) || mayHandOverBotAvatar(h)),
-    handler: async (entries) => {
-      for (const entry of entries) {
-        const handover = botAvatarHandover(services, entry);
-        if (!handover && !LINK_EVENTS.has(entry.type)) continue;
-        if (linksNothingNew(entry)) continue;
-        const key = `${entry.partition}/${entry.streamId}`;
-        try {
-          if (handover) await doStoreHandedOverBotAvatar(services, handover);
-          for (const id of messageIds(entry)) await syncMessageLinks(services, id, entry.type === 'message');
-          attempts.delete(key);
-        } catch (err) {
-          const n = (attempts.get(key) ?? 0) + 1;
-          if (n >= MAX_ENTRY_ATTEMPTS) {
-            // Access still works through the direct check of recent messages; only this
-            // event's bookkeeping is lost.
-            attempts.delete(key);
-            services.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'uploads: giving up on an event');
-            continue;
-          }
-          attempts.set(key, n);
-          throw err;
-        }
-      }
+    handle: async (entry) => {
+      const handover = botAvatarHandover(services, entry);
+      if (!handover && !LINK_EVENTS.has(entry.type)) return;
+      if (linksNothingNew(entry)) return;
+      if (handover) await doStoreHandedOverBotAvatar(services, handover);
+      for (const id of messageIds(entry)) await syncMessageLinks(services, id, entry.type === 'message');
     },
   });
-  await consumer.start();
-  return consumer;
 }

@@ -5,7 +5,7 @@
  * rest are acknowledged unread (ADR 0021). Delivery is at least once; jobs have the (message,
  * bot) pair as their id, so an event read twice queues one request.
  */
-import { CONSUMER_GROUPS, StreamConsumer, type createRedis, type Keyspace, type StreamEntry } from '@chat/bus';
+import { CONSUMER_GROUPS, startGroupConsumer, type createRedis, type Keyspace, type StreamConsumer, type StreamEntry } from '@chat/bus';
 import { isOutboxType } from '@chat/contracts';
 import type { Queue } from 'bullmq';
 import type { Services } from '../../context';
@@ -16,8 +16,6 @@ export const OUTGOING_WEBHOOKS_GROUP = CONSUMER_GROUPS.outgoing_webhooks;
 
 /** How long a replica trusts its list of bots: a new bot answers at most this much later. */
 const BOTS_MAX_AGE_MS = 2000;
-const READ_INTERVAL_MS = 200;
-const MAX_ENTRY_ATTEMPTS = 5;
 
 /** The active outgoing-webhook bots by realm, read again when older than BOTS_MAX_AGE_MS (one small query). */
 class OutgoingBots {
@@ -54,7 +52,6 @@ function realmAddress(config: Services['config'], stringId: string): { url: stri
 
 export async function startTriggerConsumer(services: Services, o: TriggerConsumerOptions): Promise<StreamConsumer> {
   const bots = new OutgoingBots(services);
-  const attempts = new Map<string, number>();
   const policy = { retries: services.config.OUTGOING_WEBHOOK_RETRIES, delayMs: services.config.OUTGOING_WEBHOOK_RETRY_DELAY_MS };
 
   const handle = async (entry: StreamEntry, byRealm: Map<number, Set<number>>) => {
@@ -72,40 +69,19 @@ export async function startTriggerConsumer(services: Services, o: TriggerConsume
     }
   };
 
-  const consumer = new StreamConsumer({
+  // An event given up on leaves only this message's bots silent.
+  return startGroupConsumer({
+    name: 'outgoing webhooks',
+    log: services.log,
     redis: o.redis,
     keys: o.keys,
     group: OUTGOING_WEBHOOKS_GROUP,
     consumer: o.consumer,
-    blockMs: 1000,
-    minReadIntervalMs: READ_INTERVAL_MS,
     select: async (heads) => {
       const byRealm = heads.some((h) => h.type === 'message') ? await bots.current() : new Map<number, Set<number>>();
       return heads.map((h) => h.type === 'message' && byRealm.has(h.realmId));
     },
-    onError: (err) => services.log.warn({ err }, 'outgoing webhooks: stream consumer error'),
-    handler: async (entries) => {
-      const byRealm = await bots.current();
-      for (const entry of entries) {
-        const key = `${entry.partition}/${entry.streamId}`;
-        try {
-          await handle(entry, byRealm);
-          attempts.delete(key);
-        } catch (err) {
-          const n = (attempts.get(key) ?? 0) + 1;
-          if (n >= MAX_ENTRY_ATTEMPTS) {
-            // Holding the partition back would delay every later event of its realms; only this
-            // message's bots stay silent.
-            attempts.delete(key);
-            services.log.error({ err, outboxId: entry.outboxId }, 'outgoing webhooks: giving up on a message');
-            continue;
-          }
-          attempts.set(key, n);
-          throw err;
-        }
-      }
-    },
+    perBatch: () => bots.current(),
+    handle,
   });
-  await consumer.start();
-  return consumer;
 }

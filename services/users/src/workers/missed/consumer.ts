@@ -1,13 +1,8 @@
-import { StreamConsumer, type Keyspace, type StreamEntry } from '@chat/bus';
+import { startGroupConsumer, type Keyspace, type StreamConsumer } from '@chat/bus';
 import { isOutboxType, type OutboxPayload } from '@chat/contracts';
 import { emailTrigger, subscriptionsOf, topicPolicies, type ActiveClients, type Trigger } from '@chat/notify';
 import type { Services } from '../../context';
 import { batchingPeriod, type MissedBatches } from './batch';
-
-/** Least time between two reads of the streams: a busy cluster's messages are read in batches. */
-const READ_INTERVAL_MS = 200;
-/** Times one entry is tried (its batch retried with backoff in between) before it is skipped. */
-const MAX_ENTRY_ATTEMPTS = 5;
 
 type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream_id' | 'sender_id' | 'user_flags' | 'topic'>;
 
@@ -90,38 +85,16 @@ export async function startMissedMessageConsumer(
   services: Services,
   deps: { keys: Keyspace; consumer: string; active: ActiveClients; batches: MissedBatches },
 ): Promise<StreamConsumer> {
-  const attempts = new Map<string, number>();
-  const handle = async (entry: StreamEntry) => {
-    if (isOutboxType(entry, 'message')) await queueMissedMessage(services, deps.active, deps.batches, entry.realmId, entry.payload);
-  };
-  const consumer = new StreamConsumer({
+  return startGroupConsumer({
+    name: 'mail',
+    log: services.log,
     redis: services.redis,
     keys: deps.keys,
     group: deps.keys.groups.mail,
     consumer: deps.consumer,
-    blockMs: 1000,
-    minReadIntervalMs: READ_INTERVAL_MS,
     select: (heads) => heads.map((h) => h.type === 'message'),
-    onError: (err) => services.log.warn({ err }, 'mail: stream consumer error'),
-    handler: async (entries) => {
-      for (const entry of entries) {
-        const key = `${entry.partition}/${entry.streamId}`;
-        try {
-          await handle(entry);
-          attempts.delete(key);
-        } catch (err) {
-          const n = (attempts.get(key) ?? 0) + 1;
-          if (n >= MAX_ENTRY_ATTEMPTS) {
-            attempts.delete(key);
-            services.log.error({ err, type: entry.type, outboxId: entry.outboxId }, 'mail: giving up on an event');
-            continue;
-          }
-          attempts.set(key, n);
-          throw err;
-        }
-      }
+    handle: async (entry) => {
+      if (isOutboxType(entry, 'message')) await queueMissedMessage(services, deps.active, deps.batches, entry.realmId, entry.payload);
     },
   });
-  await consumer.start();
-  return consumer;
 }
