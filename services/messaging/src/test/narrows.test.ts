@@ -161,3 +161,17 @@ describe('anchors and parameters', () => {
     expect(res.body.messages[0].stream_id).toBeUndefined();
   });
 });
+
+describe('search over the stored search vector', () => {
+  it('combines with sender, follows edits of content and topic', async () => {
+    const { owner } = h.realm;
+    expect(await narrow([['sender', owner.id], ['search', 'wherefore']])).toEqual([ids.verona]);
+    const edit = await h.api.patch(`/api/v1/messages/${ids.verona}`).set(h.as(owner)).type('form').send({ content: 'parting is such sweet sorrow', topic: 'orchard' });
+    expect(edit.body).toMatchObject({ result: 'success' });
+    expect(await narrow([['sender', owner.id], ['search', 'wherefore']])).toEqual([]);
+    expect(await narrow([['sender', owner.id], ['search', 'sorrow']])).toEqual([ids.verona]);
+    // The notification bot's notice of the move names both topics; the message has only the new one.
+    expect(await narrow([['sender', owner.id], ['search', 'orchard']])).toEqual([ids.verona]);
+    expect(await narrow([['sender', owner.id], ['search', 'balcony']])).toEqual([]);
+  });
+});
