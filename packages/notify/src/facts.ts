@@ -41,3 +41,37 @@ export async function topicPolicies(db: Db, streamId: number, topic: string, use
   }
   return out;
 }
+
+/** A message as the notification rules see it: where it went, and each recipient's flags. */
+export interface NotifiedMessage {
+  /** Null for a direct message. */
+  streamId: number | null;
+  topic: string;
+  flagsOf: (userId: number) => string[];
+}
+
+/**
+ * What the trigger rules (pushTrigger, emailTrigger) read about each recipient of a message, for
+ * the active, human people among `userIds` in the realm: their settings, flags, subscription
+ * and topic policy. Push and missed-message mail both load them this way.
+ */
+export async function recipientFacts(db: Db, realmId: number, message: NotifiedMessage, userIds: number[]): Promise<RecipientFacts[]> {
+  if (!userIds.length) return [];
+  const users = await db.user.findMany({
+    where: { id: { in: userIds }, realmId, isActive: true, isBot: false },
+    select: { id: true, settings: true },
+  });
+  if (!users.length) return [];
+  const ids = users.map((u) => u.id);
+  const { streamId } = message;
+  const subs = streamId === null ? new Map<number, SubscriptionFacts>() : await subscriptionsOf(db, streamId, ids);
+  const policies = streamId === null ? new Map<number, RecipientFacts['topicPolicy']>() : await topicPolicies(db, streamId, message.topic, ids);
+  return users.map((user) => ({
+    userId: user.id,
+    flags: message.flagsOf(user.id),
+    settings: (user.settings ?? {}) as RecipientFacts['settings'],
+    isDirect: streamId === null,
+    subscription: subs.get(user.id) ?? null,
+    topicPolicy: policies.get(user.id) ?? null,
+  }));
+}

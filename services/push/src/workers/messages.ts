@@ -1,5 +1,5 @@
 import { flagBit, type MessageObject, type OutboxPayload } from '@chat/contracts';
-import { pushTrigger, subscriptionsOf, topicPolicies, type ActiveClients } from '@chat/notify';
+import { pushTrigger, recipientFacts, type ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
 import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
 import { truncatedContent } from './content';
@@ -21,37 +21,23 @@ export async function handleNewMessage(services: Services, active: ActiveClients
   const senderId = payload.sender_id;
   const candidates = payload.users.filter((id) => id !== senderId && holders.has(id));
   if (!candidates.length) return;
-  const isDirect = message.type === 'private';
-  const streamId = isDirect ? null : payload.stream_id;
+  const streamId = message.type === 'private' ? null : payload.stream_id;
   const topic = payload.topic;
 
-  const users = await services.db.user.findMany({
-    where: { id: { in: candidates }, realmId, isActive: true, isBot: false },
-    select: { id: true, settings: true },
-  });
-  if (!users.length) return;
-  const ids = users.map((u) => u.id);
-  const subs = streamId === null ? new Map() : await subscriptionsOf(services.db, streamId, ids);
-  const policies = streamId === null ? new Map() : await topicPolicies(services.db, streamId, topic, ids);
-  const online = await active.activeUsers(realmId, ids);
+  const flagsOf = (id: number) => payload.user_flags?.[String(id)] ?? [];
+  const recipients = await recipientFacts(services.db, realmId, { streamId, topic, flagsOf }, candidates);
+  if (!recipients.length) return;
+  const online = await active.activeUsers(realmId, recipients.map((r) => r.userId));
 
   const { notice, legacy } = buildNotice(message, payload, streamId, topic);
-  for (const user of users) {
-    const settings = (user.settings ?? {}) as Record<string, unknown>;
-    const trigger = pushTrigger({
-      userId: user.id,
-      flags: payload.user_flags?.[String(user.id)] ?? [],
-      settings,
-      isDirect,
-      subscription: subs.get(user.id) ?? null,
-      topicPolicy: policies.get(user.id) ?? null,
-    });
+  for (const facts of recipients) {
+    const trigger = pushTrigger(facts);
     if (!trigger) continue;
-    const isOnline = online.has(user.id);
+    const isOnline = online.has(facts.userId);
     // Someone at an active client sees the message there; push only if they asked for it.
-    if (isOnline && settings.enable_online_push_notifications === false) continue;
+    if (isOnline && facts.settings.enable_online_push_notifications === false) continue;
     const delay = isOnline ? services.config.PUSH_ACTIVE_USER_DELAY_MS : 0;
-    await enqueueNotification(services, { realmId, userId: user.id, trigger, notice, legacy }, delay);
+    await enqueueNotification(services, { realmId, userId: facts.userId, trigger, notice, legacy }, delay);
   }
 }
 

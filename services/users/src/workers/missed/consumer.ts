@@ -1,6 +1,6 @@
 import { startGroupConsumer, type Keyspace, type StreamConsumer } from '@chat/bus';
 import { isOutboxType, type OutboxPayload } from '@chat/contracts';
-import { emailTrigger, subscriptionsOf, topicPolicies, type ActiveClients, type Trigger } from '@chat/notify';
+import { emailTrigger, recipientFacts, topicPolicies, type ActiveClients, type Trigger } from '@chat/notify';
 import type { Services } from '../../context';
 import { batchingPeriod, type MissedBatches } from './batch';
 
@@ -15,34 +15,16 @@ type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream
 export async function queueMissedMessage(services: Services, active: ActiveClients, batches: MissedBatches, realmId: number, payload: MessagePayload): Promise<void> {
   const message = payload.event?.message;
   if (!message || !Array.isArray(payload.users)) return;
-  const isDirect = message.type === 'private';
   const flagsOf = (id: number) => payload.user_flags?.[String(id)] ?? [];
   // Unread recipients only: the sender's copy, and those of people who muted the sender, arrive read.
   const unread = payload.users.filter((id) => id !== payload.sender_id && !flagsOf(id).includes('read'));
-  const streamId = isDirect ? null : payload.stream_id;
+  const streamId = message.type === 'private' ? null : payload.stream_id;
   const candidates = streamId === null ? unread : await mayBeMailed(services, streamId, payload.topic, unread, flagsOf);
-  if (!candidates.length) return;
-  const users = await services.db.user.findMany({
-    where: { id: { in: candidates }, realmId, isActive: true, isBot: false },
-    select: { id: true, settings: true },
-  });
-  if (!users.length) return;
-  const ids = users.map((u) => u.id);
-  const subs = streamId === null ? new Map() : await subscriptionsOf(services.db, streamId, ids);
-  const policies = streamId === null ? new Map() : await topicPolicies(services.db, streamId, payload.topic, ids);
-
+  const recipients = await recipientFacts(services.db, realmId, { streamId, topic: payload.topic, flagsOf }, candidates);
   const due: Array<{ userId: number; trigger: Trigger; period: number }> = [];
-  for (const user of users) {
-    const settings = (user.settings ?? {}) as Record<string, unknown>;
-    const trigger = emailTrigger({
-      userId: user.id,
-      flags: flagsOf(user.id),
-      settings,
-      isDirect,
-      subscription: subs.get(user.id) ?? null,
-      topicPolicy: policies.get(user.id) ?? null,
-    });
-    if (trigger) due.push({ userId: user.id, trigger, period: batchingPeriod(settings) });
+  for (const facts of recipients) {
+    const trigger = emailTrigger(facts);
+    if (trigger) due.push({ userId: facts.userId, trigger, period: batchingPeriod(facts.settings) });
   }
   if (!due.length) return;
   const online = await active.activeUsers(realmId, due.map((d) => d.userId));
