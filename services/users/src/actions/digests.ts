@@ -1,11 +1,9 @@
 import { isGuest } from '@chat/contracts';
 import { channelNarrowUrl, topicNarrowUrl } from '@chat/notify';
 import { realmPolicies } from '@chat/realm';
-import { realmUrlFor } from '@chat/kit';
 import type { Services } from '../context';
 import { digestEmail, type HotConversation } from '../lib/digest-email';
-import { noreplyAddress } from '../lib/invitation-email';
-import { unsubscribeUrl } from '../lib/unsubscribe';
+import { notificationEnvelope } from '../lib/notification-envelope';
 import type { MailMessage } from '../workers/mail';
 
 /** The family's DIGEST_CUTOFF: people away this long get a digest of this long's traffic. */
@@ -80,7 +78,8 @@ export async function renderDigest(services: Services, job: DigestJob): Promise<
   const settings = (user.settings ?? {}) as Record<string, unknown>;
   if (settings.enable_digest_emails === false) return null;
   const realm = await db.realm.findUniqueOrThrow({ where: { id: job.realmId } });
-  const realmUrl = realmUrlFor(services.config, realm.stringId);
+  const envelope = notificationEnvelope(services, realm, user, 'digest');
+  const realmUrl = envelope.realm.url;
   const cutoff = new Date(job.cutoff);
 
   const topics = await db.$queryRawUnsafe<TopicRow[]>(
@@ -122,21 +121,11 @@ export async function renderDigest(services: Services, job: DigestJob): Promise<
   });
   if (!conversations.length && !newChannels.length) return null;
 
-  const contentHiddenBy =
-    realmPolicies(realm.settings).message_content_allowed_in_email_notifications === false
-      ? 'realm'
-      : settings.message_content_in_email_notifications === false
-        ? 'user'
-        : null;
   return digestEmail({
-    to: user.deliveryEmail,
-    from: { name: `${realm.name} digest`, address: noreplyAddress(services.config, realmUrl) },
-    realm: { name: realm.name, url: realmUrl },
+    ...envelope,
     conversations,
     newChannels: newChannels.map((c) => ({ name: c.name, url: channelNarrowUrl(realmUrl, c) })),
     newMessagesCount: topics.reduce((n, t) => n + t.human_messages, 0),
-    contentHiddenBy,
-    unsubscribeUrl: unsubscribeUrl(realmUrl, services.config.INTERNAL_SECRET, job.realmId, user.id, 'digest'),
   });
 }
 

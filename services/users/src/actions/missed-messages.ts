@@ -1,11 +1,10 @@
 import { flagBit } from '@chat/contracts';
 import { directNarrowUrl, MENTION_TRIGGERS, topicNarrowUrl, type Trigger } from '@chat/notify';
-import { createMissedMessageAddress, emailGatewayDomain, realmPolicies } from '@chat/realm';
-import { realmUrlFor } from '@chat/kit';
+import { createMissedMessageAddress, emailGatewayDomain } from '@chat/realm';
 import type { Services } from '../context';
 import { noreplyAddress } from '../lib/invitation-email';
 import { missedMessageEmail, type MailedMessage, type MissedConversation } from '../lib/missed-message-email';
-import { unsubscribeUrl } from '../lib/unsubscribe';
+import { notificationEnvelope } from '../lib/notification-envelope';
 import { batchingPeriod, type MissedBatches, type MissedBatchJob } from '../workers/missed/batch';
 
 const READ = flagBit('read');
@@ -54,14 +53,8 @@ export async function doSendMissedMessages(services: Services, batches: MissedBa
   );
   if (rows.length) {
     const realm = await db.realm.findUniqueOrThrow({ where: { id: job.realmId } });
-    const realmUrl = realmUrlFor(services.config, realm.stringId);
-    const settings = (user.settings ?? {}) as Record<string, unknown>;
-    const contentHiddenBy =
-      realmPolicies(realm.settings).message_content_allowed_in_email_notifications === false
-        ? 'realm'
-        : settings.message_content_in_email_notifications === false
-          ? 'user'
-          : null;
+    const envelope = notificationEnvelope(services, realm, user, 'missed_messages');
+    const realmUrl = envelope.realm.url;
     const groups = groupByConversation(rows);
     // Least recently active conversation first, as the family sends them.
     const ordered = [...groups.entries()].sort((a, b) => a[1][a[1].length - 1]!.id - b[1][b[1].length - 1]!.id);
@@ -69,13 +62,9 @@ export async function doSendMissedMessages(services: Services, batches: MissedBa
       const conversation = await describeConversation(services, user.id, realmUrl, missed, pending);
       const replyTo = await replyAddress(services, job, missed[0]!, realmUrl);
       const mail = missedMessageEmail(conversation, {
-        to: user.deliveryEmail,
-        from: { name: `${realm.name} notifications`, address: noreplyAddress(services.config, realmUrl) },
+        ...envelope,
         replyTo,
-        realm: { name: realm.name, url: realmUrl },
-        contentHiddenBy,
-        realmInSubject: await realmInSubject(services, user, settings),
-        unsubscribeUrl: unsubscribeUrl(realmUrl, services.config.INTERNAL_SECRET, job.realmId, user.id, 'missed_messages'),
+        realmInSubject: await realmInSubject(services, user, (user.settings ?? {}) as Record<string, unknown>),
       });
       await services.mail.send(mail, { jobId: `${job.batchId}-${key}` });
     }
