@@ -34,11 +34,17 @@ screenshotsAfterEach(() => site);
 
 it('signs in through the login page and shows the channels and their messages', async () => {
   const context = await newPerson(site);
+  const registers: string[] = [];
+  context.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/json/register') registers.push(r.method());
+  });
   const page = await signIn(context, { email: site.realm.member.email, password: PASSWORD });
   hamlet = { context, page };
   expect(new URL(page.url()).pathname).toBe('/');
   await channelLink(page, CHANNEL).click();
   await expectOneMessage(page, 'The first tomatoes are ripe.');
+  // The register the shell sends while the app's files load is the app's first: one per load.
+  expect(registers).toEqual(['POST']);
 });
 
 it('shows each person the other\'s messages live, in a channel and in a direct conversation', async () => {

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { earlyRegister } from './early-register.ts';
 import { emojiCategories } from './emoji-categories.ts';
 
 /**
@@ -8,7 +9,7 @@ import { emojiCategories } from './emoji-categories.ts';
  */
 export default defineConfig({
   base: '/static/app/',
-  plugins: [react(), emojiCategories()],
+  plugins: [react(), emojiCategories(), earlyRegister()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

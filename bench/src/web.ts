@@ -7,6 +7,8 @@
  * channel to its messages painted, and the page's JS heap while a topic of 10,000 messages is
  * scrolled from its start to its end.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Db } from '@chat/db';
 import { flagBit } from '@chat/contracts';
 import type { Page, Request } from 'playwright-core';
@@ -99,6 +101,17 @@ async function prepare(db: Db, site: Site, realmId: number, owner: Account, view
 
 const round = (v: number) => Math.round(v * 10) / 10;
 
+/** The page's requests, from the moment the login form was sent, and the first messages painted: where the time goes. */
+async function timelineOf(page: Page, submitted: number, painted: number): Promise<string> {
+  const rows = await page.evaluate(() => [
+    ...performance.getEntriesByType('navigation'),
+    ...performance.getEntriesByType('resource'),
+  ].map((e) => ({ name: e.name, start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + (e as PerformanceResourceTiming).responseEnd })));
+  const lines = rows.map((r) => `    ${String(Math.round(r.start - submitted)).padStart(6)} ${String(Math.round(r.end - submitted)).padStart(6)}  ${new URL(r.name).pathname.slice(0, 60)}`);
+  lines.push(`    ${String(Math.round(painted - submitted)).padStart(13)}  first messages painted`);
+  return lines.join('\n');
+}
+
 export async function measureWeb(db: Db, site: Site, gatewayUrl: string, realmId: number, owner: Account, users: Account[], plan: WebPlan): Promise<WebFigure> {
   const viewer = users[1]!;
   await prepare(db, site, realmId, owner, viewer, users.slice(2, 12), plan);
@@ -126,9 +139,21 @@ export async function measureWeb(db: Db, site: Site, gatewayUrl: string, realmId
       await page.fill('#id_password', PASSWORD);
       const transfers: Request[] = [];
       page.on('requestfinished', (r) => transfers.push(r));
+      const last = i === plan.logins;
+      const cdp = last && process.env.BENCH_PROFILE_DIR ? await context.newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       const submitted = Date.now();
       await page.click('main button[type=submit]');
       const painted = await firstMessagesAt(page, i === 0 ? 180_000 : 60_000);
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(path.join(process.env.BENCH_PROFILE_DIR!, 'web-login.cpuprofile'), JSON.stringify(profile));
+      }
+      if (last) console.log(`  the last login's requests (ms from the form sent to start, to last byte):\n${await timelineOf(page, submitted, painted)}`);
       if (i > 0) {
         logins.push(painted - submitted);
         const marks = await page.evaluate(() => {

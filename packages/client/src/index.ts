@@ -3,7 +3,7 @@
  * tests and the bench (API keys, `/api/v1`). A method per call the callers make; anything else
  * goes through `call`. Only the transport differs between callers.
  */
-import { Transport, type CallOptions, type ClientOptions, type Params } from './http';
+import { readEnvelope, Transport, type CallOptions, type ClientOptions, type Params } from './http';
 import type { ClientEvent, Message, RegisterState } from './types';
 
 export * from './http';
@@ -40,11 +40,12 @@ export class ChatClient {
   // --- The event system ---------------------------------------------------------------------
 
   async register(params: Params = {}, opts?: CallOptions): Promise<RegisterState> {
-    const reg = await this.call<RegisterState>('POST', '/register', params, opts);
-    // The server, as the family's, sends one's role only in one's user object and as the
-    // is_* flags beside it; the app reads it at the top level (kept there by role events).
-    if (typeof reg.role !== 'number') reg.role = ownRole(reg);
-    return reg;
+    return withOwnRole(await this.call<RegisterState>('POST', '/register', params, opts));
+  }
+
+  /** A register answer fetched outside the client (the web app's shell asks before the app runs). */
+  async registerAnswer(res: Response): Promise<RegisterState> {
+    return withOwnRole(await readEnvelope<RegisterState>(res));
   }
 
   getEvents(queueId: string, lastEventId: number, opts?: CallOptions): Promise<{ events: ClientEvent[]; queue_id?: string }> {
@@ -129,6 +130,15 @@ export class ChatClient {
 /** A client for the page it runs in: the browser session, with the CSRF token the shell carries. */
 export function sessionClient(csrfToken: string): ChatClient {
   return new ChatClient({ auth: { kind: 'session', csrfToken } });
+}
+
+/**
+ * The server, as the family's, sends one's role only in one's user object and as the is_* flags
+ * beside it; the app reads it at the top level (kept there by role events).
+ */
+function withOwnRole(reg: RegisterState): RegisterState {
+  if (typeof reg.role !== 'number') reg.role = ownRole(reg);
+  return reg;
 }
 
 /** One's role from one's user object, else from the flags register sends beside it. */

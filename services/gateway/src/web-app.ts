@@ -15,9 +15,10 @@ export const CSRF_PLACEHOLDER = '__CSRF_TOKEN__';
  * from anywhere over https (link previews, avatars elsewhere) and from data: and blob: URLs (local
  * previews), requests to this origin only, and never in a frame.
  */
-const SHELL_CSP = [
+const SHELL_CSP = (inlineScripts: string[]) => [
   "default-src 'self'",
-  "script-src 'self'",
+  // The shell's own inline scripts (the early register, web/early-register.ts) by their hashes.
+  ["script-src 'self'", ...inlineScripts.map((source) => `'sha256-${sha256(source)}'`)].join(' '),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "media-src 'self' blob: https:",
@@ -30,6 +31,13 @@ const SHELL_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const sha256 = (source: string) => createHash('sha256').update(source).digest('base64');
+
+/** The text of each inline script (no src) of a page. */
+function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).filter((source) => source.length > 0);
+}
+
 /**
  * Browsers never send the `#fragment` (the app's deep links are `/#narrow/...`), so only the
  * page itself can hand the whole address to the login page, which comes back to it afterwards.
@@ -40,7 +48,7 @@ const TO_LOGIN_PAGE =
   `<script>${TO_LOGIN_SCRIPT}</script></head>` +
   '<body><noscript><p><a href="/login/">Log in</a> to continue.</p></noscript></body></html>';
 const TO_LOGIN_CSP =
-  `default-src 'none'; script-src 'sha256-${createHash('sha256').update(TO_LOGIN_SCRIPT).digest('base64')}'; ` +
+  `default-src 'none'; script-src 'sha256-${sha256(TO_LOGIN_SCRIPT)}'; ` +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const NOT_BUILT_PAGE =
@@ -62,7 +70,7 @@ export type ShellSession = (req: Request) => Promise<{ secure: boolean } | null>
 export class WebApp {
   private readonly assets: WebAssets;
   private readonly index: string;
-  private shell: { html: string; mtimeMs: number } | null = null;
+  private shell: { html: string; mtimeMs: number; csp: string } | null = null;
 
   constructor(dir: string, log: Logger) {
     this.assets = new WebAssets(dir);
@@ -86,7 +94,7 @@ export class WebApp {
     const login = await session(req);
     if (!login) return void this.page(res, 200, TO_LOGIN_PAGE, TO_LOGIN_CSP);
     const token = csrfToken(req, res, login.secure);
-    this.page(res, 200, shell.split(CSRF_PLACEHOLDER).join(escapeAttribute(token)), SHELL_CSP);
+    this.page(res, 200, shell.html.split(CSRF_PLACEHOLDER).join(escapeAttribute(token)), shell.csp);
   }
 
   private page(res: Response, status: number, html: string, csp: string): void {
@@ -98,11 +106,14 @@ export class WebApp {
    * index.html, read again when it changed (a rebuild in development); null when there is none.
    * One stat per page load: the shell is asked for once per visit, not per request.
    */
-  private async readShell(): Promise<string | null> {
+  private async readShell(): Promise<{ html: string; csp: string } | null> {
     const info = await stat(this.index).catch(() => null);
     if (!info?.isFile()) return (this.shell = null);
-    if (this.shell?.mtimeMs !== info.mtimeMs) this.shell = { html: await readFile(this.index, 'utf8'), mtimeMs: info.mtimeMs };
-    return this.shell.html;
+    if (this.shell?.mtimeMs !== info.mtimeMs) {
+      const html = await readFile(this.index, 'utf8');
+      this.shell = { html, mtimeMs: info.mtimeMs, csp: SHELL_CSP(inlineScriptsOf(html)) };
+    }
+    return this.shell;
   }
 }
 

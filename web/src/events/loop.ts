@@ -14,6 +14,7 @@ import { api, isLoggedOut, sessionChannel, toLogin } from '../api';
 import { applyEvents } from '../state/apply';
 import { freshState, store } from '../state/store';
 import { pruneTyping } from '../state/typing';
+import { takeEarlyRegister } from './early';
 import { REGISTER_PARAMS } from './register-params';
 
 export { REGISTER_PARAMS };
@@ -86,7 +87,8 @@ async function register(id: number): Promise<void> {
   let delay = 500;
   while (running && id === loopId) {
     try {
-      const reg = await api.register(REGISTER_PARAMS);
+      const early = await takeEarlyRegister();
+      const reg = early ? await api.registerAnswer(early) : await api.register(REGISTER_PARAMS);
       if (id !== loopId) return;
       queueId = reg.queue_id;
       lastEventId = reg.last_event_id;

@@ -15,7 +15,9 @@ import { seedRealm, setupTestEnv, startService, TEST_INTERNAL_SECRET, type Seede
 import { start } from '../app';
 
 export const PASSWORD = 'a quiet harbour at dawn 42';
-export const SHELL = '<!doctype html><html><head><meta name="csrf-token" content="__CSRF_TOKEN__">' +
+/** The inline script of the test shell (the built shell's early register is one). */
+export const SHELL_INLINE_SCRIPT = 'window.__shellRead = true;';
+export const SHELL = `<!doctype html><html><head><meta name="csrf-token" content="__CSRF_TOKEN__"><script>${SHELL_INLINE_SCRIPT}</script>` +
   '<script type="module" src="/static/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
 export const notLoggedIn = { result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' };
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import request from 'supertest';
 import { forgetCachedAuth } from '@chat/bus';
-import { browser as newBrowser, logIn, notLoggedIn, PASSWORD, person as newPerson, shellToken, useBrowserHarness } from './browser-harness';
+import { browser as newBrowser, logIn, notLoggedIn, PASSWORD, person as newPerson, SHELL_INLINE_SCRIPT, shellToken, useBrowserHarness } from './browser-harness';
 
 /** What Chromium sends when it navigates to a page, and for an <img>. */
 const NAVIGATE = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
@@ -27,7 +27,9 @@ describe('the shell and /json with the session of the login page', () => {
     const shell = await b.get('/');
     expect(shell.headers['cache-control']).toBe('no-store');
     expect(shell.headers['content-type']).toMatch(/^text\/html/);
-    expect(shell.headers['content-security-policy']).toContain("script-src 'self'");
+    // The shell's inline script by its hash; the app's files by 'self', never by hash.
+    const inlineHash = createHash('sha256').update(SHELL_INLINE_SCRIPT).digest('base64');
+    expect(shell.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${inlineHash}';`);
     expect(shell.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(shell.text).not.toContain('__CSRF_TOKEN__');
     const token = /<meta name="csrf-token" content="([^"]+)">/.exec(shell.text)![1]!;
