@@ -129,3 +129,4 @@ export async function setRealmGroupSetting(db: Db, realmId: number, setting: str
 
 export * from './cluster';
 export * from './nginx';
+export * from './messages';

@@ -1,10 +1,9 @@
 import { recordEvent } from '@chat/bus';
 import { flagBit } from '@chat/contracts';
 import { QueueStore } from '@chat/queues';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { createChannel, markRead, seedRealm, sendMessage, setupTestEnv, userFlags, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
 import { TestRelay } from './relay-server';
-import { createChannel, markRead, sendMessage, userFlags } from './messages';
 import { clientDecrypt, clientDevice, fullRegistration, post, startPush, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;

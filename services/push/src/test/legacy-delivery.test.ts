@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { flagBit } from '@chat/contracts';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { createChannel, markRead, seedRealm, sendMessage, setupTestEnv, userFlags, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
 import { TestRelay, type RelayRequest } from './relay-server';
-import { createChannel, markRead, sendMessage, userFlags } from './messages';
 import { clientDecrypt, clientDevice, fullRegistration, legacyPending, post, relayPerson, startPush, waitFor, type ClientDevice } from './support';
 
 let env: TestEnv;

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { recordEvent } from '@chat/bus';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { seedRealm, sendMessage, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
 import { TestRelay } from './relay-server';
-import { sendMessage } from './messages';
 import { del, legacyPending, post, relayPersonForm, startPush, waitFor } from './support';
 
 /**

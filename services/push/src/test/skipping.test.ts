@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { keyspace } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
-import { seedRealm, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
+import { seedRealm, sendMessage, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
 import { listsAnyOf } from '../workers/device-holders';
 import { TestRelay } from './relay-server';
-import { sendMessage } from './messages';
 import { clientDecrypt, clientDevice, fullRegistration, post, startPush, waitFor } from './support';
 
 // The consumer acknowledges, without parsing them, the events that can concern no one with a

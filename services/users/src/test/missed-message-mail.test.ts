@@ -2,10 +2,9 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { createBlockingRedis, keyspace, OutboxRelay, redisKeys } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
-import { identityHeaders, type SeededUser } from '@chat/testing';
+import { createChannel, identityHeaders, markRead, sendMessage, type SeededUser } from '@chat/testing';
 import { hashPassword } from '../lib/passwords';
 import { MAIL_QUEUE } from '../workers/mail';
-import { createChannel, markRead, sendMessage } from './messages';
 import { headerText, startSmtpCapture, type CapturedMail } from './smtp-capture';
 import { startHarness, type Harness } from './support';
 
@@ -114,7 +113,7 @@ describe('missed-message email', () => {
     const replyTo = headerText(m, 'reply-to');
     expect(replyTo).toMatch(/^mm[0-9a-f]{32}@mail\.chat\.test$/);
     const row = await h.db.missedMessageEmailAddress.findUniqueOrThrow({ where: { emailToken: replyTo.split('@')[0]! } });
-    expect(row).toMatchObject({ userId: member.id, realmId: h.realm.realmId, channelId: null, dmUserIds: [admin.id], messageId: dm1, timesUsed: 0 });
+    expect(row).toMatchObject({ userId: member.id, realmId: h.realm.realmId, channelId: null, dmUserIds: [admin.id], messageId: dm1.id, timesUsed: 0 });
     expect(m.text).toContain(`${admin.fullName}:\n> Hello **there**\n> see http://chat.test/user_uploads/2/ab/plan.pdf`);
     expect(m.text).toContain(`http://chat.test/#narrow/dm/${admin.id}-${admin.fullName.replace(/ /g, '-')}`);
     expect(m.html).toContain('<p>Hello **there**</p>');
@@ -138,7 +137,7 @@ describe('missed-message email', () => {
     const a = await sendMessage(h.db, h.realm.realmId, { sender: admin, recipients: [member2], content: 'first, read soon' });
     await sendMessage(h.db, h.realm.realmId, { sender: admin, recipients: [member2], content: 'second, left unread' });
     await sleep(500);
-    await markRead(h.db, member2, [a]);
+    await markRead(h.db, h.realm.realmId, member2, [a.id]);
     const [mail] = await mailsWaitedFor(member2, 1);
     expect(mail!.parsed.text).toContain('> second, left unread');
     expect(mail!.parsed.text).not.toContain('first, read soon');
@@ -146,7 +145,7 @@ describe('missed-message email', () => {
 
     const c = await sendMessage(h.db, h.realm.realmId, { sender: admin, recipients: [member2], content: 'read in time' });
     await until('the new batch', async () => ((await h.env.redis.exists(redisKeys(h.env.prefix).missedMailPending(h.realm.realmId, member2.id))) ? true : undefined));
-    await markRead(h.db, member2, [c]);
+    await markRead(h.db, h.realm.realmId, member2, [c.id]);
     await batchDone(member2);
     expect(mailsTo(member2)).toHaveLength(1);
   });

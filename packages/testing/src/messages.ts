@@ -1,28 +1,35 @@
+/**
+ * Messages as the messaging service writes them, for the tests of services that only read them
+ * (push, users' missed-message mail): the rows (the direct conversation, the message, each
+ * recipient's flags) and, in the same transaction, the `message` domain event with its routing.
+ * These services' tests write them directly rather than through another service.
+ */
 import { recordEvent } from '@chat/bus';
 import { flagBit, type MessageFlag } from '@chat/contracts';
 import type { Db } from '@chat/db';
-import type { SeededUser } from '@chat/testing';
+import type { SeededUser } from './index';
 
-/**
- * Messages as the messaging service writes them: the rows, and in the same transaction the
- * `message` domain event with its routing fields. Push only reads these, so the tests write them
- * directly rather than through another service.
- */
 export interface SentMessage {
   id: number;
 }
 
-export async function createChannel(db: Db, realmId: number, name: string, subscribers: SeededUser[], overrides: Record<number, { pushNotifications?: boolean; isMuted?: boolean }> = {}) {
+/** Subscription columns a test may set per subscriber. */
+export interface SubscriptionOverrides {
+  emailNotifications?: boolean;
+  pushNotifications?: boolean;
+  isMuted?: boolean;
+}
+
+export async function createChannel(db: Db, realmId: number, name: string, subscribers: SeededUser[], overrides: Record<number, SubscriptionOverrides> = {}) {
   const stream = await db.stream.create({ data: { realmId, name, nameKey: name.toLowerCase() } });
-  await db.subscription.createMany({
-    data: subscribers.map((u) => ({ userId: u.id, streamId: stream.id, ...overrides[u.id] })),
-  });
+  await db.subscription.createMany({ data: subscribers.map((u) => ({ userId: u.id, streamId: stream.id, ...overrides[u.id] })) });
   return stream;
 }
 
-function bits(flags: string[]): bigint {
-  return flags.reduce((acc, f) => acc | flagBit(f as MessageFlag), 0n);
-}
+const bits = (flags: string[]) => flags.reduce((acc, f) => acc | flagBit(f as MessageFlag), 0n);
+
+/** The sender's Gravatar, as the message event names it. */
+export const testAvatarUrl = (user: SeededUser) => `https://secure.gravatar.com/avatar/${user.id}?d=identicon`;
 
 export async function sendMessage(
   db: Db,
@@ -32,20 +39,30 @@ export async function sendMessage(
     recipients: SeededUser[];
     content: string;
     channel?: { id: number; name: string; topic: string };
+    /** Each recipient's flags; the sender's copy is always read. */
     flags?: Record<number, string[]>;
   },
 ): Promise<SentMessage> {
   return db.$transaction(async (tx) => {
     const everyone = [opts.sender, ...opts.recipients.filter((r) => r.id !== opts.sender.id)];
+    let conversationId: number | null = null;
+    if (!opts.channel) {
+      const memberIds = everyone.map((u) => u.id).sort((a, b) => a - b);
+      const memberKey = memberIds.join(',');
+      const found = await tx.directConversation.findFirst({ where: { realmId, memberKey } });
+      conversationId = (found ?? (await tx.directConversation.create({ data: { realmId, memberKey, memberIds } }))).id;
+    }
+    const rendered = `<p>${opts.content.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`;
     const message = await tx.message.create({
       data: {
         realmId,
         senderId: opts.sender.id,
         recipientType: opts.channel ? 'stream' : 'private',
         streamId: opts.channel?.id ?? null,
+        conversationId,
         topic: opts.channel?.topic ?? '',
         content: opts.content,
-        renderedContent: `<p>${opts.content}</p>`,
+        renderedContent: rendered,
       },
     });
     const flagsOf = (u: SeededUser) => (u.id === opts.sender.id ? ['read'] : (opts.flags?.[u.id] ?? []));
@@ -61,7 +78,7 @@ export async function sendMessage(
           sender_id: opts.sender.id,
           sender_full_name: opts.sender.fullName,
           sender_email: opts.sender.email,
-          avatar_url: `https://secure.gravatar.com/avatar/${opts.sender.id}?d=identicon`,
+          avatar_url: testAvatarUrl(opts.sender),
           type: opts.channel ? 'stream' : 'private',
           display_recipient: opts.channel
             ? opts.channel.name
@@ -69,7 +86,7 @@ export async function sendMessage(
           stream_id: opts.channel?.id,
           subject: opts.channel?.topic ?? '',
           timestamp: Math.floor(message.dateSent.getTime() / 1000),
-          content: `<p>${opts.content}</p>`,
+          content: rendered,
           content_type: 'text/html',
           sender_realm_str: '',
           client: 'test',
