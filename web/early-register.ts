@@ -21,13 +21,20 @@ export function earlyRegisterScript(): string {
   );
 }
 
+/** The shell's CSRF meta tag, which the script reads: the script goes right after it. */
+const CSRF_META = /<meta name="csrf-token"[^>]*>/;
+
 export function earlyRegister(): Plugin {
   return {
     name: 'early-register',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: () => [{ tag: 'script', children: earlyRegisterScript(), injectTo: 'head' }],
+      // Before the stylesheet links: a classic script after a stylesheet waits for it to load.
+      handler: (html) => {
+        if (!CSRF_META.test(html)) throw new Error('index.html has no csrf-token meta tag for the early register to read');
+        return html.replace(CSRF_META, (meta) => `${meta}<script>${earlyRegisterScript()}</script>`);
+      },
     },
   };
 }

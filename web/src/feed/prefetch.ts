@@ -19,7 +19,9 @@ export function prefetchOnRegister(): () => void {
     const terms = view.kind === 'narrow' ? view.terms : view.kind === 'feed' ? [] : null;
     if (!terms) return;
     const near = narrowInfo(terms).near;
-    // Out of the store's notification, so the fetch's own updates are not nested in it.
-    queueMicrotask(() => void loadNarrow(terms, 'initial', near ?? (canMarkRead(terms) ? 'first_unread' : undefined)));
+    // Called within the store's notification, so the request leaves before React's render of the
+    // snapshot (scheduled by its own listener) takes the main thread. The nested update (the
+    // page marked loading) is safe: every listener reads the store's latest state.
+    void loadNarrow(terms, 'initial', near ?? (canMarkRead(terms) ? 'first_unread' : undefined));
   });
 }

@@ -3,10 +3,10 @@
  * status, filterable by name; when a channel is open, its subscribers come first, as in the
  * family's buddy list. Each name opens the person's card.
  */
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { t } from '../i18n';
 import { leadingId, type View } from '../narrow/hash';
-import { useAppState, useReg } from '../state/store';
+import { useAppState, useReg, type AppState } from '../state/store';
 import { Avatar } from '../ui/Avatar';
 import { UserName } from '../ui/UserName';
 import { useNow } from '../ui/time';
@@ -15,6 +15,7 @@ import { statusFor } from './hooks';
 import '../styles/people.css';
 
 const PAGE = 200;
+const NO_USERS: AppState['users'] = new Map();
 
 interface Row {
   id: number;
@@ -24,7 +25,9 @@ interface Row {
 
 export function BuddyList({ view, id }: { view: View; id?: string }) {
   const reg = useReg();
-  const users = useAppState((s) => s.users);
+  // The list (up to PAGE rows with avatars) is drawn in a render of its own after the first
+  // one, so the first frame after login shows the messages without waiting for it.
+  const users = useDeferredValue(useAppState((s) => s.users), NO_USERS);
   const now = useNow();
   const [filter, setFilter] = useState('');
   const [limit, setLimit] = useState(PAGE);
