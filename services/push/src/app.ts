@@ -8,10 +8,10 @@ import { readConfig } from './config';
 import type { Services } from './context';
 import { RelayClient } from './lib/relay';
 import { RealmDirectory } from './lib/realms';
-import { createDeliveryQueue } from './workers/jobs';
+import { createDeliveryQueue } from './lib/jobs';
 import { startDeliveryWorker } from './workers/worker';
 import { startMessageConsumer } from './workers/consumer';
-import { requestRealmUpload, scheduleRealmUploads } from './workers/relay-realms';
+import { requestRealmUpload, scheduleRealmUploads } from './actions/relay-realms';
 import { apiRoutes } from './routes';
 
 export interface PushHandle extends ServiceHandle {

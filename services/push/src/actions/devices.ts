@@ -3,9 +3,9 @@ import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { decodeStandardBase64, isUint32, tokenIdFromBytes, tokenIdOfToken } from '../lib/codec';
 import { isSupportedPushKey } from '../lib/crypto';
-import { enqueueRelayRegistration, type RelayRegistrationJob } from '../workers/jobs';
+import { enqueueRelayRegistration, type RelayRegistrationJob } from '../lib/jobs';
 import { b64TokenId, recordDeviceEvent, seconds } from './device-events';
-import { bumpDeviceVersion } from '../workers/device-holders';
+import { bumpDeviceVersion } from '../lib/device-holders';
 
 export const TOKEN_KINDS = ['fcm', 'apns'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];

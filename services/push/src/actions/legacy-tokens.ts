@@ -1,7 +1,7 @@
 import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
-import { enqueueLegacySync, markLegacyPending } from '../workers/legacy-registration';
-import { bumpDeviceVersion } from '../workers/device-holders';
+import { enqueueLegacySync, markLegacyPending } from './legacy-registration';
+import { bumpDeviceVersion } from '../lib/device-holders';
 
 /**
  * The deprecated plaintext registrations (before end-to-end encrypted push). Clients still

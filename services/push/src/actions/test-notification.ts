@@ -1,9 +1,9 @@
 import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
-import { activeDevices, pushToDevices } from '../workers/send';
-import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../workers/legacy';
-import { registeredLegacyTokens } from '../workers/legacy-registration';
+import { activeDevices, pushToDevices } from './delivery';
+import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../lib/legacy';
+import { registeredLegacyTokens } from './legacy-registration';
 
 /**
  * Sends an encrypted test notification now, to one device or to all of the user's devices

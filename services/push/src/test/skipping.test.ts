@@ -3,7 +3,7 @@ import { keyspace } from '@chat/bus';
 import { DEFAULT_STREAM_PARTITIONS } from '@chat/kit';
 import { seedRealm, sendMessage, setupTestEnv, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { PushHandle } from '../app';
-import { listsAnyOf } from '../workers/device-holders';
+import { listsAnyOf } from '../lib/device-holders';
 import { TestRelay } from './relay-server';
 import { clientDecrypt, clientDevice, fullRegistration, post, startPush, waitFor } from './support';
 

@@ -3,7 +3,7 @@ import { decodeStandardBase64, tokenIdFromBytes, tokenIdOfToken, tokenIdToBase64
 import { encryptPayload, isSupportedPushKey } from '../lib/crypto';
 import { realmUrl } from '../lib/realms';
 import { pushTrigger, type RecipientFacts } from '@chat/notify';
-import { notificationContent } from '../workers/content';
+import { notificationContent } from '../lib/content';
 import { clientDecrypt, newPushKey, tokenIdOf } from './support';
 
 describe('payload encryption (cryptosystem 0x31)', () => {

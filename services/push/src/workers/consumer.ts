@@ -2,9 +2,9 @@ import { startGroupConsumer, type EntryHead, type StreamEntry } from '@chat/bus'
 import { isOutboxType } from '@chat/contracts';
 import { ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
-import { DeviceHolders, listsAnyOf, type Holders } from './device-holders';
-import { handleUserDeactivated } from './legacy-registration';
-import { handleDeletion, handleFlags, handleNewMessage } from './messages';
+import { DeviceHolders, listsAnyOf, type Holders } from '../lib/device-holders';
+import { handleUserDeactivated } from '../actions/legacy-registration';
+import { handleDeletion, handleFlags, handleNewMessage } from '../actions/notifications';
 
 /** Event types whose work is for people with a push device only, among the event's `users`. */
 const DEVICE_EVENTS = new Set(['message', 'update_message_flags', 'delete_message']);

@@ -2,11 +2,11 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { createRedis } from '@chat/bus';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
-import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from './jobs';
-import { completeRegistration, failRegistration } from './registration';
-import { syncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from './legacy-registration';
-import { REALMS_JOB, uploadRealms } from './relay-realms';
-import { deliverNotification, deliverRemoval, type Progress } from './send';
+import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from '../lib/jobs';
+import { completeRegistration, failRegistration } from '../actions/registration';
+import { syncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from '../actions/legacy-registration';
+import { REALMS_JOB, uploadRealms } from '../actions/relay-realms';
+import { deliverNotification, deliverRemoval, type Progress } from '../actions/delivery';
 
 /**
  * Runs delivery jobs. A relay failure worth retrying (network, timeout, 5xx) is rethrown so

@@ -1,7 +1,7 @@
 import type { OutboxPayload } from '@chat/contracts';
 import type { Services } from '../context';
 import { LEGACY_TOKEN_KIND, RelayError, type RelayClient } from '../lib/relay';
-import type { LegacyToken } from './legacy';
+import type { LegacyToken } from '../lib/legacy';
 
 /**
  * Keeps the relay's record of a user's legacy tokens in step with ours. The relay delivers a

@@ -1,12 +1,12 @@
 import { flagBit } from '@chat/contracts';
 import type { Db } from '@chat/db';
 import type { Services } from '../context';
-import { b64TokenId, recordDeviceEvent } from '../actions/device-events';
+import { b64TokenId, recordDeviceEvent } from './device-events';
 import { encryptPayload } from '../lib/crypto';
 import type { RelayClient, RelayPushRequest } from '../lib/relay';
 import type { RealmInfo } from '../lib/realms';
-import type { NotifyJob, PushChannel, RemoveJob } from './jobs';
-import { legacyMessagePayloads, legacyRemovalPayloads, legacyTokens, pushToLegacyTokens } from './legacy';
+import type { NotifyJob, PushChannel, RemoveJob } from '../lib/jobs';
+import { legacyMessagePayloads, legacyRemovalPayloads, legacyTokens, pushToLegacyTokens } from '../lib/legacy';
 import { registeredLegacyTokens } from './legacy-registration';
 
 const READ = flagBit('read');

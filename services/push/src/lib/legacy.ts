@@ -1,7 +1,7 @@
 import type { Db } from '@chat/db';
 import type { Services } from '../context';
-import type { RealmInfo } from '../lib/realms';
-import type { RelayClient, RelayLegacyNotification } from '../lib/relay';
+import type { RealmInfo } from './realms';
+import type { RelayClient, RelayLegacyNotification } from './relay';
 import type { NotifyJob } from './jobs';
 
 /**

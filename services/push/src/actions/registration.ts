@@ -1,7 +1,7 @@
 import type { Services } from '../context';
-import { b64TokenId, recordDeviceEvent } from '../actions/device-events';
+import { b64TokenId, recordDeviceEvent } from './device-events';
 import { decodeStandardBase64, tokenIdFromBytes } from '../lib/codec';
-import type { RelayRegistrationJob } from './jobs';
+import type { RelayRegistrationJob } from '../lib/jobs';
 
 /**
  * Outcomes of handing a token to the relay. Each applies only while the device still waits for

@@ -1,8 +1,8 @@
 import { flagBit, type MessageObject, type OutboxPayload } from '@chat/contracts';
 import { pushTrigger, recipientFacts, type ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
-import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from './jobs';
-import { truncatedContent } from './content';
+import { enqueueNotification, enqueueRemoval, notifyJobId, type LegacyNoticeFields, type MessageNotice } from '../lib/jobs';
+import { truncatedContent } from '../lib/content';
 
 /** What a notification is made of: the message payload the messaging service writes (see docs/push.md). */
 export type MessagePayload = Pick<OutboxPayload<'message'>, 'event' | 'users' | 'stream_id' | 'sender_id' | 'user_flags' | 'raw_content' | 'topic'>;
