@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Keyspace } from '@chat/bus';
 import type { Db } from '@chat/db';
 import type { QueueStore } from '@chat/queues';
-import type { ServerInfo } from './actions/register';
+import type { ServerInfo } from './state/request';
 
 /** What the routes and actions of this service may use; built once by start(). */
 export interface Services {

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { doRegister, parseRegister } from '../actions/register';
+import { doRegister } from '../actions/register';
+import { parseRegister } from './register-params';
 import type { Services } from '../context';
 
 export function registerRoutes(router: Router, services: Services): void {

@@ -5,7 +5,7 @@
  */
 import type { Db, Realm } from '@chat/db';
 import type { Identity } from '@chat/contracts';
-import type { RegisterRequest, ServerInfo } from '../actions/register';
+import type { RegisterRequest, ServerInfo } from './request';
 import { realmSection } from './realm';
 import { realmUsersSection } from './users';
 import { subscriptionsSection, streamsSection } from './subscriptions';

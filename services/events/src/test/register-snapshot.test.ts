@@ -8,7 +8,7 @@ import { doCreateUser, REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, SYST
 import { seedRealm, setupTestEnv, TEST_REALM_URL, type SeededRealm, type TestEnv } from '@chat/testing';
 import { STREAM_GROUP_SETTING_DEFAULTS } from '@chat/wire';
 import { start, type EventsHandle } from '../app';
-import { MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from '../actions/register';
+import { MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from '../routes/register-params';
 import { register } from './support';
 
 let env: TestEnv;
