@@ -6,7 +6,11 @@ import { report, task } from './load-process.mjs';
 const { url, host, jobs, concurrency, durationMs, warmupMs, ratePerSec } = await task();
 const target = new URL(url);
 
-let localIds = 0;
+// A client never repeats a local_id on its queue, and the server answers a repeated
+// (queue_id, local_id) with the first send's message instead of storing another (ADR 0010).
+// The queues outlive one sender process (every run of a scenario sends on them), so the
+// numbering starts past any earlier process's: from the process's start time.
+let localIds = Date.now() * 1000;
 
 // Each loop has its own keep-alive connection, speaking HTTP/1.1 itself (http1.mjs).
 async function post(connection, job) {
