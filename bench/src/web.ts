@@ -107,7 +107,11 @@ async function timelineOf(page: Page, submitted: number, painted: number): Promi
     ...performance.getEntriesByType('navigation'),
     ...performance.getEntriesByType('resource'),
   ].map((e) => ({ name: e.name, start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + (e as PerformanceResourceTiming).responseEnd })));
-  const lines = rows.map((r) => `    ${String(Math.round(r.start - submitted)).padStart(6)} ${String(Math.round(r.end - submitted)).padStart(6)}  ${new URL(r.name).pathname.slice(0, 60)}`);
+  const line = (start: number, end: number, what: string) => `    ${String(Math.round(start - submitted)).padStart(6)} ${String(Math.round(end - submitted)).padStart(6)}  ${what}`;
+  // Avatars (one per person shown) on one line.
+  const avatars = rows.filter((r) => new URL(r.name).pathname.startsWith('/avatar/'));
+  const lines = rows.filter((r) => !avatars.includes(r)).map((r) => line(r.start, r.end, new URL(r.name).pathname.slice(0, 60)));
+  if (avatars.length) lines.push(line(Math.min(...avatars.map((r) => r.start)), Math.max(...avatars.map((r) => r.end)), `${avatars.length} avatars`));
   lines.push(`    ${String(Math.round(painted - submitted)).padStart(13)}  first messages painted`);
   return lines.join('\n');
 }
