@@ -37,7 +37,7 @@ const cpuMs = (pid: number) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A channel message to `fanout` people as messaging writes it (send-write.ts). */
+/** A channel message to `fanout` people as messaging writes it (actions/send/write.ts). */
 function messagePayload(fanout: number, id: number): object {
   const users = Array.from({ length: fanout }, (_, i) => 1000 + i);
   const content = `hello ${id}, a line of about the length people write in a busy channel, no links`;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, withDatabase } from '@chat/db';
-import { MANY_SQL } from '../../services/messaging/src/lib/send-batch';
+import { MANY_SQL } from '../../services/messaging/src/actions/send/grouped-write';
 import { APPEND_SCRIPT } from './redis-scripts';
 
 const run = promisify(execFile);
@@ -99,7 +99,7 @@ export function messageTxnScript(ch: StoreChannel): string {
 }
 
 /**
- * The send path's grouped statement (messaging's send-batch.ts, the very text) for `group` sends
+ * The send path's grouped statement (messaging's actions/send/grouped-write.ts, the very text) for `group` sends
  * to `ch`, its parameters written in as literals: one statement, one commit, one NOTIFY.
  */
 export function groupedStatementScript(ch: StoreChannel, group: number): string {

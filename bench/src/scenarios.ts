@@ -54,7 +54,7 @@ export interface Run {
   settled(phase: string): Promise<void>;
 }
 
-/** Messaging's grouping counters of channel-send writes (send-metrics.ts). */
+/** Messaging's grouping counters of channel-send writes (actions/send/metrics.ts). */
 async function writeStats(url: string | undefined): Promise<{ statements: number; groups: number; grouped: number } | undefined> {
   if (!url) return undefined;
   const text = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');

@@ -2,7 +2,7 @@
  * Rows a raw statement read as JSON (`to_jsonb(t)`), in the shape Prisma's model queries return.
  * A hot path can then read several models in one statement, one round trip and one reply to
  * parse, and still hand the rest of the code the types it knows (a send reads the caller, the
- * channel, the realm and more at once: services/messaging/src/actions/send-reads.ts).
+ * channel, the realm and more at once: services/messaging/src/actions/send/reads.ts).
  *
  * The field list, column names and types come from the generated client's own data model, so a
  * column added to the schema is carried without a change here; `test/client.test.ts` compares every

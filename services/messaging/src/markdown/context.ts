@@ -134,7 +134,7 @@ async function customEmoji(db: Db | Tx, realmId: number, names: string[]) {
   return rows.map((r) => ({ id: String(r.id), name: r.name, url: `/user_avatars/${realmId}/emoji/images/${r.file_name ?? r.id}` }));
 }
 
-/** In this order and shape as the channel send's statement reads them too (send-reads.ts). */
+/** In this order and shape as the channel send's statement reads them too (actions/send/reads.ts). */
 async function linkifiers(db: Db | Tx, realmId: number) {
   const rows = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
   return rows.map((r) => ({ id: r.id, pattern: r.pattern, urlTemplate: r.urlTemplate }));

@@ -1,6 +1,6 @@
 import { outboxPayload } from '@chat/bus';
-import { channelWriteStats, doWriteChannelSend, type ChannelWrite } from '../lib/send-batch';
-import { channelReadStats, readChannelSend } from '../actions/send-reads';
+import { channelWriteStats, doWriteChannelSend, type ChannelWrite } from '../actions/send/grouped-write';
+import { channelReadStats, readChannelSend } from '../actions/send/reads';
 import { startHarness, type Harness } from './support';
 
 let h: Harness;

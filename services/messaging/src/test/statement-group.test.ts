@@ -1,4 +1,4 @@
-import { StatementGroup } from '../lib/statement-group';
+import { StatementGroup } from '../actions/send/statement-group';
 
 /** A group whose statements finish when the test says, recording what each carried. */
 function recorder() {

@@ -8,17 +8,17 @@
 import { rawQuery, type Db, type Message, type Tx } from '@chat/db';
 import { apiFlagNames, flagBit, linkedPathIds } from '@chat/contracts';
 import { type DomainEvent, outboxPayload, recordEvent } from '@chat/bus';
-import type { LoadedActor } from '../lib/context';
-import { widgetContentOf } from '../lib/widget';
-import { avatarUrlOf, buildWireMessages, recipientIdOf, wireOfNewChannelMessage, wireOfNewDirectMessage } from '../lib/wire';
-import { mentionFlags } from './mentions';
-import type { SendPlan } from './send';
-import { saveWidgetSubmessage } from './submessages';
-import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, type TopicPolicyFacts } from './user-topics';
-import { sendReadings } from './send-reads';
-import { claimOwnUploads } from './send-guarantees';
-import { doWriteChannelSend } from '../lib/send-batch';
-import { EVENT_AND_NOTIFY, messageAndCopies, WITH_MESSAGE_ID } from '../lib/send-sql';
+import type { LoadedActor } from '../../lib/context';
+import { widgetContentOf } from '../../lib/widget';
+import { avatarUrlOf, buildWireMessages, recipientIdOf, wireOfNewChannelMessage, wireOfNewDirectMessage } from '../../lib/wire';
+import { mentionFlags } from '../mentions';
+import type { SendPlan } from './check';
+import { saveWidgetSubmessage } from '../submessages';
+import { applyAutomaticTopicPolicy, automaticTopicPolicy, followWhereMentioned, type TopicPolicyFacts } from '../user-topics';
+import { sendReadings } from './reads';
+import { claimOwnUploads } from './guarantees';
+import { doWriteChannelSend } from './grouped-write';
+import { EVENT_AND_NOTIFY, messageAndCopies, WITH_MESSAGE_ID } from './statements';
 
 export interface SendResult {
   id: number;
@@ -91,7 +91,7 @@ export async function loadSendFacts(db: Tx, actor: LoadedActor, plan: SendPlan):
     : target.kind === 'private' && !widget ? directWire(actor, plan, dateSent) : null;
   const [topicParticipants, readings, senderGravatar, wire] = await Promise.all([
     stream && rendered.topicWildcard ? topicParticipantIds(db, stream.stream.id, stream.topic) : new Set<number>(),
-    // A channel send through the API read these beside the channel (send-reads.ts).
+    // A channel send through the API read these beside the channel (reads.ts).
     held?.readings ?? sendReadings(db, actor.userId, others, plan.content, stream ? { id: stream.stream.id, topic: stream.topic } : null),
     held?.sender ? avatarIsPublicGravatar(held.sender) : senderAvatarIsPublicGravatar(db, actor.userId),
     wireNow ?? (prebuild ? buildWireMessages(db, [draftMessage(actor, plan, null, dateSent)], WIRE_OPTIONS(actor.realmUrl)).then((w) => w[0]!) : null),
@@ -230,8 +230,8 @@ export function canWriteAlone(actor: LoadedActor, plan: SendPlan, facts: SendFac
 // A direct message, its copies and the outbox row in one statement: atomic on its own, so no
 // transaction and one round trip. The event carries the message's id, known only inside; the
 // conversation is found or made first (as conversationFor does, $5 is null then), and the
-// event's recipient_id follows from it. A channel message's statement is in send-batch.ts, built
-// from the same parts (send-sql.ts).
+// event's recipient_id follows from it. A channel message's statement is in grouped-write.ts, built
+// from the same parts (statements.ts).
 const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
   INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
   ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id
@@ -249,7 +249,7 @@ export async function writeMessageAlone(db: Db, actor: LoadedActor, plan: SendPl
     const [{ id }] = await rawQuery<{ id: number }>(db, INSERT_DIRECT_ALONE_SQL, params, 'direct-send-write');
     return { id };
   }
-  // A channel message's statement may carry other sends' with it (group commit, send-batch.ts).
+  // A channel message's statement may carry other sends' with it (group commit, grouped-write.ts).
   const id = await doWriteChannelSend(db, {
     realmId: draft.realmId, senderId: draft.senderId, streamId: draft.streamId!, topic: draft.topic, content: draft.content,
     rendered: draft.renderedContent, client: draft.sendingClient, dateSent: timestampText(facts.dateSent), isMe: draft.isMeMessage,

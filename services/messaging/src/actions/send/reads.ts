@@ -5,9 +5,9 @@
  * 0015), so the write follows with nothing more to read.
  */
 import { rawQuery, rowFromJson, type Db, type Realm, type Stream, type Tx, type User } from '@chat/db';
-import { groupPerPool, type GroupStats } from '../lib/statement-group';
-import type { RenderContext } from '../markdown';
-import { TOPIC_FACTS_COLUMNS, topicFactsColumns, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts } from './user-topics';
+import { groupPerPool, type GroupStats } from './statement-group';
+import type { RenderContext } from '../../markdown';
+import { TOPIC_FACTS_COLUMNS, topicFactsColumns, topicFactsOf, type TopicFactsRow, type TopicPolicyFacts } from '../user-topics';
 
 export interface SendReadings {
   topicPolicy: TopicPolicyFacts | null;

@@ -5,7 +5,7 @@
  */
 import { OUTBOX_NOTIFY, outboxInsertSql } from '@chat/bus';
 import { rawQuery, type Db } from '@chat/db';
-import { EVENT_AND_NOTIFY, MESSAGE_COLUMNS, messageAndCopies, WITH_MESSAGE_ID } from './send-sql';
+import { EVENT_AND_NOTIFY, MESSAGE_COLUMNS, messageAndCopies, WITH_MESSAGE_ID } from './statements';
 import { groupPerPool, type GroupStats } from './statement-group';
 
 /** Sends in one statement at most (its arrays grow with each send's copies). */

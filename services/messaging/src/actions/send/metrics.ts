@@ -1,8 +1,8 @@
 /** How the sends' statements were grouped (ADR 0031), on the service's /metrics. */
 import { counterFrom, type Metrics } from '@chat/kit';
 import type { Db } from '@chat/db';
-import { channelReadStats } from '../actions/send-reads';
-import { channelWriteStats } from './send-batch';
+import { channelReadStats } from './reads';
+import { channelWriteStats } from './grouped-write';
 import type { GroupStats } from './statement-group';
 
 export function registerSendMetrics(metrics: Metrics, db: Db): void {

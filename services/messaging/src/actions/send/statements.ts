@@ -1,5 +1,5 @@
 /**
- * The parts of the statements that write a new message (send-write.ts, send-batch.ts), in the
+ * The parts of the statements that write a new message (write.ts, grouped-write.ts), in the
  * parameter order of `insertParams` ($1 to $16) and the outbox payload ($17).
  */
 import { OUTBOX_NOTIFY, outboxInsertSql } from '@chat/bus';

@@ -2,27 +2,27 @@
  * Sending a message: `checkSendMessage` resolves and authorises the recipients and renders the
  * content; `doSendMessage` reads what the write needs outside the transaction, then writes the
  * message, one user_messages row per recipient and the outbox event in one short transaction
- * (send-write.ts).
+ * (write.ts).
  */
 import { rawQuery, type Realm, type Stream, type Tx, type User } from '@chat/db';
 import { errors } from '@chat/contracts';
-import { callerOfRow, loadActorRow, type LoadedActor } from '../lib/context';
+import { callerOfRow, loadActorRow, type LoadedActor } from '../../lib/context';
 import type { AuthedIdentity } from '@chat/kit';
-import type { Services } from '../context';
-import { messageKind, parseDirectTargets, parseStreamTarget } from '../lib/recipients';
-import { normalizeContent, normalizeTopic } from '../lib/text';
-import { loadRenderContext, renderMarkdown, type RenderContext, type RenderResult } from '../markdown';
-import { checkStreamPostAllowed, effectiveTopicsPolicy } from './streams-access';
-import { checkWildcardMentions } from './mentions';
+import type { Services } from '../../context';
+import { messageKind, parseDirectTargets, parseStreamTarget } from '../../lib/recipients';
+import { normalizeContent, normalizeTopic } from '../../lib/text';
+import { loadRenderContext, renderMarkdown, type RenderContext, type RenderResult } from '../../markdown';
+import { checkStreamPostAllowed, effectiveTopicsPolicy } from '../streams-access';
+import { checkWildcardMentions } from '../mentions';
 import { groupSettingMemberIds, hasRealmPermission, isInGroupSetting, realmGroupSetting, type MemberRef } from '@chat/realm';
-import { canWriteAlone, loadSendFacts, writeMessage, writeMessageAlone } from './send-write';
+import { canWriteAlone, loadSendFacts, writeMessage, writeMessageAlone } from './write';
 
-export { sendMessageInTx, type SendResult } from './send-write';
-export { usersAlertedBy } from './send-reads';
-import { readChannelSend, type SendReadings } from './send-reads';
-import type { SendResult } from './send-write';
-import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './send-guarantees';
-import { settlePendingPreviews } from './thumbnail-renders';
+export { sendMessageInTx, type SendResult } from './write';
+export { usersAlertedBy } from './reads';
+import { readChannelSend, type SendReadings } from './reads';
+import type { SendResult } from './write';
+import { earlierSend, isSendKeyConflict, recordSendKey, sendKeyOf } from './guarantees';
+import { settlePendingPreviews } from '../thumbnail-renders';
 
 export interface SendInput {
   type: string;
@@ -33,7 +33,7 @@ export interface SendInput {
   localId?: string;
   readBySender?: boolean;
   client: string;
-  /** The client's `Idempotency-Key` header, if any (see send-guarantees.ts). */
+  /** The client's `Idempotency-Key` header, if any (see guarantees.ts). */
   idempotencyKey?: string;
   /**
    * Whether the sender may post in the channel was decided for someone else: mail to a channel
@@ -82,7 +82,7 @@ export interface ApiCaller {
   identity: AuthedIdentity;
 }
 
-export { defaultReadBySender } from './send-write';
+export { defaultReadBySender } from './write';
 
 /** A direct message's recipient, with what the permission checks and its object read. */
 type DirectRecipient = Pick<User, 'id' | 'email' | 'fullName' | 'isActive' | 'realmId' | 'role' | 'dateJoined' | 'isBot'>;
@@ -161,7 +161,7 @@ export async function checkSendMessage(services: Services, who: LoadedActor | Ap
   } else {
     renderContext = loadRenderContext(db, ids.realmId, ids.realmUrl, content, ids.userId);
     renderContext.catch(() => undefined);
-    // The realm's string id (for the message object built before the write, send-write.ts) and
+    // The realm's string id (for the message object built before the write, write.ts) and
     // the recipients are read beside the caller's row; a refused caller is refused first.
     const stringId = rawQuery<{ string_id: string }>(db, 'SELECT string_id FROM realms WHERE id = $1', [ids.realmId], 'send_realm_string_id');
     const found = resolveDirectRecipients(db, ids, input.to);
