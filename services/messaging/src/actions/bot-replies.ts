@@ -36,7 +36,8 @@ export async function doSendBotReply(services: Services, bot: LoadedActor, place
       // The channel was archived since: the family has no place for the answer either.
       if (!stream) return null;
       const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
-      const result = await sendMessageInTx(tx, bot, {
+      const result = await sendMessageInTx(tx, {
+        actor: bot,
         target: { kind: 'stream', stream, topic: place.topic, subscriberIds: subs.map((s) => s.userId) },
         content,
         rendered,
@@ -47,7 +48,8 @@ export async function doSendBotReply(services: Services, bot: LoadedActor, place
     const ids = place.userIds.filter((id) => id !== bot.userId);
     const recipients = await tx.user.findMany({ where: { id: { in: ids }, realmId: bot.realmId }, select: { id: true, email: true, fullName: true, isActive: true } });
     if (recipients.some((r) => !r.isActive)) throw errors.badRequest('A recipient is no longer a member of this organization.');
-    const result = await sendMessageInTx(tx, bot, {
+    const result = await sendMessageInTx(tx, {
+      actor: bot,
       target: { kind: 'private', recipients: recipients.map((r) => ({ id: r.id, email: r.email, fullName: r.fullName })) },
       content,
       rendered,

@@ -21,7 +21,7 @@ import type { Services } from '../context';
 import { actorOf, type LoadedActor } from '../lib/context';
 import { composeContent, isForwarded, mailBodyMarkdown, topicOfSubject } from '../lib/mail-body';
 import { uploadFile } from '../lib/uploads-client';
-import { checkSendMessage, doSendMessage, type SendInput } from './send';
+import { actingCaller, checkSendMessage, doSendMessage, type SendInput } from './send';
 import { checkStreamPostAllowed } from './streams-access';
 
 /** A refusal in the SMTP dialogue: the reply code and text the sending server gets. */
@@ -152,8 +152,8 @@ export async function doPostInboundMail(services: Services, ctx: InboundContext,
       body: mailBodyMarkdown(mail, options),
       postamble: links ? `\n${links}` : '',
     });
-    const plan = await checkSendMessage(services, actor, sendInputOf(target, mail, content), user);
-    return (await doSendMessage(services, plan.actor, plan)).id;
+    const plan = await checkSendMessage(services, actingCaller(actor, user), sendInputOf(target, mail, content));
+    return (await doSendMessage(services, plan)).id;
   } catch (err) {
     if (target.kind === 'reply') {
       await services.db.missedMessageEmailAddress.update({ where: { id: target.addressId }, data: { timesUsed: { decrement: 1 } } });

@@ -91,7 +91,8 @@ export async function postNotice(
 ): Promise<number> {
   const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
   const rendered = renderMarkdown(content, await loadRenderContext(tx, viewer.realmId, viewer.realmUrl, content, viewer.userId));
-  const result = await sendMessageInTx(tx, bot, {
+  const result = await sendMessageInTx(tx, {
+    actor: bot,
     target: { kind: 'stream', stream, topic, subscriberIds: subs.map((s) => s.userId) },
     content,
     rendered,

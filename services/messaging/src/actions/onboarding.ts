@@ -105,7 +105,8 @@ async function recordSent(tx: Tx, userId: number, kind: Kind, messageId: number)
 export async function botDirectMessage(tx: Tx, bot: LoadedActor, to: Pick<User, 'id' | 'email'>, realmUrl: string, raw: string): Promise<number> {
   const content = normalizeContent(raw);
   const rendered = renderMarkdown(content, await loadRenderContext(tx, bot.realmId, realmUrl, content, to.id));
-  const result = await sendMessageInTx(tx, bot, {
+  const result = await sendMessageInTx(tx, {
+    actor: bot,
     target: { kind: 'private', recipients: [{ id: to.id, email: to.email }] },
     content,
     rendered,
@@ -140,7 +141,8 @@ async function sendSignupAnnouncement(tx: Tx, user: User, notice: NewUserNotice,
   const content = normalizeContent(signupAnnouncementText(user));
   const subs = await tx.subscription.findMany({ where: { streamId: stream.id, active: true, user: { isActive: true } }, select: { userId: true } });
   const rendered = renderMarkdown(content, await loadRenderContext(tx, user.realmId, notice.realmUrl, content, bot.userId));
-  const result = await sendMessageInTx(tx, bot, {
+  const result = await sendMessageInTx(tx, {
+    actor: bot,
     target: { kind: 'stream', stream, topic: SIGNUPS_TOPIC, subscriberIds: subs.map((s) => s.userId) },
     content,
     rendered,

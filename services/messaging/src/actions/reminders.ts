@@ -12,7 +12,7 @@ import { recordEvent } from '@chat/bus';
 import { accessMessage } from './message-access';
 import { normalizeReminderNote, reminderContent } from './reminder-content';
 import { futureDeliveryTime } from './scheduled-messages';
-import { checkSendMessage } from './send';
+import { actingCaller, checkSendMessage } from './send';
 
 export interface ReminderInput {
   messageId: number;
@@ -28,7 +28,7 @@ export async function checkCreateReminder(services: Services, actor: LoadedActor
   const note = input.note ? normalizeReminderNote(input.note) : '';
   const content = await reminderContent(services.db, actor, message, note);
   // Checked as a direct message to oneself, though the notification bot will send it.
-  const plan = await checkSendMessage(services, actor, { type: 'private', to: [actor.userId], content, client: input.client });
+  const plan = await checkSendMessage(services, actingCaller(actor), { type: 'private', to: [actor.userId], content, client: input.client });
   return {
     realmId: actor.realmId,
     senderId: actor.userId,

@@ -10,7 +10,7 @@ import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';
-import { checkSendMessage, defaultReadBySender, type SendPlan } from './send';
+import { actingCaller, checkSendMessage, defaultReadBySender, type SendPlan } from './send';
 
 /** `to` of a scheduled message: a channel id, or a list of user ids. */
 export type ScheduledTo = number | number[];
@@ -82,7 +82,7 @@ export async function checkScheduleMessage(services: Services, actor: LoadedActo
   const kind = scheduledKind(input.type);
   const scheduledTimestamp = futureDeliveryTime(input.deliverAt);
   const to = parseScheduledTo(input.to);
-  const plan = await checkSendMessage(services, actor, {
+  const plan = await checkSendMessage(services, actingCaller(actor), {
     type: kind,
     to: kind === 'stream' ? streamIdOf(to) : recipientIdsOf(to),
     content: input.content,
@@ -179,7 +179,7 @@ export async function doEditScheduledMessage(services: Services, actor: LoadedAc
         let to: number | number[];
         if (request.to !== undefined) to = kind === 'stream' ? streamIdOf(request.to) : recipientIdsOf(request.to);
         else to = row.recipientType === 'stream' ? row.streamId! : row.toUserIds;
-        const plan = await checkSendMessage(services, actor, {
+        const plan = await checkSendMessage(services, actingCaller(actor), {
           type: kind,
           to,
           content: input.content ?? row.content,

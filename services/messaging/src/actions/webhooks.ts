@@ -13,7 +13,7 @@ import type { LoadedActor } from '../lib/context';
 import type { Services } from '../context';
 import { botDirectMessage } from './onboarding';
 import { notificationBot, silentMention } from './move-notices';
-import { checkSendMessage, doSendMessage } from './send';
+import { actingCaller, checkSendMessage, doSendMessage } from './send';
 
 export interface WebhookTarget extends EventFilters {
   /** The URL's `stream`: a channel id or name. */
@@ -84,8 +84,8 @@ async function postAsBot(
     ? { type: 'private', to: [user.botOwnerId ?? user.id], content, client }
     : { type: 'stream', to: target.stream, topic: target.topic ?? topic, content, client };
   try {
-    const plan = await checkSendMessage(services, actor, input, user);
-    await doSendMessage(services, plan.actor, plan);
+    const plan = await checkSendMessage(services, actingCaller(actor, user), input);
+    await doSendMessage(services, plan);
     return true;
   } catch (err) {
     if (!(err instanceof ApiError) || err.code !== 'STREAM_DOES_NOT_EXIST') throw err;

@@ -14,12 +14,7 @@ export interface LoadedActor extends Actor {
 }
 
 export async function loadActor(db: Db, identity: AuthedIdentity): Promise<LoadedActor> {
-  return (await loadActorRow(db, identity)).actor;
-}
-
-/** The caller with their row, for actions that need more of it than the Actor holds (a send). */
-export async function loadActorRow(db: Db, identity: AuthedIdentity): Promise<{ actor: LoadedActor; user: User }> {
-  return callerOfRow(await db.user.findUnique({ where: { id: identity.userId } }), identity);
+  return callerOfRow(await db.user.findUnique({ where: { id: identity.userId } }), identity).actor;
 }
 
 /** The caller `identity` names, from their row as read (null if it is gone), if they may act. */

@@ -2,11 +2,11 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, loadActorRow, refusedAfterCaller } from '../lib/context';
+import { loadActor, refusedAfterCaller } from '../lib/context';
 import type { Services } from '../context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';
-import { checkSendMessage, doSendMessage } from '../actions/send';
+import { checkSendMessage, doSendMessage, loadSender, requestCaller } from '../actions/send';
 import { fetchMessageRange, fetchMessagesById, LARGER_THAN_MAX_MESSAGE_ID, matchesNarrow, selectMessageRange, type Anchor } from '../actions/fetch';
 import { checkEditableFlag, doUpdateFlags } from '../actions/flags';
 import { loadReader } from '../actions/fetch-wire';
@@ -41,7 +41,8 @@ export function messageRoutes(router: Router, services: Services): void {
       const { p } = ctx;
       // The caller's row is read with the channel (checkSendMessage); a caller who may not act is
       // still refused before any parameter is.
-      const input = await refusedAfterCaller(() => loadActorRow(services.db, ctx.identity), () => {
+      const caller = requestCaller(ctx.identity);
+      const input = await refusedAfterCaller(() => loadSender(services.db, caller), () => {
         const topic = p.strNulChecked('topic');
         const subject = p.strNulChecked('subject');
         return {
@@ -57,8 +58,8 @@ export function messageRoutes(router: Router, services: Services): void {
           idempotencyKey: ctx.req.header('idempotency-key'),
         };
       });
-      const plan = await checkSendMessage(services, { identity: ctx.identity }, input);
-      return { ...(await doSendMessage(services, plan.actor, plan)) };
+      const plan = await checkSendMessage(services, caller, input);
+      return { ...(await doSendMessage(services, plan)) };
     }),
   );
 

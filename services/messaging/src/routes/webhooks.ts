@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { errors } from '@chat/contracts';
 import { sendSuccess, type AuthedIdentity } from '@chat/kit';
 import { integrationNamed, Payload, type Integration, type WebhookRequest } from '@chat/webhooks';
-import { loadActorRow } from '../lib/context';
 import type { Services } from '../context';
 import { doIncomingWebhook, webhookConfig, type WebhookTarget } from '../actions/webhooks';
+import { loadSender, requestCaller } from '../actions/send';
 
 const eventList = z.array(z.string());
 
@@ -85,7 +85,7 @@ export function webhookRoutes(router: Router, services: Services): void {
       if (!integration) throw errors.notFound();
       const identity = req.identity;
       if (!identity || identity.userId === undefined) throw errors.notLoggedIn();
-      const caller = await loadActorRow(services.db, identity as AuthedIdentity);
+      const caller = await loadSender(services.db, requestCaller(identity as AuthedIdentity));
       const request = await readRequest(req, integration, await webhookConfig(services, caller.user.id));
       const p = request.params;
       const target: WebhookTarget = {

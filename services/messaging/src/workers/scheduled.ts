@@ -21,7 +21,7 @@ import { notificationBot } from '../actions/move-notices';
 import { announceReminder } from '../actions/reminders';
 import { reminderContent } from '../actions/reminder-content';
 import { announceScheduledMessage } from '../actions/scheduled-messages';
-import { checkSendMessage, sendMessageInTx } from '../actions/send';
+import { actingCaller, checkSendMessage, sendMessageInTx } from '../actions/send';
 
 /** A scheduled message more than this late is not sent at all (reminders always are). */
 export const LATE_CUTOFF_MS = 10 * 60 * 1000;
@@ -46,7 +46,8 @@ async function activeSender(tx: Tx, row: ScheduledMessage): Promise<LoadedActor>
 async function botDirectMessage(tx: Tx, bot: LoadedActor, to: LoadedActor, raw: string): Promise<number> {
   const content = normalizeContent(raw);
   const rendered = renderMarkdown(content, await loadRenderContext(tx, to.realmId, to.realmUrl, content, to.userId));
-  const result = await sendMessageInTx(tx, bot, {
+  const result = await sendMessageInTx(tx, {
+    actor: bot,
     target: { kind: 'private', recipients: [{ id: to.userId, email: to.email }] },
     content,
     rendered,
@@ -61,7 +62,7 @@ async function sendScheduled(services: Services, tx: Tx, row: ScheduledMessage):
   if (Date.now() > row.scheduledTimestamp.getTime() + LATE_CUTOFF_MS) {
     throw errors.badRequest('Message could not be sent at the scheduled time.');
   }
-  const plan = await checkSendMessage(services, sender, {
+  const plan = await checkSendMessage(services, actingCaller(sender), {
     type: row.recipientType,
     to: row.recipientType === 'stream' ? row.streamId : row.toUserIds,
     content: row.content,
@@ -69,7 +70,7 @@ async function sendScheduled(services: Services, tx: Tx, row: ScheduledMessage):
     client: row.sendingClient,
     readBySender: row.readBySender,
   });
-  return (await sendMessageInTx(tx, sender, plan)).id;
+  return (await sendMessageInTx(tx, plan)).id;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The parts of the statements that write a new message (write.ts, grouped-write.ts), in the
+ * The statements that write a new message (write.ts, grouped-write.ts) and their parts, in the
  * parameter order of `insertParams` ($1 to $16) and the outbox payload ($17).
  */
 import { OUTBOX_NOTIFY, outboxInsertSql } from '@chat/bus';
@@ -30,3 +30,18 @@ export const EVENT_AND_NOTIFY = (payload: string, from: string) => `, event AS (
 SELECT m.id, ${OUTBOX_NOTIFY} AS notified FROM m, event`;
 
 export const WITH_MESSAGE_ID = "jsonb_set($17::jsonb, '{event,message,id}', to_jsonb(m.id))";
+
+/** The message and its copies, in a transaction: the event follows from the stored row (write.ts). */
+export const INSERT_MESSAGE_SQL = `WITH ${messageAndCopies()}
+SELECT id FROM m`;
+
+// A direct message, its copies and the outbox row in one statement: atomic on its own, so no
+// transaction and one round trip (ADR 0025). The event carries the message's id, known only
+// inside; the conversation is found or made first (as write.ts's conversationFor does, $5 is
+// null then), and the event's recipient_id follows from it. A channel message's statement is in
+// grouped-write.ts, built from the same parts.
+export const INSERT_DIRECT_ALONE_SQL = `WITH conv AS (
+  INSERT INTO direct_conversations (realm_id, member_key, member_ids) VALUES ($1, $18, $19::int[])
+  ON CONFLICT (realm_id, member_key) DO UPDATE SET member_key = EXCLUDED.member_key RETURNING id
+), ${messageAndCopies('coalesce($5::int, conv.id)', ' FROM conv')}${EVENT_AND_NOTIFY(
+  `jsonb_set(${WITH_MESSAGE_ID}, '{event,message,recipient_id}', to_jsonb(conv.id * 2 + 1))`, 'm, conv')}`;
