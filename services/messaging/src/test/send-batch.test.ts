@@ -102,7 +102,7 @@ describe('group commit of channel sends', () => {
 
   it('answers many sends at once through the API, each stored once with its event', async () => {
     // A channel's first message, and a sender's first in a topic, are written in a transaction
-    // of their own (canWriteAlone). Sent first and awaited, so that none of the burst's sends
+    // of their own (writePathOf). Sent first and awaited, so that none of the burst's sends
     // reads the channel or the topic as new, however their reads interleave.
     const opener = await h.api.post('/api/v1/messages').set(h.as(h.realm.member)).type('form')
       .send({ type: 'stream', to: 'Group commit', topic: 'burst', content: 'opening the topic' });
