@@ -8,7 +8,7 @@
 import { errors } from '@chat/contracts';
 import type { Tx } from '@chat/db';
 import type { Services } from '../context';
-import { actorOf, type LoadedActor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/caller';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { sendMessageInTx } from './send';

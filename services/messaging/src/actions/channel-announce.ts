@@ -4,7 +4,7 @@
  */
 import type { Stream, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { normalizeContent } from '../lib/text';
 import { channelUrl } from '../markdown/urls';
 import { notificationBot, postNotice, silentMention } from './move-notices';

@@ -4,7 +4,7 @@
  * default channels, doSubscribeUsers), but naming subscribers by id and refusing a taken name.
  */
 import { errors, isGuest } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';
 import { checkCanCreateStream, resolvePrincipals } from './subscribe';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { errors, isAdmin } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { emailGatewayDomain } from '../config';
 import { systemBot } from './move-notices';

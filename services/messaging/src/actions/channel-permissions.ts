@@ -7,7 +7,7 @@ import type { Db, Stream, Tx } from '@chat/db';
 import { errors, isAdmin, isGuest } from '@chat/contracts';
 import { hasGroupPermission, hasRealmPermission, type GroupSettingValue, type MemberRef } from '@chat/realm';
 import { STREAM_GROUP_SETTINGS, type StreamGroupSettingName } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { settingOrDefault } from '../lib/groups';
 
 type Reader = Db | Tx;

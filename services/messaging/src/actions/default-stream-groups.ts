@@ -7,7 +7,7 @@
 import { errors } from '@chat/contracts';
 import type { DefaultStreamGroup, Stream, Tx } from '@chat/db';
 import { defaultStreamGroupsList, storedDefaultStreamIds } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { checkCanManageDefaults, defaultsAudience, removeDefaultStream } from './default-streams';

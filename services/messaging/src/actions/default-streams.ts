@@ -7,7 +7,7 @@
 import { errors, ROLE, isAdmin } from '@chat/contracts';
 import type { Stream, Tx } from '@chat/db';
 import { defaultStreamIdsList, storedDefaultStreamIds } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 

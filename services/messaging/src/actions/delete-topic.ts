@@ -5,7 +5,7 @@
  */
 import { errors, isAdmin, TOPIC_VISIBILITY } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';

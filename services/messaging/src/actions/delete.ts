@@ -2,7 +2,7 @@
 import { errors, type DeleteMessageEvent } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { htmlDiff } from '../lib/html-diff';
 import { recordEvent } from '@chat/bus';

@@ -2,7 +2,7 @@
 import type { Draft, Tx } from '@chat/db';
 import { draftObject } from '@chat/wire';
 import { errors, LIMITS } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeContent, truncate } from '../lib/text';

@@ -7,7 +7,7 @@
 import type { Db, Message, Stream, Tx } from '@chat/db';
 import { errors, flagBit, apiFlagNames, isModerator, type UpdateMessageEvent } from '@chat/contracts';
 import { hasRealmPermission, realmPolicies } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeContent, normalizeTopic } from '../lib/text';

@@ -12,7 +12,7 @@ import { apiFlagNames } from '@chat/contracts';
 import { rawArrays, rawQuery, type Db, type Stream, type Subscription, type User } from '@chat/db';
 import type { AuthedIdentity } from '@chat/kit';
 import { compileLinkifier } from '../markdown/dialect';
-import { callerOfRow, type LoadedActor } from '../lib/context';
+import { callerOfRow, type LoadedActor } from '../lib/caller';
 import { reactionsByMessageOf, wireBuilder, type WireFacts, type WireMessage, type WireOptions, type WireSource, type WireUser } from '../lib/wire';
 import { submessageObject } from './submessages';
 

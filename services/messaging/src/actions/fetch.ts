@@ -6,7 +6,7 @@
  */
 import { rawQuery, type Message, type Stream, type Subscription } from '@chat/db';
 import { errors, LIMITS, isGuest } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { FLAGS_SQL, operandKey, operandList, SqlParams, termToSql, type NarrowLookups, type NarrowTerm } from '../lib/narrow';
 import type { WireMessage } from '../lib/wire';

@@ -1,7 +1,7 @@
 /** Personal message flags: read, starred, collapsed and the rest a user may set. */
 import type { Tx } from '@chat/db';
 import { errors, flagBit, MESSAGE_FLAGS, type MessageFlag, type UpdateMessageFlagsEvent } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { accessMessage } from './message-access';

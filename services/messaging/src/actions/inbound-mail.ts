@@ -18,7 +18,7 @@ import {
   type ReplyConversation,
 } from '@chat/realm';
 import type { Services } from '../context';
-import { actorOf, type LoadedActor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/caller';
 import { composeContent, isForwarded, mailBodyMarkdown, topicOfSubject } from '../lib/mail-body';
 import { uploadFile } from '../lib/uploads-client';
 import { actingCaller, checkSendMessage, doSendMessage, type SendInput } from './send';

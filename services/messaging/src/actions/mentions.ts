@@ -1,7 +1,7 @@
 /** Mention rules of sending: who may notify a whole channel or topic, and the flags mentions set. */
 import type { Stream } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { hasRealmPermission } from '@chat/realm';
 import type { RenderResult } from '../markdown';

@@ -1,7 +1,7 @@
 /** Who may read a message, and who hears about changes to it. */
 import type { Db, Message, Tx, UserMessage } from '@chat/db';
 import { apiFlagNames, errors } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { streamAccessOf } from './streams-access';
 import { activeSubscriberIds } from './stream-dicts';
 

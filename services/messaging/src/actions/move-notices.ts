@@ -6,7 +6,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { BOT_TYPE, TOPIC_VISIBILITY } from '@chat/contracts';
 import { doCreateUserInTx, SYSTEM_BOTS } from '@chat/realm';
-import { actorOf, type LoadedActor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/caller';
 import { loadRenderContext, renderMarkdown } from '../markdown';
 import { topicUrl } from '../markdown/urls';
 import { deleteMessageInTx } from './delete';

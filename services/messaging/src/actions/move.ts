@@ -2,7 +2,7 @@
 import type { Message, Stream, Tx } from '@chat/db';
 import { flagBit } from '@chat/contracts';
 import { channelAccess } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { recordEvent } from '@chat/bus';
 import { activeSubscriberIds } from './stream-dicts';
 import { streamAccessOf } from './streams-access';

@@ -4,7 +4,7 @@
  * conversation), so a link to a message keeps working after the message was moved.
  */
 import { errors } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import type { NarrowTerm } from '../lib/narrow';
 import { accessMessage } from './message-access';

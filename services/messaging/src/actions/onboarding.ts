@@ -15,7 +15,7 @@
 import type { Tx, User } from '@chat/db';
 import { checkAdmin, errors, flagBit, isAdmin, LIMITS, type OutboxPayload } from '@chat/contracts';
 import { realmPolicies, SYSTEM_BOTS } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';

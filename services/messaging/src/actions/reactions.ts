@@ -5,7 +5,7 @@
 import type { Db, Tx } from '@chat/db';
 import { errors, flagBit } from '@chat/contracts';
 import { emojiCodeForName, emojiCodeSpellings, emojiProblem, familyEmojiCode, isExtraEmoji } from '@chat/emoji';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { accessMessage, messageAudience } from './message-access';

@@ -1,6 +1,6 @@
 /** Who has read a message. */
 import { errors, flagBit } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { accessMessage } from './message-access';
 

@@ -5,7 +5,7 @@
  */
 import type { Db, Message, Tx } from '@chat/db';
 import { errors, LIMITS } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { truncate } from '../lib/text';
 import { topicUrl } from '../markdown/urls';
 

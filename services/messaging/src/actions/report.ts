@@ -6,7 +6,7 @@
 import { errors, LIMITS } from '@chat/contracts';
 import type { Message, Tx } from '@chat/db';
 import { realmPolicies } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { normalizeContent, truncate } from '../lib/text';
 import { accessMessage } from './message-access';

@@ -6,7 +6,7 @@
 import type { Prisma, ScheduledMessage, Tx } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { DELIVERY_TYPE, scheduledMessageObject } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';

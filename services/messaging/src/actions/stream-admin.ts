@@ -1,7 +1,7 @@
 /** Changing and archiving channels (PATCH and DELETE /streams/{id}). */
 import type { Stream, Tx } from '@chat/db';
 import { checkOwner, errors, isAdmin, LIMITS } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import {
   checkGroupSettingValue,

@@ -1,7 +1,7 @@
 /** Read side of channels: listings, one channel, subscribers, topics. */
 import type { Stream } from '@chat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME, errors, isAdmin, isGuest } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { activeSubscriberIds, activeSubscriberIdsOf, streamDict, streamDicts, subscriptionDicts } from './stream-dicts';
 import { accessStream, streamAccessOf } from './streams-access';

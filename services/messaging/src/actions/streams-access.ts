@@ -1,7 +1,7 @@
 /** Finding channels and deciding what a user may do in them. */
 import type { Db, Realm, Stream, Subscription, Tx } from '@chat/db';
 import { errors, isGuest } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { channelAccess, isInGroupSetting, SYSTEM_GROUPS, type ChannelAccess, type Member } from '@chat/realm';
 import { settingOrDefault } from '../lib/groups';
 

@@ -3,7 +3,7 @@ import type { Stream, Tx } from '@chat/db';
 import { errors, LIMITS, SYSTEM_GROUPS } from '@chat/contracts';
 import { checkGroupSettingValue, type GroupSettingValue } from '@chat/realm';
 import { STREAM_GROUP_SETTINGS, STREAM_GROUP_SETTING_NAMES, type StreamGroupSettingName } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { systemGroupId } from '../lib/groups';
 import { DELETE_POLICY_SETTINGS, mayChangeDeletePolicy } from './channel-permissions';
 import { recordEvent } from '@chat/bus';

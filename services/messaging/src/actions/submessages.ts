@@ -5,7 +5,7 @@
  */
 import { errors } from '@chat/contracts';
 import type { Message, Submessage, Tx } from '@chat/db';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { checkPollData, checkTodoData, pyJsonDumps, widgetContentOf, widgetTypeOf } from '../lib/widget';

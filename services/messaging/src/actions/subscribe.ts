@@ -4,7 +4,7 @@
  */
 import type { Db, Stream, Tx } from '@chat/db';
 import { errors, isAdmin, isGuest } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { hasRealmPermission, isInGroupSetting } from '@chat/realm';
 import { checkStreamName, doCreateStream, type NewStream } from './streams';

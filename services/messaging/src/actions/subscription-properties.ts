@@ -1,6 +1,6 @@
 /** A user's personal settings for one channel (color, muting, notifications). */
 import { errors } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 

@@ -1,7 +1,7 @@
 /** Subscribing and unsubscribing users, with the events each side sees. */
 import type { Db, Stream, Tx } from '@chat/db';
 import { loadStreamFacts, subscriptionObject } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import { recordEvent } from '@chat/bus';
 import { activeSubscriberIds, streamViewerIds } from './stream-dicts';
 

@@ -1,6 +1,6 @@
 /** Typing notifications: composing a message, and editing one. Nothing is stored. */
 import { errors } from '@chat/contracts';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { parseDirectTargets } from '../lib/recipients';

@@ -1,7 +1,7 @@
 /** GET /users/{user_id}/channels: the channels someone is subscribed to, as far as the caller may see them. */
 import { errors } from '@chat/contracts';
 import { canAccessUser } from '@chat/realm';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { streamAccessOf } from './streams-access';
 

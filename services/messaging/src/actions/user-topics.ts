@@ -2,7 +2,7 @@
 import type { Stream, Tx } from '@chat/db';
 import { errors, isTopicVisibility, TOPIC_VISIBILITY, type TopicVisibility } from '@chat/contracts';
 import { mutedTopicsList } from '@chat/wire';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { recordEvent } from '@chat/bus';
 import { normalizeTopic } from '../lib/text';

@@ -9,7 +9,7 @@
 import type { Tx, User } from '@chat/db';
 import { ApiError, errors } from '@chat/contracts';
 import { processWebhook, type EventFilters, type Integration, type Outcome, type WebhookRequest } from '@chat/webhooks';
-import type { LoadedActor } from '../lib/context';
+import type { LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { botDirectMessage } from './onboarding';
 import { notificationBot, silentMention } from './move-notices';

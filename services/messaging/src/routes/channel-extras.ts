@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { doCreateChannel } from '../actions/channel-create';
 import { accessUserChannels } from '../actions/user-channels';

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { checkEditMessage, doEditMessage } from '../actions/edit';
 import { doDeleteMessage, messageHistory } from '../actions/delete';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { doReportMessage } from '../actions/report';
 import { doAddSubmessage } from '../actions/submessages';

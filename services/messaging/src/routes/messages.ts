@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { endpoint, type AuthedCtx } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor, refusedAfterCaller } from '../lib/context';
+import { loadActor, refusedAfterCaller } from '../lib/caller';
 import type { Services } from '../context';
 import { narrowSchema, normalizeNarrow } from '../lib/narrow';
 import { resolveWithOperator } from '../actions/narrow-with';

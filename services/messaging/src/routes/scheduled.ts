@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { clientName } from './messages';
 import {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { endpoint } from '@chat/kit';
 import { errors } from '@chat/contracts';
 import { STREAM_GROUP_SETTING_NAMES } from '@chat/wire';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { getStream, getStreamId, isUserSubscribed, listStreams, streamMembers, streamTopics } from '../actions/stream-queries';
 import { doArchiveStream, doUpdateStream, type StreamChanges } from '../actions/stream-admin';

@@ -4,7 +4,7 @@ import { endpoint, type Params } from '@chat/kit';
 import type { NewStream } from '../actions/streams';
 import { errors } from '@chat/contracts';
 import { STREAM_GROUP_SETTING_NAMES } from '@chat/wire';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import type { Services } from '../context';
 import { doAddSubscriptions, doRemoveSubscriptions, doUpdateOwnSubscriptions } from '../actions/subscribe';
 import { doUpdateSubscriptionProperties } from '../actions/subscription-properties';

@@ -1,7 +1,7 @@
 /** POST /streams/{stream_id}/delete_topic: administrators delete a topic in batches, newest first. */
 import { TEST_REALM_URL } from '@chat/testing';
 import { doDeleteTopic } from '../actions/delete-topic';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;

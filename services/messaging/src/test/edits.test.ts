@@ -1,7 +1,7 @@
 import { flagNames } from '@chat/contracts';
 import { TEST_REALM_URL, type SeededUser } from '@chat/testing';
 import { checkEditMessage, doEditMessage } from '../actions/edit';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import { outboxEvents, startHarness, type Harness } from './support';
 
 let h: Harness;

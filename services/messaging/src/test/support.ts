@@ -2,7 +2,7 @@ import request from 'supertest';
 import { identityHeaders, seedRealm, setupTestEnv, TEST_REALM_URL, type SeededRealm, type SeededUser, type TestEnv } from '@chat/testing';
 import type { ServiceHandle } from '@chat/kit';
 import { start } from '../app';
-import { loadActor } from '../lib/context';
+import { loadActor } from '../lib/caller';
 import { doCreateStream, type NewStream } from '../actions/streams';
 import { doSubscribeUsers } from '../actions/subscriptions';
 

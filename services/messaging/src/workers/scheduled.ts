@@ -12,7 +12,7 @@
 import { ApiError, errors } from '@chat/contracts';
 import type { ScheduledMessage, Tx } from '@chat/db';
 import { DELIVERY_TYPE } from '@chat/wire';
-import { actorOf, type LoadedActor } from '../lib/context';
+import { actorOf, type LoadedActor } from '../lib/caller';
 import type { Services } from '../context';
 import { normalizeContent } from '../lib/text';
 import { loadRenderContext, renderMarkdown } from '../markdown';

@@ -4,7 +4,7 @@
  */
 import type { Db, User } from '@chat/db';
 import type { AuthedIdentity } from '@chat/kit';
-import { callerOfRow, type LoadedActor } from '../../lib/context';
+import { callerOfRow, type LoadedActor } from '../../lib/caller';
 
 /** The sender as the send uses them: the caller, checked, and their row when one is at hand. */
 export interface Sender {

@@ -6,7 +6,7 @@ import type { User } from '@chat/db';
 import { errors } from '@chat/contracts';
 import { hasRealmPermission, isInGroupSetting, realmGroupSetting, type MemberRef } from '@chat/realm';
 import type { Services } from '../../context';
-import type { LoadedActor } from '../../lib/context';
+import type { LoadedActor } from '../../lib/caller';
 import { parseDirectTargets } from '../../lib/recipients';
 
 /** A direct message's recipient, with what the permission checks and its object read. */

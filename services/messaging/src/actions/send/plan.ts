@@ -5,7 +5,7 @@
  * the write path, with its reason); `writeSend` (write.ts) writes it.
  */
 import type { Realm, Stream, User } from '@chat/db';
-import type { LoadedActor } from '../../lib/context';
+import type { LoadedActor } from '../../lib/caller';
 import type { buildWireMessages } from '../../lib/wire';
 import type { RenderContext, RenderResult } from '../../markdown';
 import type { TopicPolicyFacts } from '../user-topics';

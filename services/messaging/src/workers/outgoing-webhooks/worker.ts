@@ -9,7 +9,7 @@ import { Worker, type Job } from 'bullmq';
 import { ApiError } from '@chat/contracts';
 import type { createRedis } from '@chat/bus';
 import type { Services } from '../../context';
-import type { LoadedActor } from '../../lib/context';
+import type { LoadedActor } from '../../lib/caller';
 import { parseNetworks } from '../../lib/outbound';
 import { doSendBotReply, loadActiveBot } from '../../actions/bot-replies';
 import { AnswerError, buildRequest, replyOf, SLACK_INTERFACE } from './formats';
