@@ -11,6 +11,15 @@ import { EVERYONE, EventQueue, EventTable, isType, NOT, only, PNG, type Event } 
 
 const t = new EventTable();
 
+/** A system group's id, by name. */
+async function systemGroup(name: string): Promise<number> {
+  const groups = (await t.ok('GET', '/user_groups', 'admin')).user_groups as Array<{ id: number; name: string }>;
+  return groups.find((g) => g.name === name)!.id;
+}
+
+/** A user_group event adding or removing members of one group. */
+const inGroup = (op: string, groupId: number) => (e: Event) => e.type === 'user_group' && e.op === op && e.group_id === groupId;
+
 beforeAll(() => t.start(), 180000);
 afterAll(() => t.stop());
 
@@ -133,13 +142,14 @@ describe('changes to people reach those who can access them', () => {
     expect(t.expectTo(named, EVERYONE, isType('realm_user', 'update')).guest.person).toEqual({ user_id: t.idOf('member2'), full_name: 'Othello the Moor' });
     const promoted = await t.after(() => t.ok('PATCH', `/users/${t.idOf('member2')}`, 'owner', { role: 300 }));
     expect(t.expectTo(promoted, EVERYONE, isType('realm_user', 'update')).member.person).toEqual({ user_id: t.idOf('member2'), role: 300 });
-    const added = t.expectTo(promoted, EVERYONE, isType('user_group', 'add_members'));
-    const removed = t.expectTo(promoted, EVERYONE, isType('user_group', 'remove_members'));
+    // The role's groups change, and a moderator is a full member through subgroups, no longer directly.
+    const added = t.expectTo(promoted, EVERYONE, inGroup('add_members', await systemGroup('role:moderators')));
+    const removed = t.expectTo(promoted, EVERYONE, inGroup('remove_members', await systemGroup('role:members')));
+    const notDirectlyFull = t.expectTo(promoted, EVERYONE, inGroup('remove_members', await systemGroup('role:fullmembers')));
     expect(added.bot).toEqual({ type: 'user_group', id: expect.any(Number), op: 'add_members', group_id: expect.any(Number), user_ids: [t.idOf('member2')] });
-    expect(removed.bot).toMatchObject({ group_id: expect.any(Number), user_ids: [t.idOf('member2')] });
-    const groups = (await t.ok('GET', '/user_groups', 'admin')).user_groups as Array<{ id: number; name: string }>;
-    expect(groups.find((g) => g.id === added.bot.group_id)?.name).toBe('role:moderators');
-    expect(groups.find((g) => g.id === removed.bot.group_id)?.name).toBe('role:members');
+    expect(removed.bot).toMatchObject({ user_ids: [t.idOf('member2')] });
+    expect(notDirectlyFull.bot).toMatchObject({ user_ids: [t.idOf('member2')] });
+    expect(t.receivers(promoted, isType('user_group'))).toHaveLength(3 * EVERYONE.length);
     await t.after(() => t.ok('PATCH', `/users/${t.idOf('member2')}`, 'owner', { role: 400 }));
   });
 
@@ -186,7 +196,8 @@ describe('changes to people reach those who can access them', () => {
       timezone: expect.any(String), date_joined: expect.any(String), is_imported_stub: false,
     });
     expect(person).toHaveProperty('delivery_email');
-    expect(t.expectTo(got, EVERYONE, isType('user_group', 'add_members')).member.user_ids).toEqual([botId]);
+    expect(t.expectTo(got, EVERYONE, inGroup('add_members', await systemGroup('role:members'))).member.user_ids).toEqual([botId]);
+    expect(t.expectTo(got, EVERYONE, inGroup('add_members', await systemGroup('role:fullmembers'))).member.user_ids).toEqual([botId]);
     const renamed = await t.after(() => t.ok('PATCH', `/bots/${botId}`, 'member', { full_name: 'Poor Yorick' }));
     expect(t.expectTo(renamed, ['owner', 'admin', 'member'], isType('realm_bot', 'update')).owner.bot).toEqual({ user_id: botId, full_name: 'Poor Yorick' });
     expect(t.expectTo(renamed, EVERYONE, isType('realm_user', 'update')).guest.person).toEqual({ user_id: botId, full_name: 'Poor Yorick' });
@@ -205,7 +216,7 @@ describe('changes to people reach those who can access them', () => {
       const created = await t.after(async () => (newcomer = (await t.ok('POST', '/users', 'admin', { email: 'laertes@chat.test', password: 'poisoned-rapier-at-dawn', full_name: 'Laertes' })).user_id));
       const person = t.expectTo(created, NOT('guest'), isType('realm_user', 'add')).member.person;
       // Group membership goes to everyone, as in the API family.
-      expect(t.expectTo(created, EVERYONE, isType('user_group', 'add_members')).guest.user_ids).toEqual([newcomer]);
+      expect(t.expectTo(created, EVERYONE, inGroup('add_members', members)).guest.user_ids).toEqual([newcomer]);
       expect(person).toMatchObject({ user_id: newcomer, full_name: 'Laertes', is_bot: false, role: 400, profile_data: {}, is_imported_stub: false });
       const deactivated = await t.after(() => t.ok('DELETE', `/users/${newcomer}`, 'admin'));
       expect(t.expectTo(deactivated, NOT('guest'), isType('realm_user', 'update')).owner.person).toEqual({ user_id: newcomer, is_active: false });

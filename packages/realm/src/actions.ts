@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from '@chat/db';
 import { ROLE } from '@chat/contracts';
 import { announceNewUser } from './announce-user';
-import { directGroupForRole, SYSTEM_GROUPS, SYSTEM_GROUP_NESTING } from './groups';
+import { SYSTEM_GROUPS, SYSTEM_GROUP_NESTING } from './groups';
 import { initialUserSettings } from './settings';
 
 const API_KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -98,8 +98,7 @@ export async function doCreateUserInTx(tx: Tx, input: NewUser) {
     input.fakeEmailDomain && !created.isBot && visibility !== undefined && visibility !== 1
       ? await tx.user.update({ where: { id: created.id }, data: { email: `user${created.id}@${input.fakeEmailDomain}` } })
       : created;
-  const group = await tx.userGroup.findFirstOrThrow({ where: { realmId: input.realmId, name: directGroupForRole(role) } });
-  await tx.userGroupMember.create({ data: { groupId: group.id, userId: user.id } });
+  // System-group membership follows from the role (system-group-members.ts): no row to write.
   if (input.announce === false) return user;
   const active = await tx.user.findMany({ where: { realmId: input.realmId, isActive: true }, select: { id: true } });
   await announceNewUser(tx, user, { audience: active.map((u) => u.id), realmUrl: input.realmUrl ?? '' });

@@ -1,7 +1,7 @@
 import type { Tx, User } from '@chat/db';
 import { recordEvent } from '@chat/bus';
 import { canSeeDeliveryEmail, emailVisibilityOf, userObject } from '@chat/wire';
-import { directGroupForRole } from './groups';
+import { directSystemGroupIds } from './group-membership';
 
 export interface Announcement {
   /** Active users who may access the new account: they get realm_user add. */
@@ -18,8 +18,9 @@ export interface Announcement {
 /**
  * Announces a new account, in the caller's transaction: realm_user add with the User object to
  * `audience`, one event per distinct view (delivery_email as each viewer may see it); then its
- * membership of its role's system group to every active user, as user_group add_members, as for
- * a role change. Every way of creating an account ends here, so clients see one shape.
+ * membership of its system groups (its role's, and full members' when the realm has no waiting
+ * period) to every active user, as user_group add_members, as for a role change. Every way of
+ * creating an account ends here, so clients see one shape.
  */
 export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl, signup }: Announcement): Promise<void> {
   // Marks these realm_user add events as the creation of the account (a consumer's cue for
@@ -35,14 +36,16 @@ export async function announceNewUser(tx: Tx, user: User, { audience, realmUrl, 
     const person = userObject(user, group[0]!, { realmUrl, clientGravatar: false, profileData: user.isBot ? undefined : {} });
     await recordEvent(tx, { realmId: user.realmId, type: 'realm_user', users: group.map((v) => v.id), event: { type: 'realm_user', op: 'add', person }, routing });
   }
-  const [roleGroup, active] = await Promise.all([
-    tx.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: directGroupForRole(user.role) } }),
+  const [groupIds, active] = await Promise.all([
+    directSystemGroupIds(tx, user.realmId, user),
     tx.user.findMany({ where: { realmId: user.realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } }),
   ]);
-  await recordEvent(tx, {
-    realmId: user.realmId,
-    type: 'user_group',
-    users: active.map((u) => u.id),
-    event: { type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [user.id] },
-  });
+  for (const groupId of groupIds) {
+    await recordEvent(tx, {
+      realmId: user.realmId,
+      type: 'user_group',
+      users: active.map((u) => u.id),
+      event: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [user.id] },
+    });
+  }
 }

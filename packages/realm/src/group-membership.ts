@@ -3,9 +3,9 @@
  * age for full members), user groups by their members, subgroups followed transitively. Shared
  * by the users service's permission checks and register's can_* facts about the viewer.
  */
-import { ROLE, isAdmin, isMember, isModerator, isOwner } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
-import { SYSTEM_GROUPS } from './groups';
+import { SYSTEM_GROUPS, SYSTEM_GROUP_NESTING } from './groups';
+import { directSystemGroupNames, isDirectSystemMember, type SystemMember } from './system-group-members';
 import { realmGroupSettings, realmPolicies, type GroupSettingValue } from './realm-settings';
 
 type Reader = Db | Tx;
@@ -16,29 +16,33 @@ export interface Member {
   dateJoined: Date;
 }
 
-/** Is this person in the system group `name`? Roles, not rows, decide: they cannot drift apart. */
+/** Each system group with the system groups nested in it, itself included (SYSTEM_GROUP_NESTING). */
+function systemGroupsWithin(name: string): string[] {
+  const below = SYSTEM_GROUP_NESTING.filter(([sup]) => sup === name).map(([, sub]) => sub);
+  return [name, ...below.flatMap(systemGroupsWithin)];
+}
+
+/**
+ * Is this person in the system group `name`, directly or through the system groups nested in
+ * it? Roles and account age decide (system-group-members.ts), not rows: they cannot drift apart.
+ */
 function inSystemGroup(name: string, user: Member, waitingPeriodDays: number): boolean {
-  switch (name) {
-    case SYSTEM_GROUPS.owners:
-      return isOwner(user);
-    case SYSTEM_GROUPS.administrators:
-      return isAdmin(user);
-    case SYSTEM_GROUPS.moderators:
-      return isModerator(user);
-    case SYSTEM_GROUPS.fullMembers: {
-      if (isModerator(user)) return true;
-      if (user.role !== ROLE.MEMBER) return false;
-      const ageDays = (Date.now() - user.dateJoined.getTime()) / 86_400_000;
-      return ageDays >= waitingPeriodDays;
-    }
-    case SYSTEM_GROUPS.members:
-      return isMember(user);
-    case SYSTEM_GROUPS.everyone:
-    case SYSTEM_GROUPS.internet:
-      return true;
-    default:
-      return false;
-  }
+  return systemGroupsWithin(name).some((n) => isDirectSystemMember(n, user, waitingPeriodDays));
+}
+
+/** The realm's waiting_period_threshold: days before a member is a full member. */
+export async function realmWaitingPeriodDays(db: Pick<Reader, 'realm'>, realmId: number): Promise<number> {
+  const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
+  return Number(realmPolicies(realm.settings).waiting_period_threshold) || 0;
+}
+
+/**
+ * Ids of the system groups a person with this role and join date is directly in (role group
+ * first, then full members), for announcing membership as it changes with a new account or role.
+ */
+export async function directSystemGroupIds(db: Reader, realmId: number, user: SystemMember): Promise<number[]> {
+  const [ids, waitingPeriodDays] = await Promise.all([systemGroupIds(db, realmId), realmWaitingPeriodDays(db, realmId)]);
+  return directSystemGroupNames(user, waitingPeriodDays).map((name) => ids.get(name)!);
 }
 
 /** A group-setting value resolved: its people named directly and the system groups it reaches. */
@@ -56,8 +60,7 @@ async function resolveGroupSetting(db: Reader, realmId: number, value: GroupSett
     const name = systemGroupNameOf(await systemGroupIds(db, realmId), value);
     if (name !== undefined && name !== SYSTEM_GROUPS.fullMembers) return { directMembers: new Set(), systemNames: [name], waitingPeriodDays: 0 };
   }
-  const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId }, select: { settings: true } });
-  const waitingPeriodDays = Number(realmPolicies(realm.settings).waiting_period_threshold) || 0;
+  const waitingPeriodDays = await realmWaitingPeriodDays(db, realmId);
   const roots = typeof value === 'number' ? [value] : value.direct_subgroups;
   const directMembers = new Set(typeof value === 'number' ? [] : value.direct_members);
   const rows = roots.length

@@ -1,4 +1,4 @@
-import { ROLE, SYSTEM_GROUPS } from '@chat/contracts';
+import { SYSTEM_GROUPS } from '@chat/contracts';
 
 /**
  * System groups back every group-setting value ("who may do X"). Each role group contains the
@@ -6,22 +6,6 @@ import { ROLE, SYSTEM_GROUPS } from '@chat/contracts';
  * are part of the API, so they are defined in @chat/contracts (and re-exported here).
  */
 export { SYSTEM_GROUPS };
-
-/** Group a user of each role is a direct member of. */
-export function directGroupForRole(role: number): string {
-  switch (role) {
-    case ROLE.OWNER:
-      return SYSTEM_GROUPS.owners;
-    case ROLE.ADMINISTRATOR:
-      return SYSTEM_GROUPS.administrators;
-    case ROLE.MODERATOR:
-      return SYSTEM_GROUPS.moderators;
-    case ROLE.MEMBER:
-      return SYSTEM_GROUPS.members;
-    default:
-      return SYSTEM_GROUPS.everyone;
-  }
-}
 
 /** [supergroup, subgroup] pairs: owners ⊂ administrators ⊂ moderators ⊂ fullmembers ⊂ members ⊂ everyone ⊂ internet. */
 export const SYSTEM_GROUP_NESTING: Array<[string, string]> = [

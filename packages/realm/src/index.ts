@@ -6,6 +6,7 @@ export * from './realm-settings';
 export * from './access';
 export * from './system-bots';
 export * from './group-membership';
+export * from './system-group-members';
 export * from './group-setting-values';
 export * from './email-gateway';
 export * from './channel-access';

@@ -1,7 +1,7 @@
 import { recordEvent } from '@chat/bus';
-import { errors, ROLE, ROLES, checkAdmin, type Actor, checkOwner, isOwner } from '@chat/contracts';
+import { errors, ROLE, ROLES, SYSTEM_GROUPS, checkAdmin, type Actor, checkOwner, isOwner } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { directGroupForRole } from '@chat/realm';
+import { directSystemGroupIds, systemGroupIds } from '@chat/realm';
 import { avatarUrl, emailVisibilityOf } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds, usersWhoCanAccess } from '../lib/audience';
@@ -43,20 +43,28 @@ export async function doChangeFullName(tx: Tx, target: UserObjectRow, fullName: 
 }
 
 /**
- * Changes a role: the row, the system-group membership that mirrors it, the channels and what
+ * Changes a role: the row, the system groups it moves the person between, the channels and what
  * the person may now see of others' addresses, announced to those concerned.
  */
 export async function doChangeRole(tx: Tx, target: UserObjectRow, role: number) {
-  const oldGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(target.role) } });
-  const newGroup = await tx.userGroup.findFirstOrThrow({ where: { realmId: target.realmId, name: directGroupForRole(role) } });
+  const [before, after] = await Promise.all([
+    directSystemGroupIds(tx, target.realmId, target),
+    directSystemGroupIds(tx, target.realmId, { role, dateJoined: target.dateJoined }),
+  ]);
   await tx.user.update({ where: { id: target.id }, data: { role } });
   await announcePerson(tx, target, { role });
   await announceChannelsForRole(tx, target, target.role, role);
-  if (oldGroup.id !== newGroup.id) {
-    await tx.userGroupMember.deleteMany({ where: { groupId: oldGroup.id, userId: target.id } });
-    await tx.userGroupMember.create({ data: { groupId: newGroup.id, userId: target.id } });
+  // System-group membership follows from the role (@chat/realm): nothing to write, only to
+  // announce, the role's group first and full members last, as the family does.
+  const changes = [
+    ...before.filter((id) => !after.includes(id)).map((id) => ['remove_members', id] as const),
+    ...after.filter((id) => !before.includes(id)).map((id) => ['add_members', id] as const),
+  ];
+  const fullMembers = (await systemGroupIds(tx, target.realmId)).get(SYSTEM_GROUPS.fullMembers);
+  changes.sort((a, b) => Number(a[1] === fullMembers) - Number(b[1] === fullMembers));
+  if (changes.length) {
     const everyone = await activeUserIds(tx, target.realmId);
-    for (const [op, groupId] of [['remove_members', oldGroup.id], ['add_members', newGroup.id]] as const) {
+    for (const [op, groupId] of changes) {
       await recordEvent(tx, {
         realmId: target.realmId,
         type: 'user_group',

@@ -1,7 +1,7 @@
 import { recordEvent } from '@chat/bus';
-import { errors, checkAdmin, type Actor, checkOwner } from '@chat/contracts';
+import { errors, checkAdmin, type Actor, checkOwner, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, type GroupSettingValue } from '@chat/realm';
+import { groupMemberIds, REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 
@@ -119,8 +119,19 @@ export async function doUpdateRealm(
       }
     }
     if (!Object.keys(changed).length) return {};
+    const fullMembers = (await systemGroupIds(tx, realm.id)).get(SYSTEM_GROUPS.fullMembers)!;
+    const fullBefore = 'waiting_period_threshold' in changed ? await groupMemberIds(tx, realm.id, fullMembers, true) : [];
     await tx.realm.update({ where: { id: realm.id }, data: { ...columns, settings: settings as object } });
     const everyone = await activeUserIds(tx, realm.id);
+    if ('waiting_period_threshold' in changed) {
+      // Full members are computed from the threshold (@chat/realm): announce who it moved, as the family does.
+      const fullAfter = await groupMemberIds(tx, realm.id, fullMembers, true);
+      const moved = [['remove_members', fullBefore.filter((id) => !fullAfter.includes(id))], ['add_members', fullAfter.filter((id) => !fullBefore.includes(id))]] as const;
+      for (const [op, userIds] of moved) {
+        if (!userIds.length) continue;
+        await recordEvent(tx, { realmId: realm.id, type: 'user_group', users: everyone, event: { type: 'user_group', op, group_id: fullMembers, user_ids: userIds } });
+      }
+    }
     for (const [property, value] of Object.entries(changed)) {
       if (property in groupChanges) continue;
       await recordEvent(tx, { realmId: realm.id, type: 'realm', users: everyone, event: { type: 'realm', op: 'update', property, value } });

@@ -1,4 +1,5 @@
 import { errors, type Actor, isGuest } from '@chat/contracts';
+import { isGroupMember } from '@chat/realm';
 import type { Services } from '../context';
 
 /**
@@ -55,21 +56,7 @@ export async function accessIsGroupMember(
   const target = await services.db.user.findFirst({ where: { id: userId, realmId: actor.realmId }, select: { isBot: true, isActive: true } });
   if (!target || target.isBot) throw errors.badRequest('No such user');
   if (!target.isActive) throw errors.badRequest('User is deactivated');
-  if (directOnly) {
-    const row = await services.db.userGroupMember.findFirst({ where: { groupId, userId }, select: { userId: true } });
-    return row !== null;
-  }
-  // Rows decide, as in the family's server: system groups hold their role's people directly
-  // and nest (owners inside administrators, ...), and a deactivated group keeps its members.
-  const rows = await services.db.$queryRawUnsafe<Array<{ found: boolean }>>(
-    `WITH RECURSIVE reach(id) AS (
-       SELECT $1::int
-       UNION
-       SELECT s.subgroup_id FROM user_group_subgroups s JOIN reach r ON s.supergroup_id = r.id
-     )
-     SELECT EXISTS (SELECT 1 FROM user_group_members m JOIN reach r ON m.group_id = r.id WHERE m.user_id = $2) AS found`,
-    groupId,
-    userId,
-  );
-  return rows[0]?.found === true;
+  // Role-based system groups answer by role and account age, user groups by their rows; a
+  // deactivated group keeps its members (@chat/realm isGroupMember).
+  return isGroupMember(services.db, actor.realmId, groupId, userId, directOnly);
 }

@@ -30,10 +30,13 @@ it('announces a new account to everyone, delivery_email as each viewer may see i
     is_bot: false, role: 400, avatar_url: expect.any(String), profile_data: {}, is_imported_stub: false, is_active: true,
   });
   expect(hidden.event.person).toMatchObject({ user_id: res.body.user_id, delivery_email: null });
-  const [joined, ...others] = (await h.eventsSince(since)).filter((e) => e.type === 'user_group');
+  // The role's group, then full members: the realm's waiting period is 0 days.
+  const [joined, full, ...others] = (await h.eventsSince(since)).filter((e) => e.type === 'user_group');
   expect(others).toEqual([]);
   const members = await h.db.userGroup.findFirstOrThrow({ where: { realmId: h.realm.realmId, name: 'role:members' } });
+  const fullMembers = await h.db.userGroup.findFirstOrThrow({ where: { realmId: h.realm.realmId, name: 'role:fullmembers' } });
   expect(joined!.event).toEqual({ type: 'user_group', op: 'add_members', group_id: members.id, user_ids: [res.body.user_id] });
+  expect(full!.event).toEqual({ type: 'user_group', op: 'add_members', group_id: fullMembers.id, user_ids: [res.body.user_id] });
   expect(joined!.users).toEqual(expect.arrayContaining([guest.id, owner.id, res.body.user_id]));
   await h.as(h.realm.admin).patch('/realm/user_settings_defaults').send({ email_address_visibility: '1' }).expect(200);
 });

@@ -68,12 +68,18 @@ describe('PATCH /users/{id}', () => {
       const res = await h.as(h.realm.admin).patch(`/users/${target.id}`).send({ role: String(ROLE.MODERATOR) });
       expect(res.body.result).toBe('success');
       expect((await h.db.user.findUniqueOrThrow({ where: { id: target.id } })).role).toBe(ROLE.MODERATOR);
-      const groups = await h.db.userGroupMember.findMany({ where: { userId: target.id }, include: { group: true } });
-      expect(groups.map((g) => g.group.name)).toEqual(['role:moderators']);
+      const listed = (await h.as(h.realm.admin).get('/user_groups')).body.user_groups as Array<{ id: number; name: string; members: number[] }>;
+      expect(listed.filter((g) => g.members.includes(target.id)).map((g) => g.name)).toEqual(['role:moderators']);
       expect(await h.env.redis.exists(cacheKey)).toBe(0);
       const events = await h.eventsSince(before);
       expect(events[0]!.event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: ROLE.MODERATOR } });
-      expect(events.filter((e) => e.type === 'user_group').map((e) => e.event.op)).toEqual(['remove_members', 'add_members']);
+      // The role's groups first, then full members (a member past the waiting period of 0 days was one).
+      const names = new Map(listed.map((g) => [g.id, g.name]));
+      expect(events.filter((e) => e.type === 'user_group').map((e) => [e.event.op, names.get(e.event.group_id as number)])).toEqual([
+        ['remove_members', 'role:members'],
+        ['add_members', 'role:moderators'],
+        ['remove_members', 'role:fullmembers'],
+      ]);
     });
 
     it('tells a promoted person the addresses they may now see', async () => {
