@@ -73,6 +73,37 @@ function permission(defaultGroup: string, overrides: Partial<PermissionSetting> 
   };
 }
 
+const EVERYONE_REFUSED = { allow_everyone_group: false };
+
+/**
+ * How realm settings differ from permission()'s defaults, as the family's
+ * Realm.REALM_PERMISSION_GROUP_SETTINGS: who may see everyone takes only "everyone" or
+ * "members"; web-public channels only staff or nobody; nobody may not manage all groups or
+ * billing; the rest refuse "everyone" where a guest must never hold them.
+ */
+const REALM_PERMISSION_LIMITS: Record<string, Partial<PermissionSetting>> = {
+  can_access_all_users_group: { require_system_group: true, allow_nobody_group: false, allowed_system_groups: [SYSTEM_GROUPS.everyone, SYSTEM_GROUPS.members] },
+  can_create_web_public_channel_group: {
+    require_system_group: true,
+    allow_everyone_group: false,
+    allowed_system_groups: [SYSTEM_GROUPS.moderators, SYSTEM_GROUPS.administrators, SYSTEM_GROUPS.owners, SYSTEM_GROUPS.nobody],
+  },
+  can_manage_all_groups: { allow_nobody_group: false, allow_everyone_group: false },
+  can_manage_billing_group: { allow_nobody_group: false, allow_everyone_group: false },
+  create_multiuse_invite_group: EVERYONE_REFUSED,
+  can_add_subscribers_group: EVERYONE_REFUSED,
+  can_add_custom_emoji_group: EVERYONE_REFUSED,
+  can_create_bots_group: EVERYONE_REFUSED,
+  can_create_groups: EVERYONE_REFUSED,
+  can_create_public_channel_group: EVERYONE_REFUSED,
+  can_create_private_channel_group: EVERYONE_REFUSED,
+  can_create_write_only_bots_group: EVERYONE_REFUSED,
+  can_delete_any_message_group: EVERYONE_REFUSED,
+  can_invite_users_group: EVERYONE_REFUSED,
+  can_move_messages_between_channels_group: EVERYONE_REFUSED,
+  can_set_delete_message_policy_group: EVERYONE_REFUSED,
+};
+
 /**
  * server_supported_permission_settings: for each group setting of realms, channels and groups,
  * what values it accepts and its default. `realmDefaults` are the realm group settings'
@@ -81,13 +112,7 @@ function permission(defaultGroup: string, overrides: Partial<PermissionSetting> 
  */
 export function supportedPermissionSettings(realmDefaults: Record<string, string>) {
   const realm = Object.fromEntries(
-    Object.entries(realmDefaults).map(([key, group]) => {
-      // Who may see everyone and who may reach the internet group are limited as the family limits them.
-      if (key === 'can_access_all_users_group') {
-        return [key, permission(group, { require_system_group: true, allow_nobody_group: false, allowed_system_groups: [SYSTEM_GROUPS.everyone, SYSTEM_GROUPS.members] })];
-      }
-      return [key, permission(group, { allow_everyone_group: !key.startsWith('can_create') && !key.startsWith('can_manage') })];
-    }),
+    Object.entries(realmDefaults).map(([key, group]) => [key, permission(group, REALM_PERMISSION_LIMITS[key] ?? {})]),
   );
   const stream = Object.fromEntries(
     Object.entries(STREAM_GROUP_SETTINGS).map(([key, c]) => [key, permission(c.defaultGroup, { allow_everyone_group: c.allowEveryoneGroup })]),
@@ -97,6 +122,8 @@ export function supportedPermissionSettings(realmDefaults: Record<string, string
       key,
       permission(key === 'can_mention_group' || key === 'can_leave_group' ? SYSTEM_GROUPS.everyone : SYSTEM_GROUPS.nobody, {
         default_for_system_groups: SYSTEM_GROUPS.nobody,
+        // Only people who joined the organization may change a group's membership or manage it.
+        allow_everyone_group: key === 'can_mention_group' || key === 'can_leave_group',
       }),
     ]),
   );

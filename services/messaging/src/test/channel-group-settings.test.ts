@@ -116,6 +116,12 @@ describe('every group setting of a channel', () => {
     expect((await patch(admin, verona, { can_delete_own_message_group: { new: sys.everyone } })).body.result).toBe('success');
     const deactivated = await h.env.db.userGroup.create({ data: { realmId: h.realm.realmId, name: 'gone', deactivated: true } });
     expect((await patch(admin, verona, { can_resolve_topics_group: { new: deactivated.id } })).body.msg).toBe('User group is deactivated.');
+    // The same checker as realm and user group settings: a deactivated subgroup or person is refused.
+    const anonymous = (members: number[], subgroups: number[]) => ({ can_resolve_topics_group: { new: { direct_members: members, direct_subgroups: subgroups } } });
+    expect((await patch(admin, verona, anonymous([h.realm.member.id], [deactivated.id]))).body.msg).toBe('User group is deactivated.');
+    const leaver = await h.env.db.user.update({ where: { id: h.realm.member2.id }, data: { isActive: false } });
+    expect((await patch(admin, verona, anonymous([leaver.id], []))).body.msg).toBe(`Invalid user ID: ${leaver.id}`);
+    await h.env.db.user.update({ where: { id: leaver.id }, data: { isActive: true } });
   });
 });
 

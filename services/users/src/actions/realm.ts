@@ -1,7 +1,8 @@
 import { recordEvent } from '@chat/bus';
 import { errors, checkAdmin, type Actor, checkOwner, SYSTEM_GROUPS } from '@chat/contracts';
-import type { Tx } from '@chat/db';
-import { groupMemberIds, REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
+import {
+  checkGroupSettingValue, groupMemberIds, groupPermissionConfig, realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, REALM_POLICY_DEFAULTS, sameGroupSettingValue, systemGroupIds,
+} from '@chat/realm';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 
@@ -64,16 +65,6 @@ export function parseRealmParam(name: string, raw: unknown): unknown {
 
 export const REALM_PARAMS = ['name', 'description', 'topics_policy', 'allow_edit_history', ...Object.keys(REALM_POLICY_DEFAULTS), ...Object.keys(REALM_GROUP_SETTING_DEFAULTS)];
 
-async function checkGroupValue(tx: Tx, realmId: number, name: string, value: GroupSettingValue) {
-  const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
-  const found = await tx.userGroup.count({ where: { realmId, id: { in: groupIds }, deactivated: false } });
-  if (found !== new Set(groupIds).size) throw errors.badRequest('Invalid user group ID');
-  if (typeof value !== 'number' && value.direct_members.length) {
-    const users = await tx.user.count({ where: { realmId, id: { in: value.direct_members } } });
-    if (users !== new Set(value.direct_members).size) throw errors.badRequest('Invalid user ID');
-  }
-}
-
 /** PATCH /realm: administrators change the organization; owners its most sensitive policies. */
 export async function doUpdateRealm(
   services: Services,
@@ -106,11 +97,12 @@ export async function doUpdateRealm(
         columns[column] = value;
         changed[key] = value;
       } else if (key in REALM_GROUP_SETTING_DEFAULTS) {
-        await checkGroupValue(tx, realm.id, key, value as GroupSettingValue);
-        if (JSON.stringify(settings[key]) === JSON.stringify(value)) continue;
-        settings[key] = value;
-        groupChanges[key] = value;
-        changed[key] = value;
+        const checked = await checkGroupSettingValue(tx, realm.id, key, value, groupPermissionConfig('realm', key));
+        const current = realmGroupSettings(settings, await systemGroupIds(tx, realm.id))[key]!;
+        if (sameGroupSettingValue(checked, current)) continue;
+        settings[key] = checked;
+        groupChanges[key] = checked;
+        changed[key] = checked;
       } else {
         const current = key in settings ? settings[key] : (REALM_POLICY_DEFAULTS as Record<string, unknown>)[key];
         if (current === value) continue;

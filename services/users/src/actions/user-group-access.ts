@@ -1,12 +1,9 @@
-import { ApiError, errors, SYSTEM_GROUPS, type Actor } from '@chat/contracts';
+import { ApiError, errors, type Actor } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { userGroupObject, groupSettingDefaults, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
 import { groupPredicate, hasRealmPermission, type GroupSettingValue, type Member } from '@chat/realm';
 
 type Reader = Db | Tx;
-
-/** Settings that may not be "everyone": only people who joined the organization may hold them. */
-const NO_EVERYONE = new Set<UserGroupSettingName>(['can_add_members_group', 'can_join_group', 'can_manage_group', 'can_remove_members_group']);
 
 export const GROUP_NAME_MAX = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -53,34 +50,6 @@ export async function checkSubgroupIds(tx: Reader, realmId: number, ids: number[
   if (missing !== undefined) throw errors.badRequest(`Invalid user group ID: ${missing}`);
   if (rows.some((r) => r.deactivated)) throw errors.badRequest('User group is deactivated.');
   return unique;
-}
-
-/**
- * Checks a value for one of a group's settings and gives it as stored: an anonymous group of
- * one subgroup and no members becomes that group's id, as clients expect to read it back.
- */
-export async function checkGroupSettingValue(tx: Reader, realmId: number, name: UserGroupSettingName, value: GroupSettingValue): Promise<GroupSettingValue> {
-  if (typeof value !== 'number' && value.direct_members.length === 0 && value.direct_subgroups.length === 1) value = value.direct_subgroups[0]!;
-  if (typeof value === 'number') {
-    const group = await tx.userGroup.findFirst({ where: { id: value, realmId } });
-    if (!group) throw errors.badRequest(`Invalid user group ID: ${value}`);
-    if (group.deactivated) throw errors.badRequest('User group is deactivated.');
-    if (group.isSystemGroup && group.name === SYSTEM_GROUPS.internet) throw errors.badRequest(`'${name}' setting cannot be set to 'role:internet' group.`);
-    if (group.isSystemGroup && group.name === SYSTEM_GROUPS.everyone && NO_EVERYONE.has(name)) {
-      throw errors.badRequest(`'${name}' setting cannot be set to 'role:everyone' group.`);
-    }
-    return value;
-  }
-  const direct_members = await checkUserIds(tx, realmId, value.direct_members);
-  const direct_subgroups = await checkSubgroupIds(tx, realmId, value.direct_subgroups);
-  return { direct_members: direct_members.sort((a, b) => a - b), direct_subgroups: direct_subgroups.sort((a, b) => a - b) };
-}
-
-/** Same value: ids compared as sets, so `old` may list members in any order. */
-export function sameSettingValue(a: GroupSettingValue, b: GroupSettingValue): boolean {
-  const norm = (v: GroupSettingValue) =>
-    typeof v === 'number' ? String(v) : JSON.stringify([[...v.direct_members].sort((x, y) => x - y), [...v.direct_subgroups].sort((x, y) => x - y)]);
-  return norm(a) === norm(b);
 }
 
 export const USER_GROUP_INCLUDE = { members: { select: { userId: true } }, subgroups: { select: { subgroupId: true } } } as const;

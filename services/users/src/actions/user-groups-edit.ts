@@ -1,13 +1,16 @@
 import { recordEvent } from '@chat/bus';
 import { errors, SYSTEM_GROUPS, type Actor } from '@chat/contracts';
 import type { Tx } from '@chat/db';
-import { hasRealmPermission, realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, systemGroupIds, type GroupSettingValue } from '@chat/realm';
+import {
+  checkGroupSettingValue, groupPermissionConfig, hasRealmPermission, realmGroupSettings, REALM_GROUP_SETTING_DEFAULTS, sameGroupSettingValue, systemGroupIds,
+  type GroupSettingValue,
+} from '@chat/realm';
 import { USER_GROUP_SETTINGS, type UserGroupSettingName } from '@chat/wire';
 import type { Services } from '../context';
 import { activeUserIds } from '../lib/audience';
 import {
-  accessGroupForUpdate, checkGroupName, checkGroupSettingValue, checkNameFree, checkSubgroupIds, checkUserIds,
-  groupApiObject, groupInUse, memberOf, sameSettingValue, settingColumn, type GroupObject, type SettingRequest,
+  accessGroupForUpdate, checkGroupName, checkNameFree, checkSubgroupIds, checkUserIds,
+  groupApiObject, groupInUse, memberOf, settingColumn, type GroupObject, type SettingRequest,
 } from './user-group-access';
 
 export const GROUP_SETTING_NAMES = Object.keys(USER_GROUP_SETTINGS) as UserGroupSettingName[];
@@ -45,7 +48,7 @@ export async function doCreateUserGroup(services: Services, actor: Actor, req: C
     const data: Record<string, unknown> = {};
     for (const setting of GROUP_SETTING_NAMES) {
       const given = req.settings[setting];
-      data[settingColumn(setting)] = given === undefined ? defaults[setting] : await checkGroupSettingValue(tx, actor.realmId, setting, given);
+      data[settingColumn(setting)] = given === undefined ? defaults[setting] : await checkGroupSettingValue(tx, actor.realmId, setting, given, groupPermissionConfig('group', setting));
     }
     const subgroups = await checkSubgroupIds(tx, actor.realmId, req.subgroups);
     await checkNameFree(tx, actor.realmId, name);
@@ -135,9 +138,9 @@ export async function doUpdateUserGroup(services: Services, actor: Actor, groupI
       const change = req.settings[setting];
       if (!change) continue;
       const current = group[setting]!;
-      if (change.old !== undefined && !sameSettingValue(change.old, current)) throw errors.badRequest("'old' value does not match the expected value.");
-      const value = await checkGroupSettingValue(tx, actor.realmId, setting, change.new);
-      if (sameSettingValue(value, current)) continue;
+      if (change.old !== undefined && !sameGroupSettingValue(change.old, current)) throw errors.badRequest("'old' value does not match the expected value.");
+      const value = await checkGroupSettingValue(tx, actor.realmId, setting, change.new, groupPermissionConfig('group', setting));
+      if (sameGroupSettingValue(value, current)) continue;
       await tx.userGroup.update({ where: { id: group.id }, data: { [settingColumn(setting)]: value } });
       await groupEvent(tx, actor.realmId, { op: 'update', group_id: group.id, data: { [setting]: value } });
     }

@@ -146,9 +146,17 @@ describe('a guest outside can_access_all_users_group', () => {
   it('sees everyone once the group includes them, directly or through a subgroup', async () => {
     const guestGroup = await h.db.userGroup.create({ data: { realmId: h.realm.realmId, name: 'Trusted guests', description: '' } });
     await h.db.userGroupMember.create({ data: { groupId: guestGroup.id, userId: h.realm.guest.id } });
+    // The API takes only "everyone" or "members" here, as the family's does; a value stored
+    // before that limit (written directly below) is still honoured.
+    const refused = await h.as(h.realm.owner).patch('/realm').send({ can_access_all_users_group: JSON.stringify({ direct_members: [h.realm.guest.id], direct_subgroups: [membersGroup] }) });
+    expect(refused.body.msg).toBe("'can_access_all_users_group' must be a system user group.");
+    const store = async (value: unknown) => {
+      const realm = await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
+      await h.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), can_access_all_users_group: value as object } } });
+    };
     try {
       for (const value of [{ direct_members: [h.realm.guest.id], direct_subgroups: [membersGroup] }, { direct_members: [], direct_subgroups: [membersGroup, guestGroup.id] }]) {
-        await restrict(value);
+        await store(value);
         const list = byId((await h.as(h.realm.guest).get('/users').expect(200)).body.members);
         expect(list.get(hidden.id)).toMatchObject({ full_name: 'Rosencrantz Hidden' });
         await h.as(h.realm.guest).get(`/users/${hidden.id}`).expect(200);

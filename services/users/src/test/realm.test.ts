@@ -73,7 +73,7 @@ describe('PATCH /realm', () => {
     expect((await admin.patch('/realm').send({ waiting_period_threshold: 'x' })).body.code).toBe('UNAUTHORIZED_PRINCIPAL');
     const before = await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
     const bad = await admin.patch('/realm').send({ name: 'Should not stick', can_delete_any_message_group: JSON.stringify({ new: 999999 }) });
-    expect(bad.body.msg).toBe('Invalid user group ID');
+    expect(bad.body.msg).toBe('Invalid user group');
     expect((await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } })).name).toBe(before.name);
   });
 });

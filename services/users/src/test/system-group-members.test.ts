@@ -1,7 +1,9 @@
 /**
  * Who the API says is in each role-based system group (GET /user_groups and the members
  * endpoints): by role, and for "role:fullmembers" by role and account age against the realm's
- * waiting period, with no rows to keep, as the family answers.
+ * waiting period, with no rows to keep; and the one checker of a group-setting value, as the
+ * family answers for realm and user group settings (deactivated groups and users, settings
+ * limited to some system groups).
  */
 import { ROLE } from '@chat/contracts';
 import { makeUser, startHarness, type Harness } from './support';
@@ -15,6 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
+const j = (v: unknown) => JSON.stringify(v);
 const DAY = 86_400_000;
 
 async function setWaitingPeriod(days: number) {
@@ -115,5 +118,67 @@ describe('role-based system groups', () => {
       ['add_members', sys['role:fullmembers'], [fresh.id]],
     ]);
     await setWaitingPeriod(10);
+  });
+});
+
+describe('one checker of a group-setting value', () => {
+  let gone = 0;
+  let team = 0;
+  let leaver = 0;
+  beforeAll(async () => {
+    gone = (await h.db.userGroup.create({ data: { realmId: h.realm.realmId, name: 'gone', deactivated: true } })).id;
+    team = (await h.db.userGroup.create({ data: { realmId: h.realm.realmId, name: 'team' } })).id;
+    leaver = (await makeUser(h, ROLE.MEMBER)).id;
+    await h.db.user.update({ where: { id: leaver }, data: { isActive: false } });
+  });
+
+  const realmMsg = async (setting: string, value: unknown) =>
+    (await h.as(h.realm.owner).patch('/realm').send({ [setting]: j({ new: value }) })).body.msg as string | undefined;
+  const groupMsg = async (setting: string, value: unknown) =>
+    (await h.as(h.realm.member).post('/user_groups/create').send({ name: `g${Math.random()}`, description: '', members: '[]', [setting]: j(value) })).body
+      .msg as string | undefined;
+
+  it.each([
+    ['a deactivated group', () => gone, 'User group is deactivated.'],
+    ['an anonymous group with a deactivated subgroup', () => ({ direct_members: [h.realm.member.id], direct_subgroups: [gone] }), 'User group is deactivated.'],
+    ['a deactivated user', () => ({ direct_members: [leaver], direct_subgroups: [] }), `Invalid user ID: LEAVER`],
+    ['an unknown group', () => 999999, 'Invalid user group'],
+    ['an unknown subgroup', () => ({ direct_members: [h.realm.member.id], direct_subgroups: [999999] }), 'Invalid user group ID: 999999'],
+  ])('refuses %s alike for realm and user group settings', async (_what, value, msg) => {
+    const expected = msg.replace('LEAVER', String(leaver));
+    expect(await realmMsg('can_add_custom_emoji_group', value())).toBe(expected);
+    expect(await groupMsg('can_mention_group', value())).toBe(expected);
+  });
+
+  it('limits realm settings as the family does', async () => {
+    expect(await realmMsg('can_access_all_users_group', team)).toBe("'can_access_all_users_group' must be a system user group.");
+    expect(await realmMsg('can_access_all_users_group', { direct_members: [h.realm.member.id], direct_subgroups: [] })).toBe(
+      "'can_access_all_users_group' must be a system user group.",
+    );
+    expect(await realmMsg('can_access_all_users_group', sys['role:moderators'])).toBe(
+      "'can_access_all_users_group' setting cannot be set to 'role:moderators' group.",
+    );
+    expect(await realmMsg('can_manage_all_groups', sys['role:nobody'])).toBe("'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
+    expect(await realmMsg('can_invite_users_group', sys['role:everyone'])).toBe("'can_invite_users_group' setting cannot be set to 'role:everyone' group.");
+    expect(await realmMsg('can_resolve_topics_group', sys['role:internet'])).toBe("'can_resolve_topics_group' setting cannot be set to 'role:internet' group.");
+    expect(await realmMsg('can_create_web_public_channel_group', sys['role:members'])).toBe(
+      "'can_create_web_public_channel_group' setting cannot be set to 'role:members' group.",
+    );
+    expect(await realmMsg('can_resolve_topics_group', sys['role:everyone'])).toBe('');
+  });
+
+  it('limits user group settings as the family does', async () => {
+    expect(await groupMsg('can_join_group', sys['role:everyone'])).toBe("'can_join_group' setting cannot be set to 'role:everyone' group.");
+    expect(await groupMsg('can_add_members_group', sys['role:internet'])).toBe("'can_add_members_group' setting cannot be set to 'role:internet' group.");
+    expect(await groupMsg('can_leave_group', sys['role:everyone'])).toBe('');
+  });
+
+  it('stores an anonymous realm setting sorted and an anonymous group of one group as that group', async () => {
+    const { member, member2 } = h.realm;
+    expect(await realmMsg('can_add_custom_emoji_group', { direct_members: [member2.id, member.id], direct_subgroups: [] })).toBe('');
+    const stored = async () => ((await h.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } })).settings as Record<string, unknown>).can_add_custom_emoji_group;
+    expect(await stored()).toEqual({ direct_members: [member.id, member2.id].sort((a, b) => a - b), direct_subgroups: [] });
+    expect(await realmMsg('can_add_custom_emoji_group', { direct_members: [], direct_subgroups: [team] })).toBe('');
+    expect(await stored()).toBe(team);
   });
 });

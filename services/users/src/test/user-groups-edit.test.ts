@@ -133,7 +133,7 @@ describe('POST /user_groups/create', () => {
     [{ name: 'channel:1' }, "User group name cannot start with 'channel:'."],
     [{ members: j([999999]) }, 'Invalid user ID: 999999'],
     [{ subgroups: j([999999]) }, 'Invalid user group ID: 999999'],
-    [{ can_manage_group: j(999999) }, 'Invalid user group ID: 999999'],
+    [{ can_manage_group: j(999999) }, 'Invalid user group'],
     [{ can_manage_group: j({ direct_members: [999999], direct_subgroups: [] }) }, 'Invalid user ID: 999999'],
     [{ can_mention_group: j('admins') }, 'Invalid can_mention_group'],
   ])('refuses %j: %s, writing nothing', async (params, msg) => {
@@ -220,7 +220,7 @@ describe('PATCH /user_groups/{id}', () => {
     expect((await patch(id, { can_mention_group: j({ new: sys.members, old: sys.moderators }) })).body.msg).toBe("'old' value does not match the expected value.");
     expect((await patch(id, { can_mention_group: j({ new: sys.members, old: sys.everyone }) })).body.result).toBe('success');
     // A refused request changes nothing, not even the parts before the error.
-    expect((await patch(id, { description: 'half', can_join_group: j(999999) })).body.msg).toBe('Invalid user group ID: 999999');
+    expect((await patch(id, { description: 'half', can_join_group: j(999999) })).body.msg).toBe('Invalid user group');
     expect(await groupById(id)).toMatchObject({ description: 'a group', can_mention_group: sys.members });
   });
 });
