@@ -3,7 +3,7 @@
  * (GET /user_groups, its members endpoints, register's realm_user_groups): user groups by their
  * membership rows, role-based system groups by role, and "role:fullmembers" by role and account
  * age against the realm's waiting_period_threshold. No rows are read for system groups, so a
- * member who has waited long enough is a full member at once (docs/adr/0046). Deactivated users
+ * member who has waited long enough is a full member at once (docs/adr/0047). Deactivated users
  * are in no group, as the family answers.
  *
  * Written twice, in TypeScript for one person and in SQL for lists; the two read the same
