@@ -7,7 +7,8 @@ export const EARLY_REGISTER_GLOBAL = '__earlyRegister';
 
 /** The pending answer (null when the request failed), or null when the shell sent none. */
 export function takeEarlyRegister(): Promise<Response | null> | null {
-  const holder = window as unknown as Record<string, Promise<Response | null> | undefined>;
+  // globalThis: the loop also runs where there is no window (its unit tests).
+  const holder = globalThis as unknown as Record<string, Promise<Response | null> | undefined>;
   const pending = holder[EARLY_REGISTER_GLOBAL];
   delete holder[EARLY_REGISTER_GLOBAL];
   return pending ?? null;

@@ -8,7 +8,7 @@ import { store, type OutboxItem } from '../../state/store';
 
 type Answer = unknown | Error;
 const answers: { register: Answer[]; events: Answer[] } = { register: [], events: [] };
-const calls: { register: number; events: Array<{ queueId: string; lastEventId: number; dontBlock?: boolean }> } = { register: 0, events: [] };
+const calls: { register: number; early: number; events: Array<{ queueId: string; lastEventId: number; dontBlock?: boolean }> } = { register: 0, early: 0, events: [] };
 const toLogin = jest.fn();
 
 function next(list: Answer[], signal?: AbortSignal): Promise<unknown> {
@@ -23,6 +23,11 @@ jest.mock('../../api', () => ({
     register: () => {
       calls.register++;
       return next(answers.register);
+    },
+    // The shell's early answer: counted apart from the registers the loop asks for itself.
+    registerAnswer: (res: { json: () => Promise<unknown> }) => {
+      calls.early++;
+      return res.json();
     },
     getEvents: (queueId: string, lastEventId: number, opts?: { signal?: AbortSignal }) => {
       calls.events.push({ queueId, lastEventId });
@@ -54,6 +59,7 @@ beforeEach(() => {
   answers.register = [];
   answers.events = [];
   calls.register = 0;
+  calls.early = 0;
   calls.events = [];
 });
 
@@ -85,6 +91,29 @@ it('registers again after a lost queue, redrawing the views and keeping unsent m
   expect(store.get().outbox).toEqual([pending]);
   expect(store.get().status).toBe('live');
   expect(generation).toBeGreaterThanOrEqual(2);
+});
+
+it('takes the shell\'s early register answer first, and registers afresh after a lost queue', async () => {
+  (globalThis as Record<string, unknown>).__earlyRegister = Promise.resolve({ json: async () => snapshot('q0', 3) });
+  answers.register = [snapshot('q1', 7)];
+  answers.events = [new ApiError('BAD_EVENT_QUEUE_ID', 'Bad event queue ID: q0', 400)];
+  startEvents();
+  await flush();
+  expect(calls.early).toBe(1);
+  expect(calls.events[0]).toEqual({ queueId: 'q0', lastEventId: 3 });
+  expect(calls.register).toBe(1);
+  expect(currentQueueId()).toBe('q1');
+  expect((globalThis as Record<string, unknown>).__earlyRegister).toBeUndefined();
+});
+
+it('registers itself when the shell\'s early request failed', async () => {
+  (globalThis as Record<string, unknown>).__earlyRegister = Promise.resolve(null);
+  answers.register = [snapshot('q1')];
+  startEvents();
+  await flush();
+  expect(calls.early).toBe(0);
+  expect(calls.register).toBe(1);
+  expect(currentQueueId()).toBe('q1');
 });
 
 it('registers again after a restart event', async () => {
