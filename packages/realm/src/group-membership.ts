@@ -150,11 +150,6 @@ export async function isInGroupSetting(db: Reader, realmId: number, value: Group
   return test(user);
 }
 
-/** Whether the person holds the realm permission `setting` (a realm group setting). */
-export async function hasRealmPermission(db: Reader, realmId: number, setting: string, ref: MemberRef): Promise<boolean> {
-  return isInGroupSetting(db, realmId, await realmGroupSetting(db, realmId, setting), ref);
-}
-
 /** Ids of every active user of the realm a group-setting value covers (event audiences, mentions). */
 export async function groupSettingMemberIds(db: Reader, realmId: number, value: GroupSettingValue): Promise<Set<number>> {
   const resolved = await resolveGroupSetting(db, realmId, value);

@@ -6,7 +6,7 @@
 import { errors, isGuest, SYSTEM_GROUPS } from '@chat/contracts';
 import type { Db, Tx } from '@chat/db';
 import { supportedPermissionSettings } from '@chat/wire';
-import { isInGroupSetting, systemGroupIds, type MemberRef } from './group-membership';
+import { isInGroupSetting, realmGroupSetting, systemGroupIds, type MemberRef } from './group-membership';
 import { REALM_GROUP_SETTING_DEFAULTS, type GroupSettingValue } from './realm-settings';
 
 type Reader = Db | Tx;
@@ -146,6 +146,16 @@ export async function checkGroupSettingValue(
  */
 export async function hasGroupPermission(db: Reader, realmId: number, value: GroupSettingValue, ref: MemberRef, config: GroupPermissionConfig): Promise<boolean> {
   const who = typeof ref === 'number' ? await db.user.findUniqueOrThrow({ where: { id: ref }, select: { id: true, role: true, dateJoined: true } }) : ref;
-  if (!config.allowEveryoneGroup && isGuest(who)) return false;
+  if (!guestMayHold(config, who)) return false;
   return isInGroupSetting(db, realmId, value, who);
+}
+
+/** False for a guest and a setting that may not be "role:everyone": membership aside, they never hold it. */
+export function guestMayHold(config: GroupPermissionConfig, who: { role: number }): boolean {
+  return config.allowEveryoneGroup || !isGuest(who);
+}
+
+/** Whether the person holds the realm permission `setting` (a realm group setting), guests' rule included. */
+export async function hasRealmPermission(db: Reader, realmId: number, setting: string, ref: MemberRef): Promise<boolean> {
+  return hasGroupPermission(db, realmId, await realmGroupSetting(db, realmId, setting), ref, groupPermissionConfig('realm', setting));
 }

@@ -2,7 +2,7 @@
 import type { Db, User } from '@chat/db';
 import { ROLE, isAdmin, isGuest, isOwner, type UserObject } from '@chat/contracts';
 import {
-  accessibleUserIds, fakeEmailDomain, groupPredicate, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
+  accessibleUserIds, fakeEmailDomain, groupPermissionConfig, groupPredicate, guestMayHold, inaccessibleUserObject, isSystemBot, realmGroupSettings, realmPolicies, systemGroupIds,
 } from '@chat/realm';
 import { avatarUrl, userObject, type Viewer } from '@chat/wire';
 import { builtOnce, type Kept } from './kept';
@@ -89,7 +89,7 @@ function othersObjects(kept: Kept<RealmPeople>, viewer: Viewer | null, opts: Sta
 async function viewerPermissions(db: Db, opts: StateOptions, me: User): Promise<Record<string, boolean>> {
   const realmId = opts.realm.id;
   const settings = realmGroupSettings(opts.realm.settings, await systemGroupIds(db, realmId));
-  const allowed = async (setting: string) => (await groupPredicate(db, realmId, settings[setting]))(me);
+  const allowed = async (setting: string) => guestMayHold(groupPermissionConfig('realm', setting), me) && (await groupPredicate(db, realmId, settings[setting]))(me);
   const [pub, priv, webPublic, subscribe, invite] = await Promise.all([
     allowed('can_create_public_channel_group'),
     allowed('can_create_private_channel_group'),

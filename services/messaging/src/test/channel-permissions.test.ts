@@ -4,6 +4,7 @@
  * and resolving topics, each beside the realm-wide permission it adds to.
  */
 import { Prisma } from '@chat/db';
+import { hasRealmPermission } from '@chat/realm';
 import type { SeededUser } from '@chat/testing';
 import { startHarness, type Harness } from './support';
 
@@ -160,5 +161,19 @@ describe('moving messages', () => {
     // Resolving is not renaming.
     expect((await edit(member, id, { topic: 'other question' })).body.msg).toBe("You don't have permission to edit this message");
     await grant(verona, { canResolveTopicsGroup: Prisma.DbNull });
+  });
+});
+
+describe('realm permissions that refuse role:everyone', () => {
+  it('are never held by a guest, even one named in the setting', async () => {
+    const { guest, member } = h.realm;
+    const realm = await h.env.db.realm.findUniqueOrThrow({ where: { id: h.realm.realmId } });
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), can_add_subscribers_group: only(guest, member) } } });
+    expect(await hasRealmPermission(h.env.db, h.realm.realmId, 'can_add_subscribers_group', member.id)).toBe(true);
+    expect(await hasRealmPermission(h.env.db, h.realm.realmId, 'can_add_subscribers_group', guest.id)).toBe(false);
+    // A setting that may be everyone's is held by a guest it names.
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: { ...(realm.settings as object), can_mention_many_users_group: only(guest) } } });
+    expect(await hasRealmPermission(h.env.db, h.realm.realmId, 'can_mention_many_users_group', guest.id)).toBe(true);
+    await h.env.db.realm.update({ where: { id: realm.id }, data: { settings: realm.settings as object } });
   });
 });
