@@ -59,7 +59,8 @@ async function main() {
   const externalHost = 'bench.localhost';
   const prof = process.env.AB_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.AB_PROFILE_DIR}`] : undefined;
   const cluster = await startCluster(env, {
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600' },
+    // Production refuses to start without the image proxy's key.
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: externalHost, RATE_LIMIT_PER_MINUTE: '0', EVENTS_HEARTBEAT_SECONDS: '50', AUTH_CACHE_SECONDS: '600', IMAGE_PROXY_KEY: randomBytes(32).toString('hex') },
     readyTimeoutMs: 180_000,
     nodeArgs: prof ? { messaging: prof, gateway: prof } : undefined,
   });

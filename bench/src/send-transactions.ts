@@ -6,6 +6,7 @@
  * SENDERS=<n> sends from n people at once. A count, unlike a time, does not depend on how busy the machine is; nor, much, does the CPU time
  * each service spends per send (from /proc/<pid>/stat), printed beside it.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { setupTestEnv, startCluster, type ClusterProcess } from '@chat/testing';
 import { call } from './api';
@@ -22,7 +23,11 @@ async function main() {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : undefined;
   const env = await setupTestEnv();
   const cluster = await startCluster(env, {
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: 'bench.localhost', RATE_LIMIT_PER_MINUTE: '0', AUTH_CACHE_SECONDS: '600' },
+    env: {
+      NODE_ENV: 'production', LOG_LEVEL: 'error', EXTERNAL_HOST: 'bench.localhost', RATE_LIMIT_PER_MINUTE: '0', AUTH_CACHE_SECONDS: '600',
+      // Production refuses to start without the image proxy's key.
+      IMAGE_PROXY_KEY: randomBytes(32).toString('hex'),
+    },
     readyTimeoutMs: 180_000,
     nodeArgs: profile ? { gateway: profile, messaging: profile, events: profile, users: profile, uploads: profile, push: profile } : undefined,
   });
