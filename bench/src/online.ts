@@ -81,7 +81,8 @@ export async function deliveryRun(
     while (have < expected && Date.now() - lastNew < 15_000) {
       await new Promise((r) => setTimeout(r, 250));
       const f = await pollers.flush();
-      got.latencies.push(...f.latencies);
+      // Not push(...): a flush can hold more latencies than a call's arguments may be.
+      for (const l of f.latencies) got.latencies.push(l);
       Object.assign(got.errors, f.errors);
       const more = f.latencies.filter(([sent]) => measuredSends.has(sent)).length;
       if (more) lastNew = Date.now();
@@ -91,8 +92,8 @@ export async function deliveryRun(
   });
   const ofMeasured = got.latencies.filter(([sent]) => measuredSends.has(sent));
   const s = summary(ofMeasured.map(([, ms]) => ms));
-  const first = Math.min(...measuredSends);
-  const last = Math.max(...ofMeasured.map(([sent, ms]) => sent + ms));
+  const first = [...measuredSends].reduce((a, b) => Math.min(a, b), Infinity);
+  const last = ofMeasured.reduce((a, [sent, ms]) => Math.max(a, sent + ms), -Infinity);
   const sendSeconds = Math.max(sends.seconds, (last - first) / 1000);
   const run: DeliveryRun = {
     messages: sends.done, sendSeconds: Math.round(sendSeconds * 100) / 100, msgsPerSec: Math.round((sends.done / sendSeconds) * 10) / 10,
