@@ -229,6 +229,21 @@ describe('login notices', () => {
     await h.db.user.update({ where: { id: h.realm.moderator.id }, data: { dateJoined: new Date(Date.now() - 86_400_000) } });
   });
 
+  it('mails channel messages to people whose default is channel emails, and not to the others', async () => {
+    const { admin, member2, moderator } = h.realm;
+    await settings(member2, { enable_stream_email_notifications: true, email_notifications_batching_period_seconds: 1 });
+    await settings(moderator, { enable_offline_email_notifications: true, email_notifications_batching_period_seconds: 1 });
+    // No subscription value of its own: each person's default decides.
+    const channel = await createChannel(h.db, h.realm.realmId, 'announcements', [admin, member2, moderator]);
+    const before = { member2: mailsTo(member2).length, moderator: mailsTo(moderator).length };
+    await sendMessage(h.db, h.realm.realmId, { sender: admin, recipients: [member2, moderator], channel: { id: channel.id, name: 'announcements', topic: 'plans' }, content: 'the plan is ready' });
+    const mails = await mailsWaitedFor(member2, before.member2 + 1);
+    expect(mails.at(-1)!.parsed.text).toContain('You are receiving this because you have email notifications enabled for #announcements.');
+    await batchDone(moderator);
+    expect(mailsTo(moderator)).toHaveLength(before.moderator);
+    await settings(member2, { enable_stream_email_notifications: false });
+  });
+
   it('mails the device, address and time of a new sign-in, with a one-click unsubscribe that stops them', async () => {
     const { moderator, guest } = h.realm;
     expect((await login(moderator, firefoxOnLinux)).body.result).toBe('success');

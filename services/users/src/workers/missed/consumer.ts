@@ -1,6 +1,6 @@
 import { startGroupConsumer, type Keyspace, type StreamConsumer } from '@chat/bus';
-import { isOutboxType, type OutboxPayload } from '@chat/contracts';
-import { emailTrigger, recipientFacts, topicPolicies, type ActiveClients, type Trigger } from '@chat/notify';
+import { isOutboxType, TOPIC_VISIBILITY, type OutboxPayload } from '@chat/contracts';
+import { emailTrigger, recipientFacts, type ActiveClients, type Trigger } from '@chat/notify';
 import type { Services } from '../../context';
 import { batchingPeriod, type MissedBatches } from './batch';
 
@@ -19,7 +19,7 @@ export async function queueMissedMessage(services: Services, active: ActiveClien
   // Unread recipients only: the sender's copy, and those of people who muted the sender, arrive read.
   const unread = payload.users.filter((id) => id !== payload.sender_id && !flagsOf(id).includes('read'));
   const streamId = message.type === 'private' ? null : payload.stream_id;
-  const candidates = streamId === null ? unread : await mayBeMailed(services, streamId, payload.topic, unread, flagsOf);
+  const candidates = streamId === null ? unread : await mayBeMailed(services, realmId, streamId, payload.topic, unread, flagsOf);
   const recipients = await recipientFacts(services.db, realmId, { streamId, topic: payload.topic, flagsOf }, candidates);
   const due: Array<{ userId: number; trigger: Trigger; period: number }> = [];
   for (const facts of recipients) {
@@ -40,19 +40,26 @@ const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_menti
  * The recipients of a channel message who could be mailed at all: those it mentions, those who
  * follow its topic, and those with email notifications on for the channel (its own value, or
  * their default). Most subscribers of a busy channel are none of these, and are left out before
- * their settings are read.
+ * their settings are read: one statement per message, whose last branch starts from the few
+ * people with channel emails on by default (the partial index users_stream_email_idx) instead of
+ * reading every recipient's settings.
  */
-async function mayBeMailed(services: Services, streamId: number, topic: string, userIds: number[], flagsOf: (id: number) => string[]): Promise<number[]> {
+async function mayBeMailed(services: Services, realmId: number, streamId: number, topic: string, userIds: number[], flagsOf: (id: number) => string[]): Promise<number[]> {
   if (!userIds.length) return [];
   const out = new Set(userIds.filter((id) => flagsOf(id).some((f) => MENTION_FLAGS.includes(f))));
-  const followed = await topicPolicies(services.db, streamId, topic, userIds);
-  for (const [id, policy] of followed) if (policy === 'followed') out.add(id);
   const rows = await services.db.$queryRawUnsafe<Array<{ user_id: number }>>(
-    `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-     WHERE s.stream_id = $1 AND s.active AND s.user_id = ANY($2::int[])
-       AND (s.email_notifications OR (s.email_notifications IS NULL AND u.settings->>'enable_stream_email_notifications' = 'true'))`,
+    `SELECT user_id FROM user_topics
+      WHERE stream_id = $1 AND topic_key = lower($3) AND user_id = ANY($2::int[]) AND visibility_policy = $4
+     UNION
+     SELECT user_id FROM subscriptions WHERE stream_id = $1 AND active AND email_notifications AND user_id = ANY($2::int[])
+     UNION
+     SELECT u.id FROM users u JOIN subscriptions s ON s.user_id = u.id AND s.stream_id = $1 AND s.active AND s.email_notifications IS NULL
+      WHERE u.realm_id = $5 AND (u.settings->>'enable_stream_email_notifications') = 'true' AND u.id = ANY($2::int[])`,
     streamId,
     userIds,
+    topic,
+    TOPIC_VISIBILITY.FOLLOWED,
+    realmId,
   );
   for (const r of rows) out.add(r.user_id);
   return [...out];
