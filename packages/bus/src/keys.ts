@@ -113,6 +113,8 @@ export function redisKeys(prefix: string) {
      */
     missedMailPending: (realmId: number, userId: number) => `${prefix}{mm:${realmId}:${userId}}:pending`,
     missedMailBatch: (realmId: number, userId: number) => `${prefix}{mm:${realmId}:${userId}}:batch`,
+    /** Users: until when the members who became full members by waiting were announced (ISO time). */
+    fullMembersAnnouncedUntil: () => `${prefix}users:full-members:announced-until`,
 
     /** Push: bumped whenever anyone's devices or legacy tokens change. */
     pushDeviceHoldersVersion: () => `${prefix}push:device-holders:version`,

@@ -10,6 +10,7 @@ import { inviteMailRenderers } from './actions/invite-reminders';
 import { createExportQueue, createExportStore, EXPORT_QUEUE, startExportWorker } from './workers/exports';
 import { createMailQueue, createMailTransport, MAIL_QUEUE, startMailWorker } from './workers/mail';
 import { digestMail } from './workers/digest';
+import { fullMembersJob } from './workers/full-members';
 import { startMissedMessageMail } from './workers/missed';
 import { apiRoutes, siteRoutes } from './routes';
 import { takesBotAvatar } from './routes/bots';
@@ -34,11 +35,13 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
   const keys = keyspace(config.REDIS_PREFIX, { partitions: config.STREAM_PARTITIONS });
   const missed = await startMissedMessageMail(services, keys, config.CONSUMER_NAME || `${os.hostname()}-${process.pid}`);
   const digests = digestMail(services);
+  const fullMembers = fullMembersJob(services);
   const renderers = { ...inviteMailRenderers(db, config), ...digests.renderers };
   const worker = config.EMAIL_RUN_WORKERS
-    ? startMailWorker({ config, log, transport, renderers, handlers: { ...missed.handlers, ...digests.handlers } }, bullRedis, bullPrefix)
+    ? startMailWorker({ config, log, transport, renderers, handlers: { ...missed.handlers, ...digests.handlers, ...fullMembers.handlers } }, bullRedis, bullPrefix)
     : undefined;
   if (worker) await digests.schedule().catch((err) => log.warn({ err }, 'digest schedule not set'));
+  if (worker) await fullMembers.schedule().catch((err) => log.warn({ err }, 'full members schedule not set'));
   const exportWorker = config.EXPORT_RUN_WORKERS ? startExportWorker(services, bullRedis, bullPrefix) : undefined;
 
   const { app, state, metrics } = createApp({

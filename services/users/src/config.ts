@@ -89,6 +89,11 @@ export const configSchema = baseConfigSchema
      * digest_weekday is that day. Empty: no digests from this deployment.
      */
     DIGEST_EMAIL_CRON: z.string().default('0 18 * * *'),
+    /**
+     * When the members who became full members by waiting are announced (cron, UTC; the family
+     * does it daily, hourly tells clients sooner). Empty: not from this deployment.
+     */
+    FULL_MEMBERS_CRON: z.string().default('7 * * * *'),
     /** The realm served at EXTERNAL_HOST itself (as the gateway's): its URLs in mail have no subdomain. */
     ROOT_REALM: z.string().default(''),
     /** Where messages go when no SMTP server is configured. */

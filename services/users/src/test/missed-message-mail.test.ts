@@ -77,11 +77,11 @@ async function batchDone(u: SeededUser) {
   await drained();
 }
 
-/** Nothing waiting, running or delayed in the mail queue but the digest scheduler's next run. */
+/** Nothing waiting, running or delayed in the mail queue but the schedulers' next runs. */
 async function drained() {
   await until('the mail queue to drain', async () => {
     const c = await queue.getJobCounts('waiting', 'active', 'prioritized');
-    const delayed = (await queue.getDelayed()).filter((j) => j.name !== 'digest-run');
+    const delayed = (await queue.getDelayed()).filter((j) => j.name !== 'digest-run' && j.name !== 'full-members-run');
     return c.waiting + c.active + c.prioritized + delayed.length === 0 ? true : undefined;
   });
 }
