@@ -11,7 +11,7 @@ import { RealmDirectory } from './lib/realms';
 import { createDeliveryQueue } from './lib/jobs';
 import { startDeliveryWorker } from './workers/worker';
 import { startMessageConsumer } from './workers/consumer';
-import { requestRealmUpload, scheduleRealmUploads } from './actions/relay-realms';
+import { doRequestRealmUpload, doScheduleRealmUploads } from './actions/relay-realms';
 import { apiRoutes } from './routes';
 
 export interface PushHandle extends ServiceHandle {
@@ -39,7 +39,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
         timeoutMs: config.PUSH_RELAY_TIMEOUT_MS,
         db,
         // The relay does not know an organization: upload them; the refused job's retry follows.
-        onMissingRealm: () => void requestRealmUpload(services).catch((err) => log.warn({ err }, 'push: realm upload not queued')),
+        onMissingRealm: () => void doRequestRealmUpload(services).catch((err) => log.warn({ err }, 'push: realm upload not queued')),
       })
     : undefined;
   const queue = createDeliveryQueue(bullRedis, keys.bullPrefix(), config);
@@ -57,7 +57,7 @@ export async function start(overrides: Record<string, string> = {}, logger?: Log
     const worker = startDeliveryWorker(services, bullRedis);
     workers.push(worker);
     const consumer = await startMessageConsumer(services, consumerName);
-    if (relay) await scheduleRealmUploads(services);
+    if (relay) await doScheduleRealmUploads(services);
     stops.push(() => consumer.stop(), () => worker.close());
   }
 

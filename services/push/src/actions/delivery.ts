@@ -48,7 +48,7 @@ export type Urgency = 'alert' | 'background';
  * Devices whose provider token the relay reports as gone lose their token (the client
  * registers again); returns how many devices are still reachable.
  */
-export async function pushToDevices(
+export async function doPushToDevices(
   services: Services,
   relay: RelayClient,
   target: { realmId: number; userId: number },
@@ -135,7 +135,7 @@ async function sendEverywhere(
   if (!devices.length && !tokens.length) return 0;
   const realm = await services.realms.get(job.realmId);
   const recipient = { realmId: job.realmId, userId: job.userId, realm, server: services.config.EXTERNAL_HOST };
-  const e2ee = await once(progress, 'e2ee', () => pushToDevices(services, relay, job, devices, build.e2ee(realm), build.urgency));
+  const e2ee = await once(progress, 'e2ee', () => doPushToDevices(services, relay, job, devices, build.e2ee(realm), build.urgency));
   // A token whose registration is still pending is registered first: listed before the relay
   // holds it, it would be reported deleted (and deleted here).
   const legacy = await once(progress, 'legacy', async () =>
@@ -145,7 +145,7 @@ async function sendEverywhere(
 }
 
 /** A message notification; skipped when the message was read (or lost) before its turn. */
-export async function deliverNotification(services: Services, relay: RelayClient, job: NotifyJob, progress: Progress): Promise<void> {
+export async function doDeliverNotification(services: Services, relay: RelayClient, job: NotifyJob, progress: Progress): Promise<void> {
   const messageId = job.notice.message_id;
   const before = await messageFlags(services.db, job.userId, messageId);
   if (before === null || before & READ) return;
@@ -174,7 +174,7 @@ function absoluteAvatar(realm: RealmInfo, avatar: string | null): string | null 
 }
 
 /** Withdraws shown notifications, then forgets that they were shown. */
-export async function deliverRemoval(services: Services, relay: RelayClient, job: RemoveJob, progress: Progress): Promise<void> {
+export async function doDeliverRemoval(services: Services, relay: RelayClient, job: RemoveJob, progress: Progress): Promise<void> {
   await sendEverywhere(services, relay, job, progress, {
     urgency: 'background',
     e2ee: (realm) => ({ message_ids: job.messageIds, ...realm, type: 'remove', user_id: job.userId }),

@@ -39,18 +39,18 @@ function pendingKey(services: Services, userId: number): string {
 const field = (t: { kind: string; token: string }) => `${t.kind}:${t.token}`;
 
 /** Step one of a change: from here on, notifications leave the token out until it is synced. */
-export async function markLegacyPending(services: Services, userId: number, token: LegacyToken): Promise<void> {
+export async function doMarkLegacyPending(services: Services, userId: number, token: LegacyToken): Promise<void> {
   if (!services.relay) return;
   await services.redis.hincrby(pendingKey(services, userId), field(token), 1);
 }
 
 /** Step three: the job that brings the relay in line with the row. */
-export async function enqueueLegacySync(services: Services, job: LegacySyncJob): Promise<void> {
+export async function doEnqueueLegacySync(services: Services, job: LegacySyncJob): Promise<void> {
   if (!services.relay) return;
   await services.queue.add('legacy-sync', job);
 }
 
-export async function enqueueLegacyUnregisterAll(services: Services, job: LegacyUnregisterAllJob): Promise<void> {
+export async function doEnqueueLegacyUnregisterAll(services: Services, job: LegacyUnregisterAllJob): Promise<void> {
   if (!services.relay) return;
   await services.redis.del(pendingKey(services, job.userId));
   await services.queue.add('legacy-unregister-all', job);
@@ -63,7 +63,7 @@ const CLEAR_IF_UNCHANGED = `if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] t
  * Registers or unregisters one token, whichever its row says now. Returns whether the relay
  * holds the token afterwards.
  */
-export async function syncLegacyToken(services: Services, relay: RelayClient, job: LegacySyncJob): Promise<boolean> {
+export async function doSyncLegacyToken(services: Services, relay: RelayClient, job: LegacySyncJob): Promise<boolean> {
   const key = pendingKey(services, job.userId);
   const f = field(job);
   // Jobs of one token run one at a time (a transaction-level advisory lock, released however
@@ -107,7 +107,7 @@ export async function registeredLegacyTokens(
       continue;
     }
     try {
-      if (await syncLegacyToken(services, relay, { ...target, ...t })) ready.push(t);
+      if (await doSyncLegacyToken(services, relay, { ...target, ...t })) ready.push(t);
     } catch (err) {
       if (err instanceof RelayError && !err.retryable) {
         services.log.warn({ err, userId: target.userId, kind: t.kind }, 'push: relay refused a legacy token; left out');
@@ -123,11 +123,11 @@ export async function registeredLegacyTokens(
  * A deactivated user's legacy tokens: forgotten here, and at the relay with one
  * `remotes/push/unregister/all` (which also clears anything an interrupted sync left behind).
  */
-export async function handleUserDeactivated(services: Services, realmId: number, payload: Pick<OutboxPayload<'realm_user'>, 'event'>) {
+export async function doForgetDeactivatedUser(services: Services, realmId: number, payload: Pick<OutboxPayload<'realm_user'>, 'event'>) {
   const { event } = payload;
   if (event.op !== 'update' || event.person.is_active !== false) return;
   const userId = event.person.user_id;
   const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId } });
   if (removed.count) services.log.info({ userId, removed: removed.count }, 'push: deactivated user; legacy tokens removed');
-  await enqueueLegacyUnregisterAll(services, { realmId, userId });
+  await doEnqueueLegacyUnregisterAll(services, { realmId, userId });
 }

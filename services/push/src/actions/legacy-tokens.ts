@@ -1,6 +1,6 @@
 import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
-import { enqueueLegacySync, markLegacyPending } from './legacy-registration';
+import { doEnqueueLegacySync, doMarkLegacyPending } from './legacy-registration';
 import { bumpDeviceVersion } from '../lib/device-holders';
 
 /**
@@ -34,7 +34,7 @@ export async function doAddLegacyToken(
   kind: LegacyKind,
   iosAppId: string | null,
 ): Promise<void> {
-  await markLegacyPending(services, actor.userId, { kind, token });
+  await doMarkLegacyPending(services, actor.userId, { kind, token });
   await services.db.pushDeviceToken.upsert({
     where: { userId_kind_token: { userId: actor.userId, kind, token } },
     create: { realmId: actor.realmId, userId: actor.userId, kind, token, iosAppId },
@@ -42,13 +42,13 @@ export async function doAddLegacyToken(
   });
   await bumpDeviceVersion(services);
   // Sent again every time: the client re-registers to repair a relay that lost the token.
-  await enqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
+  await doEnqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
 }
 
 export async function doRemoveLegacyToken(services: Services, actor: Actor, token: string, kind: LegacyKind): Promise<void> {
   const removed = await services.db.pushDeviceToken.deleteMany({ where: { userId: actor.userId, kind, token } });
   if (removed.count === 0) throw errors.badRequest('Token does not exist');
   await bumpDeviceVersion(services);
-  await markLegacyPending(services, actor.userId, { kind, token });
-  await enqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
+  await doMarkLegacyPending(services, actor.userId, { kind, token });
+  await doEnqueueLegacySync(services, { realmId: actor.realmId, userId: actor.userId, kind, token });
 }

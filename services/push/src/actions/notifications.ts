@@ -15,7 +15,7 @@ const ACTIVE_PUSH = flagBit('active_mobile_push_notification');
  * `holders`: the users with a device or token (DeviceHolders); no one else can be notified, so
  * a message to none of them costs no query.
  */
-export async function handleNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload, holders: Set<number>) {
+export async function doNotifyNewMessage(services: Services, active: ActiveClients, realmId: number, payload: MessagePayload, holders: Set<number>) {
   const message = payload.event?.message;
   if (!message || payload.users === 'realm' || !Array.isArray(payload.users)) return;
   const senderId = payload.sender_id;
@@ -74,7 +74,7 @@ function stripHtml(html: string): string {
 }
 
 /** update_message_flags: a message read on any client withdraws its notification everywhere. */
-export async function handleFlags(services: Services, realmId: number, payload: Pick<OutboxPayload<'update_message_flags'>, 'event' | 'users'>, holders: Set<number>) {
+export async function doRevokeReadNotifications(services: Services, realmId: number, payload: Pick<OutboxPayload<'update_message_flags'>, 'event' | 'users'>, holders: Set<number>) {
   const { event } = payload;
   if (event.flag !== 'read' || event.op !== 'add' || !Array.isArray(payload.users)) return;
   const messageIds = event.messages.filter(Number.isSafeInteger);
@@ -84,7 +84,7 @@ export async function handleFlags(services: Services, realmId: number, payload: 
 }
 
 /** delete_message: deleted messages must not stay on lock screens. */
-export async function handleDeletion(services: Services, realmId: number, payload: Pick<OutboxPayload<'delete_message'>, 'event' | 'users'>, holders: Set<number>) {
+export async function doRevokeDeletedNotifications(services: Services, realmId: number, payload: Pick<OutboxPayload<'delete_message'>, 'event' | 'users'>, holders: Set<number>) {
   const messageIds = payload.event.message_ids.filter(Number.isSafeInteger);
   if (!Array.isArray(payload.users)) return;
   for (const userId of payload.users) if (holders.has(userId)) await withdraw(services, realmId, userId, messageIds);

@@ -12,7 +12,7 @@ function pendingId(job: RelayRegistrationJob): bigint {
   return tokenIdFromBytes(decodeStandardBase64(job.tokenId)!);
 }
 
-export async function completeRegistration(services: Services, job: RelayRegistrationJob): Promise<void> {
+export async function doCompleteRegistration(services: Services, job: RelayRegistrationJob): Promise<void> {
   const tokenId = pendingId(job);
   await services.db.$transaction(async (tx) => {
     const updated = await tx.pushDevice.updateMany({
@@ -30,7 +30,7 @@ export async function completeRegistration(services: Services, job: RelayRegistr
   });
 }
 
-export async function failRegistration(services: Services, job: RelayRegistrationJob, errorCode: string): Promise<void> {
+export async function doFailRegistration(services: Services, job: RelayRegistrationJob, errorCode: string): Promise<void> {
   const tokenId = pendingId(job);
   await services.db.$transaction(async (tx) => {
     const updated = await tx.pushDevice.updateMany({

@@ -11,20 +11,20 @@ import { realmUrl } from '../lib/realms';
  */
 export const REALMS_JOB = 'relay-realms';
 
-export async function scheduleRealmUploads(services: Services): Promise<void> {
+export async function doScheduleRealmUploads(services: Services): Promise<void> {
   await services.queue.upsertJobScheduler(REALMS_JOB, { every: services.config.PUSH_RELAY_REALMS_INTERVAL_MS }, { name: REALMS_JOB, data: {} });
-  await requestRealmUpload(services);
+  await doRequestRealmUpload(services);
 }
 
 /**
  * Requests made while an upload waits share it (one job id); the job leaves nothing behind when
  * done, so the next request after it queues a new one.
  */
-export async function requestRealmUpload(services: Services): Promise<void> {
+export async function doRequestRealmUpload(services: Services): Promise<void> {
   await services.queue.add(REALMS_JOB, {}, { jobId: `${REALMS_JOB}-now`, removeOnComplete: true, removeOnFail: true });
 }
 
-export async function uploadRealms(services: Services): Promise<void> {
+export async function doUploadRealmsToRelay(services: Services): Promise<void> {
   const { config } = services;
   if (!config.PUSH_RELAY_URL) return;
   const address = { scheme: config.EXTERNAL_SCHEME, host: config.EXTERNAL_HOST, rootRealm: config.ROOT_REALM };

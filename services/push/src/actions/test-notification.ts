@@ -1,7 +1,7 @@
 import { checkNotBot, errors, type Actor } from '@chat/contracts';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
-import { activeDevices, pushToDevices } from './delivery';
+import { activeDevices, doPushToDevices } from './delivery';
 import { legacyTestPayloads, legacyTokens, pushToLegacyTokens } from '../lib/legacy';
 import { registeredLegacyTokens } from './legacy-registration';
 
@@ -19,7 +19,7 @@ export async function doSendTestNotification(services: Services, actor: Actor, d
   const payload = { ...realm, time: Math.floor(Date.now() / 1000), type: 'test', user_id: actor.userId };
   let reached: number;
   try {
-    reached = await pushToDevices(services, services.relay, actor, devices, payload, 'alert');
+    reached = await doPushToDevices(services, services.relay, actor, devices, payload, 'alert');
   } catch (err) {
     if (err instanceof RelayError) {
       services.log.warn({ err, userId: actor.userId }, 'test push notification failed');

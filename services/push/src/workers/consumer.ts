@@ -3,8 +3,8 @@ import { isOutboxType } from '@chat/contracts';
 import { ActiveClients } from '@chat/notify';
 import type { Services } from '../context';
 import { DeviceHolders, listsAnyOf, type Holders } from '../lib/device-holders';
-import { handleUserDeactivated } from '../actions/legacy-registration';
-import { handleDeletion, handleFlags, handleNewMessage } from '../actions/notifications';
+import { doForgetDeactivatedUser } from '../actions/legacy-registration';
+import { doRevokeDeletedNotifications, doRevokeReadNotifications, doNotifyNewMessage } from '../actions/notifications';
 
 /** Event types whose work is for people with a push device only, among the event's `users`. */
 const DEVICE_EVENTS = new Set(['message', 'update_message_flags', 'delete_message']);
@@ -43,10 +43,10 @@ export async function startMessageConsumer(services: Services, consumerName: str
   const holders = new DeviceHolders(services);
 
   const handleEntry = async (entry: StreamEntry, reach: Set<number>) => {
-    if (isOutboxType(entry, 'message')) return handleNewMessage(services, active, entry.realmId, entry.payload, reach);
-    if (isOutboxType(entry, 'update_message_flags')) return handleFlags(services, entry.realmId, entry.payload, reach);
-    if (isOutboxType(entry, 'delete_message')) return handleDeletion(services, entry.realmId, entry.payload, reach);
-    if (isOutboxType(entry, 'realm_user')) return handleUserDeactivated(services, entry.realmId, entry.payload);
+    if (isOutboxType(entry, 'message')) return doNotifyNewMessage(services, active, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'update_message_flags')) return doRevokeReadNotifications(services, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'delete_message')) return doRevokeDeletedNotifications(services, entry.realmId, entry.payload, reach);
+    if (isOutboxType(entry, 'realm_user')) return doForgetDeactivatedUser(services, entry.realmId, entry.payload);
     return undefined;
   };
 

@@ -3,10 +3,10 @@ import type { createRedis } from '@chat/bus';
 import type { Services } from '../context';
 import { RelayError } from '../lib/relay';
 import { QUEUE_NAME, type ChannelProgress, type NotifyJob, type RelayRegistrationJob, type RemoveJob } from '../lib/jobs';
-import { completeRegistration, failRegistration } from '../actions/registration';
-import { syncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from '../actions/legacy-registration';
-import { REALMS_JOB, uploadRealms } from '../actions/relay-realms';
-import { deliverNotification, deliverRemoval, type Progress } from '../actions/delivery';
+import { doCompleteRegistration, doFailRegistration } from '../actions/registration';
+import { doSyncLegacyToken, type LegacySyncJob, type LegacyUnregisterAllJob } from '../actions/legacy-registration';
+import { REALMS_JOB, doUploadRealmsToRelay } from '../actions/relay-realms';
+import { doDeliverNotification, doDeliverRemoval, type Progress } from '../actions/delivery';
 
 /**
  * Runs delivery jobs. A relay failure worth retrying (network, timeout, 5xx) is rethrown so
@@ -32,13 +32,13 @@ async function processJob(services: Services, job: Job): Promise<void> {
     case 'register':
       return processRegistration(services, job as Job<RelayRegistrationJob>);
     case 'notify':
-      return withRetryPolicy(job, () => deliverNotification(services, relay, job.data as NotifyJob, progressOf(job)));
+      return withRetryPolicy(job, () => doDeliverNotification(services, relay, job.data as NotifyJob, progressOf(job)));
     case 'remove':
-      return withRetryPolicy(job, () => deliverRemoval(services, relay, job.data as RemoveJob, progressOf(job)));
+      return withRetryPolicy(job, () => doDeliverRemoval(services, relay, job.data as RemoveJob, progressOf(job)));
     case 'legacy-sync':
-      return withRetryPolicy(job, async () => void (await syncLegacyToken(services, relay, job.data as LegacySyncJob)));
+      return withRetryPolicy(job, async () => void (await doSyncLegacyToken(services, relay, job.data as LegacySyncJob)));
     case REALMS_JOB:
-      return uploadRealms(services);
+      return doUploadRealmsToRelay(services);
     case 'legacy-unregister-all': {
       const data = job.data as LegacyUnregisterAllJob;
       return withRetryPolicy(job, () => relay.unregisterAllLegacy({ realmId: data.realmId, userId: data.userId }));
@@ -85,17 +85,17 @@ async function processRegistration(services: Services, job: Job<RelayRegistratio
     });
   } catch (err) {
     if (err instanceof RelayError && err.kind === 'rejected') {
-      await failRegistration(services, data, err.code ?? 'BAD_REQUEST');
+      await doFailRegistration(services, data, err.code ?? 'BAD_REQUEST');
       return;
     }
     // Network, 5xx, or a server-side configuration problem an admin can fix: keep trying for
     // as long as the job's attempts last, then tell the client the registration expired.
     if (isLastAttempt(job)) {
-      await failRegistration(services, data, 'REQUEST_EXPIRED');
+      await doFailRegistration(services, data, 'REQUEST_EXPIRED');
       services.log.error({ err, userId: data.userId, deviceId: data.deviceId }, 'push device registration expired');
       return;
     }
     throw err;
   }
-  await completeRegistration(services, data);
+  await doCompleteRegistration(services, data);
 }
