@@ -62,6 +62,7 @@ const DESCRIBED: Described[] = [
   { builder: 'pushLegacyPending', args: [7], parts: (p) => [`${p}push:legacy-pending:`, digits] },
   { builder: 'missedMailPending', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:pending'] },
   { builder: 'missedMailBatch', args: [2, 7], parts: (p) => [`${p}{mm:`, digits, ':', digits, '}:batch'] },
+  { builder: 'fullMembersAnnouncedUntil', args: [], parts: (p) => [`${p}users:full-members:announced-until`] },
   { builder: 'urlPreview', args: ['https://example.com/'], parts: (p) => [`${p}url-preview:`, hex] },
   // rate-limiter-flexible stores `<prefix>:<key>` (a sender's address or a realm's id).
   { builder: 'inboundMailLimitPrefix', args: ['sender'], parts: (p) => [`${p}inmail:`, letters, ':', any], appended: ':someone@example.com' },
